@@ -1,0 +1,193 @@
+# ntprof: a C11 model of the NT profile-interval calls, its harness and tests.
+#
+#   make [all]        library, ntprof, test programs (in build/)
+#   make run          build/ntprof run: every fixture against the model
+#   make check        Kyua suite, plain build and sanitizer build (build/asan)
+#   make coverage     Kyua suite on a --coverage build, lcov report of model/
+#   make install      PREFIX (default /usr/local) under DESTDIR
+#   make deps         install the Debian packages the tests need
+#
+# Run make from the repository root. Local overrides go in config.mak
+# (CC, CFLAGS, PREFIX, ...), which is read after the defaults below.
+
+ROOT := $(CURDIR)
+
+CFLAGS   = -O2 -g
+CPPFLAGS =
+LDFLAGS  =
+LDLIBS   =
+PREFIX   = /usr/local
+VERSION  = 0.1
+DESTDIR  =
+
+# Debian packages `make deps` provides; later work adds more (mingw-w64, wine).
+DEB_PACKAGES = libcmocka-dev kyua lcov
+
+# Kyua case timeout in seconds.
+TEST_TIMEOUT = 300
+
+-include config.mak
+
+# Not meant to be overridden: the project's language and warning contract.
+NP_CFLAGS   = -std=c11 -Wall -Wextra -Werror
+NP_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Imodel/include -Imodel
+
+bindir     = $(PREFIX)/bin
+libdir     = $(PREFIX)/lib
+includedir = $(PREFIX)/include
+datadir    = $(PREFIX)/share/ntprof
+
+# One source tree, three build trees. VARIANT is set by `check` and
+# `coverage` when they call make again; each tree keeps its own objects,
+# so switching never mixes instrumented and plain code.
+VARIANT =
+ifeq ($(VARIANT),)
+B = build
+else ifeq ($(VARIANT),asan)
+B = build/asan
+VARIANT_CFLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+VARIANT_LDFLAGS = $(VARIANT_CFLAGS)
+else ifeq ($(VARIANT),cov)
+B = build/cov
+# After CFLAGS, so -O0 wins: optimised code gives misleading line counts.
+VARIANT_CFLAGS  = --coverage -O0
+VARIANT_LDFLAGS = --coverage
+else
+$(error VARIANT must be empty, asan or cov, not '$(VARIANT)')
+endif
+
+MODEL_SRC   := $(wildcard model/*.c)
+HARNESS_SRC := $(wildcard harness/*.c)
+TEST_SRC    := $(wildcard conformance/test_*.c)
+TEST_SH     := $(wildcard conformance/*.sh)
+
+MODEL_OBJ   := $(MODEL_SRC:%.c=$(B)/%.o)
+HARNESS_OBJ := $(HARNESS_SRC:%.c=$(B)/%.o)
+# Test programs link the harness too, minus its main().
+HARNESS_LIB := $(filter-out $(B)/harness/main.o,$(HARNESS_OBJ))
+TEST_BIN    := $(TEST_SRC:%.c=$(B)/%)
+TEST_SCRIPT := $(TEST_SH:%=$(B)/%)
+LIB         := $(B)/libntprof.a
+PROGRAM     := $(B)/ntprof
+KYUAFILE    := $(B)/conformance/Kyuafile
+
+ALL_CFLAGS  = $(NP_CPPFLAGS) $(CPPFLAGS) $(NP_CFLAGS) $(CFLAGS) $(VARIANT_CFLAGS)
+ALL_LDFLAGS = $(LDFLAGS) $(VARIANT_LDFLAGS)
+
+# The harness and the tests find SPEC.md, fixtures/ and model/ at run time:
+# in the source tree when run from it, in datadir once installed.
+HARNESS_DEFS = -Iharness/include -Iharness \
+	-DNTPROF_SOURCE_ROOT="\"$(ROOT)\"" -DNTPROF_DATADIR="\"$(datadir)\""
+# private: prerequisites (the flags stamp below) must not inherit these.
+$(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
+$(B)/conformance/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) -Iconformance
+
+.PHONY: all lib tests run check coverage install uninstall clean deps help FORCE
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+all: $(LIB) $(PROGRAM) tests
+lib: $(LIB)
+tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILE)
+
+# Objects depend on this file, which changes only when the compiler or the
+# flags do: `make CC=clang` after a gcc build rebuilds instead of saying
+# "nothing to be done", and so does a changed PREFIX (baked into the harness).
+FLAGS_STAMP := $(B)/.flags
+FLAGS_NOW    = $(CC) | $(ALL_CFLAGS) $(HARNESS_DEFS) | $(ALL_LDFLAGS) $(LDLIBS)
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' '$(FLAGS_NOW)' | cmp -s - $@ || printf '%s\n' '$(FLAGS_NOW)' > $@
+
+$(B)/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIB): $(MODEL_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(PROGRAM): $(HARNESS_OBJ) $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Static pattern rules: a plain pattern would also match test_x.o itself.
+$(TEST_BIN): $(B)/conformance/%: $(B)/conformance/%.o $(HARNESS_LIB) $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+
+$(TEST_SCRIPT): $(B)/conformance/%: conformance/%
+	@mkdir -p $(@D)
+	cp $< $@
+	chmod +x $@
+
+# Kyua reads the list of programs from here: one atf_test_program per CMocka
+# program (np_test.h speaks ATF, so each CMocka test is one Kyua case), one
+# plain_test_program per script. Rewritten only when the list changes.
+KYUA_LINES = "syntax(2)" "test_suite('ntprof')" \
+	$(foreach t,$(notdir $(TEST_BIN)),"atf_test_program{name='$t', timeout=$(TEST_TIMEOUT)}") \
+	$(foreach t,$(notdir $(TEST_SCRIPT)),"plain_test_program{name='$t', timeout=$(TEST_TIMEOUT)}")
+$(KYUAFILE): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' $(KYUA_LINES) > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
+-include $(MODEL_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d) $(TEST_BIN:=.d)
+
+deps:
+	@tools/ensure-debs.sh $(DEB_PACKAGES)
+
+run: deps $(PROGRAM)
+	$(PROGRAM) run
+
+# What the tests see besides Kyua's own sandbox (fresh cwd, HOME, TMPDIR):
+# the scripts find the repository and the ntprof of their build tree.
+# Leaks are errors in the sanitizer tree; the plain tree ignores these.
+export NTPROF_SOURCE_ROOT = $(ROOT)
+export ASAN_OPTIONS = detect_leaks=1
+export UBSAN_OPTIONS = print_stacktrace=1:halt_on_error=1
+
+# Builds before testing, each suite runs even if the other fails, and the
+# last line of stdout is the "N passed, N failed" sum (tools/kyua-suite.sh).
+SUBMAKE = $(MAKE) --no-print-directory
+check: deps
+	@$(SUBMAKE) all
+	@$(SUBMAKE) VARIANT=asan all
+	@rm -f build/suites.tally; rc=0; \
+	tools/kyua-suite.sh plain $(ROOT)/build build/suites.tally || rc=1; \
+	tools/kyua-suite.sh asan $(ROOT)/build/asan build/suites.tally || rc=1; \
+	tools/kyua-suite.sh --total build/suites.tally || rc=1; \
+	exit $$rc
+
+coverage: deps
+	@$(SUBMAKE) VARIANT=cov all
+	@tools/coverage.sh $(ROOT) $(ROOT)/build/cov $(ROOT)/build/coverage
+
+clean:
+	rm -rf build
+
+$(B)/ntprof.pc: ntprof.pc.in $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' ntprof.pc.in > $@
+
+PUBLIC_HEADERS := $(wildcard model/include/ntprof/*.h)
+D = $(DESTDIR)
+
+install: $(LIB) $(PROGRAM) $(B)/ntprof.pc
+	install -d $(D)$(bindir) $(D)$(libdir)/pkgconfig $(D)$(includedir)/ntprof $(D)$(datadir)/fixtures
+	install -m 755 $(PROGRAM) $(D)$(bindir)/ntprof
+	install -m 644 $(LIB) $(D)$(libdir)/libntprof.a
+	install -m 644 $(B)/ntprof.pc $(D)$(libdir)/pkgconfig/ntprof.pc
+	install -m 644 $(PUBLIC_HEADERS) $(D)$(includedir)/ntprof/
+	install -m 644 SPEC.md $(D)$(datadir)/SPEC.md
+	cp -R fixtures/. $(D)$(datadir)/fixtures/
+	chmod -R u=rwX,go=rX $(D)$(datadir)/fixtures
+
+uninstall:
+	rm -f $(D)$(bindir)/ntprof $(D)$(libdir)/libntprof.a $(D)$(libdir)/pkgconfig/ntprof.pc
+	rm -f $(PUBLIC_HEADERS:model/include/%=$(D)$(includedir)/%)
+	-rmdir $(D)$(includedir)/ntprof 2>/dev/null
+	rm -rf $(D)$(datadir)
+
+help:
+	@sed -n 's/^#   make/  make/p' Makefile
+
+FORCE:

@@ -1,0 +1,195 @@
+/* Applies `given` keys to a model machine. The spelling of the keys and
+ * values is a stable contract (issue: privilege, tracing, mode, integrity,
+ * cpus, hal); others are added here and documented in fixtures/README.md. */
+#include <stdio.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "given.h"
+#include "ntprof/calls.h"
+#include "ntprof/names.h"
+
+static const np_knob_info knobs[] = {
+	{ "K-HAL-CLAMP", { "clamp", "ignore", "store", NULL } },
+	{ "K-QI-ALIGN", { "checked", "none", NULL, NULL } },
+	{ "K-QI-WRITE-FAULT", { "success", "exception", NULL, NULL } },
+	{ "K-ETW-TIME", { "shared", "separate", NULL, NULL } },
+	{ "K-ETW-TIME-PRIV", { "required", "none", NULL, NULL } },
+	{ "K-SRCLIST-LEN", { "bad-length", "more-data", NULL, NULL } },
+	{ "K-TQI-RETLEN", { "always", "on-success", NULL, NULL } },
+};
+
+const np_knob_info *np_knob_table(unsigned *count)
+{
+	*count = sizeof knobs / sizeof *knobs;
+	return knobs;
+}
+
+/* Index of value in a NULL-terminated list, or -1. */
+static int choice(const char *value, const char *const *list, unsigned n)
+{
+	for (unsigned i = 0; i < n && list[i]; i++)
+		if (strcmp(value, list[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+#define CHOICE(v, ...) choice((v), (const char *const[]){ __VA_ARGS__, NULL }, 8)
+
+static void set_knob(np_machine *m, unsigned k, int v)
+{
+	switch (k) {
+	case 0: m->knobs.hal_clamp = (np_knob_hal_clamp)v; break;
+	case 1: m->knobs.qi_align = (np_knob_qi_align)v; break;
+	case 2: m->knobs.qi_write_fault = (np_knob_qi_write_fault)v; break;
+	case 3: m->knobs.etw_time = (np_knob_etw_time)v; break;
+	case 4: m->knobs.etw_time_priv = (np_knob_etw_time_priv)v; break;
+	case 5: m->knobs.srclist_len = (np_knob_srclist_len)v; break;
+	default: m->knobs.tqi_retlen = (np_knob_tqi_retlen)v; break;
+	}
+}
+
+/* hal.SOURCE.FIELD=VALUE: overrides one row of the simulated HAL (HL-2). */
+static const char *apply_hal_row(np_machine *m, const char *key, const char *value, bool *syntax)
+{
+	char source_text[NP_NAME_MAX];
+	const char *dot = strchr(key + 4, '.');
+	if (!dot || (size_t)(dot - (key + 4)) >= sizeof source_text)
+		return *syntax = true, "expected hal.SOURCE.FIELD=VALUE";
+	memcpy(source_text, key + 4, (size_t)(dot - (key + 4)));
+	source_text[dot - (key + 4)] = '\0';
+	uint32_t source;
+	if (!np_source_parse(source_text, &source) || source >= NP_HAL_SOURCES)
+		return *syntax = true, "hal.SOURCE needs a source name or a number below 0x100";
+	np_hal_source *row = &m->hal.source[source];
+	const char *field = dot + 1;
+	if (strcmp(field, "supported") == 0) {
+		int on = CHOICE(value, "off", "on");
+		if (on < 0)
+			return *syntax = true, "hal.SOURCE.supported takes on or off";
+		row->supported = on == 1;
+		return NULL;
+	}
+	uint64_t n;
+	if (!np_number_parse(value, &n) || n > 0xFFFFFFFFu)
+		return *syntax = true, "hal.SOURCE.min/max/default take a 32-bit number";
+	if (strcmp(field, "min") == 0) {
+		row->min = (uint32_t)n;
+	} else if (strcmp(field, "max") == 0) {
+		row->max = (uint32_t)n;
+	} else if (strcmp(field, "default") == 0) {
+		row->def = (uint32_t)n;
+		for (unsigned c = 0; c < NP_MAX_CPUS; c++)
+			row->interval[c] = (uint32_t)n;
+	} else {
+		return *syntax = true, "hal.SOURCE.FIELD: FIELD is supported, min, max or default";
+	}
+	return NULL;
+}
+
+static const char *apply_number(const char *value, uint64_t max, uint64_t *out, bool *syntax,
+				const char *what)
+{
+	if (!np_number_parse(value, out) || *out > max)
+		return *syntax = true, what;
+	return NULL;
+}
+
+/* Applies one pair. *syntax tells a malformed pair from a state the machine cannot take. */
+static const char *apply(np_machine *m, const np_pair *p, bool *syntax)
+{
+	const char *k = p->name, *v = p->value;
+	uint64_t n;
+	int c;
+	*syntax = false;
+	if (strcmp(k, "privilege") == 0) {
+		if ((c = CHOICE(v, "off", "on")) < 0)
+			return *syntax = true, "privilege takes on or off";
+		m->profile_privilege = c == 1;
+	} else if (strcmp(k, "tracing") == 0) {
+		if ((c = CHOICE(v, "off", "on", "late")) < 0)
+			return *syntax = true, "tracing takes on, off or late";
+		m->tracing = (np_tracing)c;
+	} else if (strcmp(k, "mode") == 0) {
+		if ((c = CHOICE(v, "user", "kernel")) < 0)
+			return *syntax = true, "mode takes user or kernel";
+		m->previous_mode = (np_mode)c;
+	} else if (strcmp(k, "integrity") == 0) {
+		if ((c = CHOICE(v, "low", "medium", "high")) < 0)
+			return *syntax = true, "integrity takes low, medium or high";
+		m->integrity = (np_integrity)c;
+	} else if (strcmp(k, "cpus") == 0) {
+		const char *e = apply_number(v, NP_MAX_CPUS, &n, syntax, "cpus takes a number from 1 to 64");
+		if (e || n == 0)
+			return *syntax = true, "cpus takes a number from 1 to 64";
+		return np_machine_set_cpus(m, (unsigned)n);
+	} else if (strcmp(k, "cpu") == 0) {
+		const char *e = apply_number(v, NP_MAX_CPUS - 1, &n, syntax, "cpu takes a number from 0 to 63");
+		if (e)
+			return e;
+		if (n >= m->cpus)
+			return "the caller's processor must be active (cpu < cpus)";
+		m->current_cpu = (unsigned)n;
+	} else if (strcmp(k, "hal") == 0) {
+		np_hal_kind kind;
+		if (!np_hal_kind_parse(v, &kind))
+			return *syntax = true, "hal takes default, emon or amd64";
+		return np_machine_set_hal(m, kind);
+	} else if (strcmp(k, "errata") == 0) {
+		const char *e = apply_number(v, 0xFFFFFFFFu, &n, syntax,
+					     "errata takes a 32-bit interval (0 = none)");
+		if (e)
+			return e;
+		m->errata_interval = (uint32_t)n;
+	} else if (strcmp(k, "alloc") == 0) {
+		if ((c = CHOICE(v, "ok", "fail")) < 0)
+			return *syntax = true, "alloc takes fail or ok";
+		m->alloc_failures = (unsigned)c;
+	} else if (strncmp(k, "hal.", 4) == 0) {
+		return apply_hal_row(m, k, v, syntax);
+	} else if (strncmp(k, "K-", 2) == 0) {
+		for (unsigned i = 0; i < sizeof knobs / sizeof *knobs; i++) {
+			if (strcmp(k, knobs[i].name) != 0)
+				continue;
+			if ((c = choice(v, knobs[i].values, 4)) < 0)
+				return *syntax = true, "not a value of that knob (see SPEC.md, Knobs)";
+			set_knob(m, i, c);
+			return NULL;
+		}
+		return *syntax = true, "unknown knob (see SPEC.md, Knobs)";
+	} else {
+		return *syntax = true, "unknown given key";
+	}
+	return NULL;
+}
+
+const char *np_given_check(const np_pair *p)
+{
+	np_machine scratch;
+	bool syntax;
+	np_machine_init(&scratch, NP_V11_24H2, NP_X64);
+	scratch.cpus = NP_MAX_CPUS;   /* so that cpu=N is judged on spelling only */
+	const char *e = apply(&scratch, p, &syntax);
+	np_machine_fini(&scratch);
+	return syntax ? e : NULL;
+}
+
+const char *np_given_apply_all(np_machine *m, const np_pair *given, unsigned n)
+{
+	bool syntax;
+	for (unsigned i = 0; i < n; i++) {   /* hal= resets the HAL table: first */
+		if (strcmp(given[i].name, "hal") == 0) {
+			const char *e = apply(m, &given[i], &syntax);
+			if (e)
+				return e;
+		}
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (strcmp(given[i].name, "hal") == 0)
+			continue;
+		const char *e = apply(m, &given[i], &syntax);
+		if (e)
+			return e;
+	}
+	return NULL;
+}

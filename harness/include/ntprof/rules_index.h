@@ -1,0 +1,45 @@
+/* ntprof harness: the rule -> code -> vector -> test index built from
+ * SPEC.md, model/ sources, fixtures and conformance/ tests. */
+#ifndef NTPROF_RULES_INDEX_H
+#define NTPROF_RULES_INDEX_H
+
+#include <stdio.h>
+
+#include "ntprof/vector.h"
+
+typedef struct np_cite {
+	char id[16];
+	char file[256];
+	int line;
+} np_cite;
+
+typedef struct np_rule {
+	char id[16];
+	int line;             /* in SPEC.md */
+	bool retired;
+	char *text;           /* heading and body */
+} np_rule;
+
+typedef struct np_index {
+	np_rule *rule;
+	unsigned nrule;
+	np_cite *model, *tests;
+	unsigned nmodel, ntests;
+	np_vector_set vectors;
+	char root[512];
+} np_index;
+
+/* Finds the project root (SPEC.md beside fixtures/): an explicit one, then
+ * $NTPROF_ROOT, then the build-time source tree, then the installed data dir. */
+const char *np_find_root(const char *explicit_root);
+
+bool np_index_build(np_index *ix, const char *root, np_error *err);
+void np_index_free(np_index *ix);
+const np_rule *np_index_rule(const np_index *ix, const char *id);
+
+/* Prints what SPEC.md says and where the rule is implemented and proved. */
+void np_explain(FILE *out, const np_index *ix, const np_rule *r);
+/* Writes one line per problem; returns the number of problems. */
+unsigned np_index_check(FILE *out, const np_index *ix);
+
+#endif

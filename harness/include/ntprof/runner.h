@@ -1,0 +1,71 @@
+/* ntprof harness: running vectors on a backend and classifying the results. */
+#ifndef NTPROF_RUNNER_H
+#define NTPROF_RUNNER_H
+
+#include <stdio.h>
+
+#include "ntprof/backend.h"
+#include "ntprof/vector.h"
+
+typedef enum np_class {
+	NP_CLASS_MATCH,            /* every step as the primary expectation says */
+	NP_CLASS_ALTERNATIVE,      /* a step matched a flagged `accept` line */
+	NP_CLASS_STATUS_MISMATCH,  /* a step ended in another outcome */
+	NP_CLASS_OUTPUT_MISMATCH,  /* same outcome, different out-values */
+	NP_CLASS_NOT_EXPORTED,     /* the target lacks the function (live) */
+	NP_CLASS_STUB,             /* the target's function is a stub (live) */
+	NP_CLASS_CRASHED,          /* the call raised on the target (live) */
+	NP_CLASS_NOT_APPLICABLE,   /* the target cannot take the vector's state */
+	NP_CLASS_SKIPPED,          /* not run, with a reason */
+	NP_CLASS_COUNT
+} np_class;
+
+const char *np_class_name(np_class c);
+/* True for the classes that make a run fail (exit status 1). */
+bool np_class_is_failure(np_class c);
+
+typedef struct np_row {
+	const np_vector *vector;
+	np_target target;
+	np_class cls;
+	int step;                      /* the deciding step (0-based), -1 for none */
+	char expected[NP_TEXT_MAX * 2];
+	char got[NP_TEXT_MAX * 2];
+	char note[NP_TEXT_MAX];        /* reason or alternative flag */
+} np_row;
+
+typedef struct np_run {
+	const char *backend;
+	np_row *row;
+	unsigned count, cap;
+	unsigned tally[NP_CLASS_COUNT];
+	unsigned vectors, targets;
+} np_run;
+
+/* Targets: every existing (version, architecture) pair, or those listed. */
+typedef struct np_target_list {
+	np_target t[64 * NP_ARCH_COUNT];
+	unsigned count;
+} np_target_list;
+void np_targets_all(np_target_list *l);
+/* Adds "VERSION[/ARCH]" (without /ARCH: every architecture that exists). */
+const char *np_targets_add(np_target_list *l, const char *text);
+
+/* Runs every vector on every target it applies to. False only on out-of-memory. */
+bool np_run_vectors(np_backend *b, const np_vector_set *set, const np_target_list *targets,
+		    np_run *run);
+void np_run_free(np_run *run);
+
+/* Evaluates one vector on one target into row (exposed for tests). */
+void np_run_one(np_backend *b, const np_vector *v, np_target t, np_row *row);
+
+/* Canonical text. */
+void np_format_outcome(const np_outcome *o, char *buf, size_t cap);
+void np_format_record(const char *function, const np_record *r, char *buf, size_t cap);
+
+typedef enum np_format { NP_FORMAT_TEXT, NP_FORMAT_TAP, NP_FORMAT_JUNIT, NP_FORMAT_JSON } np_format;
+bool np_format_parse(const char *text, np_format *out);
+/* verbose: text format lists matches too. */
+void np_report(FILE *out, const np_run *run, np_format fmt, bool verbose);
+
+#endif

@@ -1,0 +1,110 @@
+/* ntprof harness: test vectors as data (fixtures/README.md describes the format). */
+#ifndef NTPROF_VECTOR_H
+#define NTPROF_VECTOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ntprof/version.h"
+
+#define NP_NAME_MAX     48
+#define NP_TEXT_MAX     200
+#define NP_MAX_ARGS     12
+#define NP_MAX_OUTS     8
+#define NP_MAX_EXPECTS  10
+#define NP_MAX_STEPS    16
+#define NP_MAX_GIVEN    24
+#define NP_MAX_RULES    12
+#define NP_MAX_FLAGS    8
+
+/* Inclusive range of versions plus a set of architectures. */
+typedef struct np_applicability {
+	np_ver lo, hi;
+	bool arch[NP_ARCH_COUNT];
+} np_applicability;
+
+/* What a step ends in, as a record or an expectation states it. */
+typedef enum np_outcome_kind {
+	NP_OUT_STATUS, NP_OUT_WIN32, NP_OUT_FAULT, NP_OUT_BUGCHECK,
+	NP_OUT_NOT_EXPORTED, NP_OUT_NOT_APPLICABLE,
+	NP_OUT_STUB,     /* live only: an implementation's "unimplemented" trap */
+	NP_OUT_CRASHED,  /* live only: the call raised an unexpected exception */
+	NP_OUT_NONE      /* a pseudo-step (ReadEvents) that has only out-values */
+} np_outcome_kind;
+
+typedef struct np_outcome {
+	np_outcome_kind kind;
+	uint32_t code;
+} np_outcome;
+
+typedef struct np_pair {
+	char name[NP_NAME_MAX];
+	char value[NP_TEXT_MAX];
+} np_pair;
+
+typedef struct np_expect {
+	np_outcome outcome;
+	np_pair out[NP_MAX_OUTS];
+	unsigned nout;
+	np_applicability when;
+	bool alternative;            /* an `accept` line */
+	char flag[NP_NAME_MAX];      /* why an alternative is acceptable */
+	int line;
+} np_expect;
+
+typedef struct np_step {
+	char function[NP_NAME_MAX];  /* canonical name (Zw spelled as written) */
+	np_pair arg[NP_MAX_ARGS];
+	unsigned narg;
+	np_expect expect[NP_MAX_EXPECTS];
+	unsigned nexpect;
+	int line;
+} np_step;
+
+typedef struct np_vector {
+	char id[NP_TEXT_MAX];
+	char title[NP_TEXT_MAX];
+	char source[NP_TEXT_MAX];
+	char rule[NP_MAX_RULES][NP_NAME_MAX];
+	unsigned nrule;
+	char flag[NP_MAX_FLAGS][NP_NAME_MAX];
+	unsigned nflag;
+	np_applicability applies;
+	np_pair given[NP_MAX_GIVEN];
+	int given_line[NP_MAX_GIVEN];
+	unsigned ngiven;
+	np_step step[NP_MAX_STEPS];
+	unsigned nstep;
+	const char *file;            /* owned by the set */
+	int line;
+} np_vector;
+
+typedef struct np_vector_set {
+	np_vector *v;
+	unsigned count, cap;
+	char **files;
+	unsigned nfiles;
+} np_vector_set;
+
+/* A parse error: "file:line: message". */
+typedef struct np_error {
+	char text[1024];
+} np_error;
+
+/* Loads one file or every *.vec below a directory (sorted), appending to set.
+ * Returns false and fills err on the first problem. */
+bool np_vectors_load(np_vector_set *set, const char *path, np_error *err);
+/* Cross-file checks: duplicate IDs. */
+bool np_vectors_check(const np_vector_set *set, np_error *err);
+void np_vectors_free(np_vector_set *set);
+
+bool np_applies(const np_applicability *a, np_ver v, np_arch arch);
+bool np_vector_has_flag(const np_vector *v, const char *flag);
+
+/* Parsing pieces shared with `ntprof call`. Each returns NULL or an error text. */
+const char *np_parse_step(const char *line, np_step *step);
+const char *np_parse_given_pair(const char *token, np_pair *pair);
+const char *np_parse_outcome(const char *const *tok, unsigned ntok, unsigned *used, np_outcome *out);
+const char *np_parse_range(const char *text, np_applicability *a);
+
+#endif

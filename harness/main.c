@@ -1,0 +1,324 @@
+/* ntprof: run vectors against a backend, evaluate calls on the model, explain
+ * rules. Exit status: 0 all well, 1 a difference (mismatch, failed check),
+ * 2 bad input (usage, an unreadable or malformed file, an unknown version). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ntprof/backend.h"
+#include "ntprof/rules_index.h"
+#include "ntprof/runner.h"
+#include "ntprof/version.h"
+
+#define EXIT_DIFFERENCE 1
+#define EXIT_BAD_INPUT  2
+
+static int usage(const char *why)
+{
+	if (why)
+		fprintf(stderr, "ntprof: %s\n", why);
+	fprintf(stderr,
+		"usage: ntprof run [--backend model] [--target VERSION[/ARCH]]... [--format text|tap|junit|json]\n"
+		"                  [--output FILE] [--verbose] [--root DIR] [FILE|DIR]...\n"
+		"       ntprof call [--target VERSION[/ARCH]] [--given KEY=VALUE]... STEP...\n"
+		"       ntprof explain [--root DIR] RULE | --check\n"
+		"       ntprof versions\n");
+	return EXIT_BAD_INPUT;
+}
+
+/* Writes through a temporary file renamed into place: no half-written output. */
+typedef struct sink {
+	FILE *f;
+	char tmp[1100];
+	const char *path;
+} sink;
+
+static bool sink_open(sink *s, const char *path)
+{
+	s->path = path;
+	if (!path) {
+		s->f = stdout;
+		return true;
+	}
+	snprintf(s->tmp, sizeof s->tmp, "%.1000s.tmp.%ld", path, (long)getpid());
+	s->f = fopen(s->tmp, "w");
+	return s->f != NULL;
+}
+
+static bool sink_close(sink *s)
+{
+	if (!s->path)
+		return fflush(stdout) == 0;
+	bool ok = fclose(s->f) == 0 && rename(s->tmp, s->path) == 0;
+	if (!ok)
+		remove(s->tmp);
+	return ok;
+}
+
+static const char *need_value(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc)
+		return NULL;
+	return argv[++*i];
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	np_target_list targets = { .count = 0 };
+	np_format fmt = NP_FORMAT_TEXT;
+	const char *output = NULL, *root = NULL, *backend = "model";
+	bool verbose = false;
+	const char *paths[256];
+	unsigned npaths = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		if (strcmp(a, "--target") == 0) {
+			if (!(v = need_value(argc, argv, &i)))
+				return usage("--target needs VERSION[/ARCH]");
+			const char *e = np_targets_add(&targets, v);
+			if (e) {
+				fprintf(stderr, "ntprof: --target %s: %s\n", v, e);
+				return EXIT_BAD_INPUT;
+			}
+		} else if (strcmp(a, "--format") == 0) {
+			if (!(v = need_value(argc, argv, &i)) || !np_format_parse(v, &fmt))
+				return usage("--format takes text, tap, junit or json");
+		} else if (strcmp(a, "--backend") == 0) {
+			if (!(v = need_value(argc, argv, &i)))
+				return usage("--backend needs a name");
+			backend = v;
+		} else if (strcmp(a, "--output") == 0) {
+			if (!(output = need_value(argc, argv, &i)))
+				return usage("--output needs a file");
+		} else if (strcmp(a, "--root") == 0) {
+			if (!(root = need_value(argc, argv, &i)))
+				return usage("--root needs a directory");
+		} else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
+			verbose = true;
+		} else if (a[0] == '-') {
+			fprintf(stderr, "ntprof: run: unknown option %s\n", a);
+			return usage(NULL);
+		} else if (npaths < 256) {
+			paths[npaths++] = a;
+		}
+	}
+	if (strcmp(backend, "model") != 0) {
+		fprintf(stderr, "ntprof: --backend %s: unknown backend (available: model)\n", backend);
+		return EXIT_BAD_INPUT;
+	}
+	char fixtures[600];
+	if (npaths == 0) {
+		const char *r = np_find_root(root);
+		if (!r) {
+			fprintf(stderr, "ntprof: cannot find fixtures/ (use --root DIR or name files)\n");
+			return EXIT_BAD_INPUT;
+		}
+		snprintf(fixtures, sizeof fixtures, "%.580s/fixtures", r);
+		paths[npaths++] = fixtures;
+	}
+	if (targets.count == 0)
+		np_targets_all(&targets);
+
+	np_vector_set set = { 0 };
+	np_error err;
+	for (unsigned i = 0; i < npaths; i++) {
+		if (!np_vectors_load(&set, paths[i], &err)) {
+			fprintf(stderr, "%s\n", err.text);
+			np_vectors_free(&set);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (!np_vectors_check(&set, &err)) {
+		fprintf(stderr, "%s\n", err.text);
+		np_vectors_free(&set);
+		return EXIT_BAD_INPUT;
+	}
+	np_backend *b = np_backend_model_new();
+	np_run run;
+	if (!b || !np_run_vectors(b, &set, &targets, &run)) {
+		fprintf(stderr, "ntprof: out of memory\n");
+		return EXIT_BAD_INPUT;
+	}
+	sink out;
+	int status = 0;
+	if (!sink_open(&out, output)) {
+		fprintf(stderr, "ntprof: --output %s: cannot write\n", output);
+		status = EXIT_BAD_INPUT;
+	} else {
+		np_report(out.f, &run, fmt, verbose);
+		if (!sink_close(&out)) {
+			fprintf(stderr, "ntprof: --output %s: cannot write\n", output);
+			status = EXIT_BAD_INPUT;
+		}
+	}
+	if (status == 0)
+		for (unsigned c = 0; c < NP_CLASS_COUNT; c++)
+			if (np_class_is_failure((np_class)c) && run.tally[c])
+				status = EXIT_DIFFERENCE;
+	np_run_free(&run);
+	b->destroy(b);
+	np_vectors_free(&set);
+	return status;
+}
+
+static int cmd_call(int argc, char **argv)
+{
+	np_target target = { NP_V11_24H2, NP_X64 };   /* the newest modelled version */
+	static np_vector v;                           /* given pairs for the session */
+	memset(&v, 0, sizeof v);
+	int first_step = argc;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *val;
+		if (strcmp(a, "--target") == 0) {
+			np_target_list l = { .count = 0 };
+			if (!(val = need_value(argc, argv, &i)))
+				return usage("--target needs VERSION[/ARCH]");
+			const char *e = np_targets_add(&l, val);
+			if (e) {
+				fprintf(stderr, "ntprof: --target %s: %s\n", val, e);
+				return EXIT_BAD_INPUT;
+			}
+			/* VERSION alone: x64 where it exists, else x86 */
+			target = l.t[0];
+			for (unsigned k = 0; k < l.count; k++)
+				if (l.t[k].arch == NP_X64 && !strchr(val, '/'))
+					target = l.t[k];
+		} else if (strcmp(a, "--given") == 0) {
+			if (!(val = need_value(argc, argv, &i)))
+				return usage("--given needs KEY=VALUE");
+			if (v.ngiven == NP_MAX_GIVEN)
+				return usage("too many --given");
+			const char *e = np_parse_given_pair(val, &v.given[v.ngiven]);
+			if (e) {
+				fprintf(stderr, "ntprof: --given %s: %s\n", val, e);
+				return EXIT_BAD_INPUT;
+			}
+			v.ngiven++;
+		} else if (a[0] == '-' && a[1] == '-') {
+			fprintf(stderr, "ntprof: call: unknown option %s\n", a);
+			return usage(NULL);
+		} else {
+			first_step = i;
+			break;
+		}
+	}
+	if (first_step == argc)
+		return usage("call needs at least one STEP, e.g. 'NtQueryIntervalProfile Source=ProfileTime'");
+	static np_step steps[64];
+	int nsteps = argc - first_step;
+	if (nsteps > 64)
+		return usage("too many steps");
+	for (int i = 0; i < nsteps; i++) {
+		const char *e = np_parse_step(argv[first_step + i], &steps[i]);
+		if (e) {
+			fprintf(stderr, "ntprof: step %d (%s): %s\n", i + 1, argv[first_step + i], e);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	np_backend *b = np_backend_model_new();
+	if (!b)
+		return EXIT_BAD_INPUT;
+	const char *why = b->begin(b, target, &v);
+	int status = 0;
+	if (why) {
+		fprintf(stderr, "ntprof: that state cannot exist on %s/%s: %s\n",
+			np_version_key(target.version), np_arch_name(target.arch), why);
+		status = EXIT_BAD_INPUT;
+	}
+	for (int i = 0; i < nsteps && !status; i++) {
+		np_record rec;
+		char line[1024];
+		b->step(b, &steps[i], &rec);
+		np_format_record(steps[i].function, &rec, line, sizeof line);
+		printf("%s\n", line);
+	}
+	b->destroy(b);
+	return status;
+}
+
+static int cmd_explain(int argc, char **argv)
+{
+	const char *root = NULL, *rule = NULL;
+	bool check = false;
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--root") == 0) {
+			if (!(root = need_value(argc, argv, &i)))
+				return usage("--root needs a directory");
+		} else if (strcmp(argv[i], "--check") == 0) {
+			check = true;
+		} else if (argv[i][0] == '-') {
+			return usage("explain: unknown option");
+		} else {
+			rule = argv[i];
+		}
+	}
+	if (!rule && !check)
+		return usage("explain needs a RULE (e.g. SI-1) or --check");
+	const char *r = np_find_root(root);
+	if (!r) {
+		fprintf(stderr, "ntprof: cannot find SPEC.md and fixtures/ (use --root DIR)\n");
+		return EXIT_BAD_INPUT;
+	}
+	np_index ix;
+	np_error err;
+	if (!np_index_build(&ix, r, &err)) {
+		fprintf(stderr, "%s\n", err.text);
+		np_index_free(&ix);
+		return EXIT_BAD_INPUT;
+	}
+	int status = 0;
+	if (check) {
+		unsigned problems = np_index_check(stdout, &ix);
+		printf("rules: %u, problems: %u\n", ix.nrule, problems);
+		status = problems ? EXIT_DIFFERENCE : 0;
+	} else {
+		const np_rule *found = np_index_rule(&ix, rule);
+		if (!found) {
+			fprintf(stderr, "ntprof: explain %s: SPEC.md has no such rule\n", rule);
+			status = EXIT_BAD_INPUT;
+		} else {
+			np_explain(stdout, &ix, found);
+		}
+	}
+	np_index_free(&ix);
+	return status;
+}
+
+static int cmd_versions(void)
+{
+	for (unsigned v = 0; v < NP_VERSION_COUNT; v++) {
+		const np_version_info *i = np_version_info_of((np_ver)v);
+		char build[48];
+		if (i->revision)
+			snprintf(build, sizeof build, "%u.%u.%u.%u", i->major, i->minor, i->build, i->revision);
+		else
+			snprintf(build, sizeof build, "%u.%u.%u", i->major, i->minor, i->build);
+		printf("%-8s %-16s %-28s %s%s%s\n", i->key, build, i->product,
+		       np_arch_exists((np_ver)v, NP_X86) ? "x86 " : "",
+		       np_arch_exists((np_ver)v, NP_X64) ? "x64 " : "",
+		       np_arch_exists((np_ver)v, NP_WOW64) ? "wow64" : "");
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage(NULL);
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "run") == 0)
+		return cmd_run(argc - 2, argv + 2);
+	if (strcmp(cmd, "call") == 0)
+		return cmd_call(argc - 2, argv + 2);
+	if (strcmp(cmd, "explain") == 0)
+		return cmd_explain(argc - 2, argv + 2);
+	if (strcmp(cmd, "versions") == 0)
+		return cmd_versions();
+	if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0) {
+		usage(NULL);
+		return 0;
+	}
+	fprintf(stderr, "ntprof: unknown command %s\n", cmd);
+	return usage(NULL);
+}

@@ -1,0 +1,204 @@
+/* Runs vectors on a backend: picks the expectation for the target, compares
+ * the canonical record with it, and classifies the result. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "ntprof/runner.h"
+
+static const char *const class_names[NP_CLASS_COUNT] = {
+	"match", "match-alternative", "status-mismatch", "output-mismatch", "not-exported",
+	"stub", "crashed", "not-applicable", "skipped",
+};
+
+const char *np_class_name(np_class c) { return class_names[c]; }
+
+bool np_class_is_failure(np_class c)
+{
+	return c == NP_CLASS_STATUS_MISMATCH || c == NP_CLASS_OUTPUT_MISMATCH ||
+	       c == NP_CLASS_NOT_EXPORTED || c == NP_CLASS_STUB || c == NP_CLASS_CRASHED;
+}
+
+void np_targets_all(np_target_list *l)
+{
+	l->count = 0;
+	for (unsigned v = 0; v < NP_VERSION_COUNT; v++)
+		for (unsigned a = 0; a < NP_ARCH_COUNT; a++)
+			if (np_arch_exists((np_ver)v, (np_arch)a))
+				l->t[l->count++] = (np_target){ (np_ver)v, (np_arch)a };
+}
+
+const char *np_targets_add(np_target_list *l, const char *text)
+{
+	char version[NP_NAME_MAX];
+	const char *slash = strchr(text, '/');
+	size_t n = slash ? (size_t)(slash - text) : strlen(text);
+	if (n >= sizeof version)
+		return "version too long";
+	memcpy(version, text, n);
+	version[n] = '\0';
+	np_ver v;
+	if (!np_version_parse(version, &v))
+		return "unknown version (see `ntprof versions`)";
+	np_arch only = NP_X86;
+	if (slash && !np_arch_parse(slash + 1, &only))
+		return "unknown architecture (x86, x64 or wow64)";
+	unsigned added = 0;
+	for (unsigned a = 0; a < NP_ARCH_COUNT; a++) {
+		if ((slash && a != only) || !np_arch_exists(v, (np_arch)a))
+			continue;
+		if (l->count == sizeof l->t / sizeof *l->t)
+			return "too many targets";
+		l->t[l->count++] = (np_target){ v, (np_arch)a };
+		added++;
+	}
+	return added ? NULL : "that architecture does not exist on that version (VR-3)";
+}
+
+static bool numeric_equal(const char *a, const char *b)
+{
+	uint64_t x, y;
+	if (np_number_parse(a, &x) && np_number_parse(b, &y))
+		return x == y;
+	return strcmp(a, b) == 0;
+}
+
+static const np_pair *find_out(const np_record *r, const char *name)
+{
+	for (unsigned i = 0; i < r->nout; i++)
+		if (strcmp(r->out[i].name, name) == 0)
+			return &r->out[i];
+	return NULL;
+}
+
+/* 0 = equal, 1 = outcome differs, 2 = an out-value differs. */
+static int compare(const np_expect *e, const np_record *r)
+{
+	if (e->outcome.kind != r->outcome.kind || e->outcome.code != r->outcome.code)
+		return 1;
+	for (unsigned i = 0; i < e->nout; i++) {
+		const np_pair *got = find_out(r, e->out[i].name);
+		if (!got || !numeric_equal(e->out[i].value, got->value))
+			return 2;
+	}
+	return 0;
+}
+
+static void describe_expect(const np_expect *e, char *buf, size_t cap)
+{
+	np_format_outcome(&e->outcome, buf, cap);
+	size_t used = strlen(buf);
+	for (unsigned i = 0; i < e->nout && used < cap; i++)
+		used += (size_t)snprintf(buf + used, cap - used, " %s=%s", e->out[i].name, e->out[i].value);
+}
+
+static void describe_record(const np_record *r, char *buf, size_t cap)
+{
+	np_format_outcome(&r->outcome, buf, cap);
+	size_t used = strlen(buf);
+	for (unsigned i = 0; i < r->nout && used < cap; i++)
+		used += (size_t)snprintf(buf + used, cap - used, " %s=%s", r->out[i].name, r->out[i].value);
+}
+
+static const np_expect *primary_for(const np_step *st, np_target t)
+{
+	for (unsigned e = 0; e < st->nexpect; e++)
+		if (!st->expect[e].alternative && np_applies(&st->expect[e].when, t.version, t.arch))
+			return &st->expect[e];
+	return NULL;
+}
+
+static np_class live_class(np_outcome_kind k)
+{
+	switch (k) {
+	case NP_OUT_NOT_EXPORTED: return NP_CLASS_NOT_EXPORTED;
+	case NP_OUT_STUB:         return NP_CLASS_STUB;
+	case NP_OUT_CRASHED:      return NP_CLASS_CRASHED;
+	default:                  return NP_CLASS_STATUS_MISMATCH;
+	}
+}
+
+void np_run_one(np_backend *b, const np_vector *v, np_target t, np_row *row)
+{
+	memset(row, 0, sizeof *row);
+	row->vector = v;
+	row->target = t;
+	row->step = -1;
+	row->cls = NP_CLASS_MATCH;
+	const char *why = b->begin(b, t, v);
+	if (why) {
+		row->cls = NP_CLASS_NOT_APPLICABLE;
+		snprintf(row->note, sizeof row->note, "%s", why);
+		b->end(b);
+		return;
+	}
+	for (unsigned s = 0; s < v->nstep; s++) {
+		const np_step *st = &v->step[s];
+		const np_expect *e = primary_for(st, t);
+		np_record rec;
+		b->step(b, st, &rec);
+		if (!e)
+			abort(); /* LCOV_EXCL_LINE: the parser proves every applicable target is covered */
+		int diff = compare(e, &rec);
+		if (diff == 0)
+			continue;
+		row->step = (int)s;
+		describe_expect(e, row->expected, sizeof row->expected);
+		describe_record(&rec, row->got, sizeof row->got);
+		const np_expect *alt = NULL;
+		for (unsigned k = 0; k < st->nexpect && !alt; k++)
+			if (st->expect[k].alternative && np_applies(&st->expect[k].when, t.version, t.arch) &&
+			    compare(&st->expect[k], &rec) == 0)
+				alt = &st->expect[k];
+		if (alt) {
+			row->cls = NP_CLASS_ALTERNATIVE;
+			snprintf(row->note, sizeof row->note, "%s", alt->flag);
+			continue;   /* an accepted alternative: the vector goes on */
+		}
+		if (rec.outcome.kind == NP_OUT_NOT_APPLICABLE) {
+			row->cls = NP_CLASS_NOT_APPLICABLE;
+			snprintf(row->note, sizeof row->note, "%s", rec.why);
+		} else if (diff == 1) {
+			row->cls = live_class(rec.outcome.kind);
+			snprintf(row->note, sizeof row->note, "%s", rec.why);
+		} else {
+			row->cls = NP_CLASS_OUTPUT_MISMATCH;
+		}
+		break;   /* later steps depend on this one: stop at the first difference */
+	}
+	b->end(b);
+}
+
+bool np_run_vectors(np_backend *b, const np_vector_set *set, const np_target_list *targets,
+		    np_run *run)
+{
+	memset(run, 0, sizeof *run);
+	run->backend = b->name;
+	run->vectors = set->count;
+	run->targets = targets->count;
+	for (unsigned i = 0; i < set->count; i++) {
+		const np_vector *v = &set->v[i];
+		for (unsigned t = 0; t < targets->count; t++) {
+			if (!np_applies(&v->applies, targets->t[t].version, targets->t[t].arch))
+				continue;
+			if (run->count == run->cap) {
+				unsigned cap = run->cap ? run->cap * 2 : 256;
+				np_row *grown = realloc(run->row, cap * sizeof *grown);
+				if (!grown)
+					return false;
+				run->row = grown;
+				run->cap = cap;
+			}
+			np_row *row = &run->row[run->count++];
+			np_run_one(b, v, targets->t[t], row);
+			run->tally[row->cls]++;
+		}
+	}
+	return true;
+}
+
+void np_run_free(np_run *run)
+{
+	free(run->row);
+	memset(run, 0, sizeof *run);
+}

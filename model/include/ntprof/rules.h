@@ -1,0 +1,40 @@
+/* ntprof: version behaviour as named predicates over the ordered table.
+ *
+ * Each predicate is defined once, names the SPEC.md rule whose version
+ * threshold it states, and is the only place that threshold appears. */
+#ifndef NTPROF_RULES_H
+#define NTPROF_RULES_H
+
+#include <stdbool.h>
+
+#include "ntprof/machine.h"
+#include "ntprof/version.h"
+
+/* SI-0, QI-0: the ProfileSource argument exists from 3.51. */
+static inline bool np_has_source_argument(np_ver v) { return v >= NP_V3_51; }
+
+/* SI-1: NtSetIntervalProfile demands SeSystemProfilePrivilege from 6.2. */
+static inline bool np_set_interval_checks_privilege(np_ver v) { return v >= NP_V6_2; }
+
+/* TR-0: TraceSetInformation is exported from 6.1, TraceQueryInformation from 6.2. */
+static inline bool np_has_trace_set_information(np_ver v) { return v >= NP_V6_1; }
+static inline bool np_has_trace_query_information(np_ver v) { return v >= NP_V6_2; }
+
+/* TR-1: classes 5 and 7 are handled from 6.2. */
+static inline bool np_trace_handles_profile_classes(np_ver v) { return v >= NP_V6_2; }
+
+/* KS-3, HL-1: which HAL profile interfaces can exist. The Amd64 interface
+ * exists in every x64 HAL; Intel (Emon) sources appear in 64-bit 6.0; no
+ * 32-bit HAL offers anything but ProfileTime before 6.2. */
+static inline bool np_hal_kind_exists(np_ver v, np_arch a, np_hal_kind k)
+{
+	bool kernel64 = a != NP_X86;
+	switch (k) {
+	case NP_HAL_DEFAULT: return true;
+	case NP_HAL_AMD64:   return kernel64 ? v >= NP_V5_2SP1 : v >= NP_V6_2;
+	case NP_HAL_EMON:    return kernel64 ? v >= NP_V6_0 : v >= NP_V6_2;
+	}
+	return false;
+}
+
+#endif

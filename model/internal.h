@@ -1,0 +1,37 @@
+/* Internal helpers shared by the model's files. Not installed. */
+#ifndef NTPROF_MODEL_INTERNAL_H
+#define NTPROF_MODEL_INTERNAL_H
+
+#include "ntprof/calls.h"
+#include "ntprof/machine.h"
+#include "ntprof/rules.h"
+#include "ntprof/status.h"
+
+/* A model inconsistency: never an outcome, never compared (STYLE: Trap vs Crash). */
+_Noreturn void np_model_bug(const char *file, int line, const char *what);
+#define NP_MODEL_BUG(what) np_model_bug(__FILE__, __LINE__, (what))
+
+static inline np_result np_status(uint32_t code) { return (np_result){ NP_RESULT_STATUS, code, NULL }; }
+static inline np_result np_win32(uint32_t code) { return (np_result){ NP_RESULT_WIN32, code, NULL }; }
+static inline np_result np_not_exported(void) { return (np_result){ NP_RESULT_NOT_EXPORTED, 0, NULL }; }
+static inline np_result np_not_applicable(const char *why) { return (np_result){ NP_RESULT_NOT_APPLICABLE, 0, why }; }
+
+/* AS-2: a user-mode probe for writing len bytes at addr with the given
+ * alignment (1 = none). Returns an NTSTATUS. Kernel-mode requests pass. */
+uint32_t np_probe_for_write(np_machine *m, uint64_t addr, uint64_t len, unsigned align);
+
+/* HL-3..HL-5: the HAL's two entry points for profile sources. */
+void np_hal_set_interval(np_machine *m, unsigned cpu, uint32_t source, uint32_t interval);
+bool np_hal_query_interval(const np_machine *m, unsigned cpu, uint32_t source, uint32_t *interval);
+
+/* The kernel's own set and query of an interval, shared by the native calls
+ * and by the ETW time-profile path (SI-3..SI-5, QI-4, QI-5). */
+void np_kernel_set_interval(np_machine *m, uint32_t interval, uint32_t source);
+uint32_t np_kernel_query_interval(const np_machine *m, uint32_t source);
+
+/* Takes one allocation; false when an injected failure consumes it. */
+bool np_allocate(np_machine *m);
+
+void np_emit_event(np_machine *m, np_event e);
+
+#endif

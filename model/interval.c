@@ -1,0 +1,71 @@
+/* NtSetIntervalProfile (SPEC.md §SI) and NtQueryIntervalProfile (§QI). */
+#include "internal.h"
+
+static const char no_source_argument[] =
+	"3.10 and 3.50 have no ProfileSource argument; only ProfileTime can be meant (SI-0, QI-0)";
+
+/* SI-3..SI-5: the kernel's set, common to NtSetIntervalProfile and the ETW
+ * time-profile class. */
+void np_kernel_set_interval(np_machine *m, uint32_t interval, uint32_t source)
+{
+	if (source == NP_PROFILE_ALIGNMENT_FIXUP) {       /* SI-3: kept by the kernel */
+		m->alignment_fixup_interval = interval;
+		return;
+	}
+	if (source == NP_PROFILE_TIME && m->errata_interval != 0 &&
+	    interval > m->errata_interval)                /* SI-5: the errata need wins */
+		interval = m->errata_interval;
+	for (unsigned cpu = 0; cpu < m->cpus; cpu++)      /* SI-4: every active processor */
+		np_hal_set_interval(m, cpu, source, interval);
+}
+
+/* QI-4, QI-5: what the kernel reports for a source. */
+uint32_t np_kernel_query_interval(const np_machine *m, uint32_t source)
+{
+	if (source == NP_PROFILE_ALIGNMENT_FIXUP)          /* QI-4 */
+		return m->alignment_fixup_interval;
+	uint32_t interval;
+	if (np_hal_query_interval(m, m->current_cpu, source, &interval)) /* QI-5 */
+		return interval;
+	return 0;                                          /* QI-5: unsupported reads as 0 */
+}
+
+np_result np_nt_set_interval_profile(np_machine *m, uint32_t interval, uint32_t source)
+{
+	if (!np_has_source_argument(m->version) && source != NP_PROFILE_TIME)
+		return np_not_applicable(no_source_argument);   /* SI-0 */
+
+	/* SI-1: SeSinglePrivilegeCheck against the previous mode */
+	if (np_set_interval_checks_privilege(m->version) &&
+	    m->previous_mode == NP_MODE_USER && !m->profile_privilege)
+		return np_status(NP_STATUS_PRIVILEGE_NOT_HELD);
+
+	/* SI-6: the old interval is read only if tracing was on before the set */
+	uint32_t old = m->tracing == NP_TRACING_ON ? np_kernel_query_interval(m, source) : 0;
+	np_kernel_set_interval(m, interval, source);
+	if (m->tracing != NP_TRACING_OFF) {
+		if (m->tracing == NP_TRACING_LATE)
+			m->tracing = NP_TRACING_ON;
+		np_emit_event(m, (np_event){ NP_HOOK_SAMPLED_PROFILE_SET_INTERVAL, source, old,
+					    np_kernel_query_interval(m, source) });
+	}
+	return np_status(NP_STATUS_SUCCESS);                   /* SI-2 */
+}
+
+np_result np_nt_query_interval_profile(np_machine *m, uint32_t source, uint64_t interval_ptr)
+{
+	if (!np_has_source_argument(m->version) && source != NP_PROFILE_TIME)
+		return np_not_applicable(no_source_argument);   /* QI-0 */
+
+	/* QI-1, QI-2: the user-mode probe of Interval, alignment per K-QI-ALIGN */
+	unsigned align = m->knobs.qi_align == NP_QI_ALIGN_CHECKED ? 4 : 1;
+	uint32_t probe = np_probe_for_write(m, interval_ptr, sizeof(uint32_t), align);
+	if (probe != NP_STATUS_SUCCESS)
+		return np_status(probe);
+
+	uint32_t value = np_kernel_query_interval(m, source);
+	if (!np_mem_write(m, interval_ptr, &value, sizeof value) &&
+	    m->knobs.qi_write_fault == NP_QI_FAULT_EXCEPTION)
+		return np_status(NP_STATUS_ACCESS_VIOLATION);    /* QI-3, K-QI-WRITE-FAULT */
+	return np_status(NP_STATUS_SUCCESS);                  /* QI-3 */
+}

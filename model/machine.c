@@ -1,0 +1,79 @@
+/* Machine defaults (MC-1, MC-2) and the model's failure path. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+_Noreturn void np_model_bug(const char *file, int line, const char *what)
+{
+	fprintf(stderr, "ntprof: model bug at %s:%d: %s\n", file, line, what);
+	abort();
+}
+
+/* MC-1: a fresh machine is a user-mode, medium-integrity caller without the
+ * privilege, one active processor, the Default HAL, tracing off, no errata
+ * need, knobs at their documented defaults, nothing mapped. */
+np_config_error np_machine_init(np_machine *m, np_ver v, np_arch a)
+{
+	memset(m, 0, sizeof *m);
+	if ((unsigned)v >= NP_VERSION_COUNT || (unsigned)a >= NP_ARCH_COUNT)
+		return "no such version or architecture";
+	if (!np_arch_exists(v, a))
+		return a == NP_X86 ? "Windows 11 has no x86 edition (VR-3)"
+				   : "x64 and WOW64 exist from 5.2sp1 (VR-3)";
+	m->version = v;
+	m->arch = a;
+	m->cpus = 1;
+	m->previous_mode = NP_MODE_USER;
+	m->integrity = NP_INTEGRITY_MEDIUM;
+	m->tracing = NP_TRACING_OFF;
+	m->knobs = (np_knobs){
+		.hal_clamp = NP_HAL_CLAMP,
+		.qi_align = NP_QI_ALIGN_CHECKED,
+		.qi_write_fault = NP_QI_FAULT_SUCCESS,
+		.etw_time = NP_ETW_TIME_SHARED,
+		.etw_time_priv = NP_ETW_PRIV_REQUIRED,
+		.srclist_len = NP_SRCLIST_BAD_LENGTH,
+		.tqi_retlen = NP_RETLEN_ALWAYS,
+	};
+	return np_machine_set_hal(m, NP_HAL_DEFAULT);
+}
+
+void np_machine_fini(np_machine *m)
+{
+	for (unsigned i = 0; i < m->mem.count; i++)
+		free(m->mem.region[i].bytes);
+	m->mem.count = 0;
+}
+
+/* MC-2: processors are active from 0 to cpus-1; the caller stays on one. */
+np_config_error np_machine_set_cpus(np_machine *m, unsigned cpus)
+{
+	if (cpus < 1 || cpus > NP_MAX_CPUS)
+		return "cpus must be 1 to 64 (one processor group)";
+	m->cpus = cpus;
+	if (m->current_cpu >= cpus)
+		m->current_cpu = 0;
+	/* a processor that becomes active takes the interval its peers have */
+	for (unsigned s = 0; s < NP_HAL_SOURCES; s++)
+		for (unsigned c = 1; c < NP_MAX_CPUS; c++)
+			m->hal.source[s].interval[c] = m->hal.source[s].interval[0];
+	return NULL;
+}
+
+bool np_allocate(np_machine *m)
+{
+	if (m->alloc_failures == 0)
+		return true;
+	m->alloc_failures--;
+	return false;
+}
+
+void np_emit_event(np_machine *m, np_event e)
+{
+	if (m->event_count < NP_MAX_EVENTS)
+		m->event[m->event_count++] = e;
+	else
+		m->events_lost++;
+}

@@ -1,0 +1,135 @@
+/* The ordered version table (VR-1) and its parsing (VR-2, VR-3). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ntprof/version.h"
+
+#define KH "GC-KHIST"
+#define CK "common knowledge, not from the research sources (unverified)"
+
+/* VR-1: one row per version key, in release order (matches enum np_ver). */
+static const np_version_info table[NP_VERSION_COUNT] = {
+	[NP_V3_10]    = { "3.10",    "Windows NT 3.1",              3, 10,   511,    0, KH },
+	[NP_V3_50]    = { "3.50",    "Windows NT 3.5",              3, 50,   807,    0, KH },
+	[NP_V3_51]    = { "3.51",    "Windows NT 3.51",             3, 51,  1025,    0, KH },
+	[NP_V4_0]     = { "4.0",     "Windows NT 4.0 (RTM to SP3)", 4,  0,  1381,    0, KH },
+	[NP_V4_0SP4]  = { "4.0sp4",  "Windows NT 4.0 SP4 and later",4,  0,  1381,  133, KH },
+	[NP_V5_0]     = { "5.0",     "Windows 2000",                5,  0,  2195,    0, KH },
+	[NP_V5_1]     = { "5.1",     "Windows XP",                  5,  1,  2600,    0, KH },
+	[NP_V5_2]     = { "5.2",     "Windows Server 2003",         5,  2,  3790,    0, KH },
+	[NP_V5_2SP1]  = { "5.2sp1",  "Windows Server 2003 SP1",     5,  2,  3790, 1830, KH },
+	[NP_V6_0]     = { "6.0",     "Windows Vista",               6,  0,  6000,    0, KH },
+	[NP_V6_1]     = { "6.1",     "Windows 7",                   6,  1,  7600,    0, KH },
+	[NP_V6_2]     = { "6.2",     "Windows 8",                   6,  2,  9200,    0, KH },
+	[NP_V6_3]     = { "6.3",     "Windows 8.1",                 6,  3,  9600,    0, KH },
+	[NP_V1507]    = { "1507",    "Windows 10",                 10,  0, 10240,    0, KH },
+	[NP_V1511]    = { "1511",    "Windows 10 1511",            10,  0, 10586,    0, KH },
+	[NP_V1607]    = { "1607",    "Windows 10 1607",            10,  0, 14393,    0, KH },
+	[NP_V1703]    = { "1703",    "Windows 10 1703",            10,  0, 15063,    0, KH },
+	[NP_V1709]    = { "1709",    "Windows 10 1709",            10,  0, 16299,    0, KH },
+	[NP_V1803]    = { "1803",    "Windows 10 1803",            10,  0, 17134,    0, KH },
+	[NP_V1809]    = { "1809",    "Windows 10 1809",            10,  0, 17763,    0, KH },
+	[NP_V1903]    = { "1903",    "Windows 10 1903",            10,  0, 18362,    0, KH },
+	[NP_V1909]    = { "1909",    "Windows 10 1909",            10,  0, 18363,    0, KH },
+	[NP_V2004]    = { "2004",    "Windows 10 2004",            10,  0, 19041,    0, KH },
+	[NP_V20H2]    = { "20H2",    "Windows 10 20H2",            10,  0, 19042,    0, CK },
+	[NP_V21H1]    = { "21H1",    "Windows 10 21H1",            10,  0, 19043,    0, CK },
+	[NP_V21H2]    = { "21H2",    "Windows 10 21H2",            10,  0, 19044,    0, CK },
+	[NP_V22H2]    = { "22H2",    "Windows 10 22H2",            10,  0, 19045,    0, CK },
+	[NP_V11_21H2] = { "11-21H2", "Windows 11 21H2",            10,  0, 22000,    0, CK },
+	[NP_V11_22H2] = { "11-22H2", "Windows 11 22H2",            10,  0, 22621,    0, CK },
+	[NP_V11_23H2] = { "11-23H2", "Windows 11 23H2",            10,  0, 22631,    0, CK },
+	[NP_V11_24H2] = { "11-24H2", "Windows 11 24H2",            10,  0, 26100,    0, CK },
+};
+
+static const char *const arch_names[NP_ARCH_COUNT] = { "x86", "x64", "wow64" };
+
+const np_version_info *np_version_info_of(np_ver v)
+{
+	return (unsigned)v < NP_VERSION_COUNT ? &table[v] : NULL;
+}
+
+const char *np_version_key(np_ver v)
+{
+	return (unsigned)v < NP_VERSION_COUNT ? table[v].key : "?";
+}
+
+const char *np_arch_name(np_arch a)
+{
+	return (unsigned)a < NP_ARCH_COUNT ? arch_names[a] : "?";
+}
+
+bool np_arch_parse(const char *text, np_arch *out)
+{
+	for (unsigned a = 0; a < NP_ARCH_COUNT; a++) {
+		if (strcasecmp(text, arch_names[a]) == 0) {
+			*out = (np_arch)a;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Reads "A.B.C" or "A.B.C.D", all decimal, nothing else. */
+static bool parse_build(const char *text, unsigned part[4], int *count)
+{
+	const char *p = text;
+	*count = 0;
+	while (*count < 4) {
+		char *end;
+		if (*p < '0' || *p > '9')
+			return false;
+		unsigned long n = strtoul(p, &end, 10);
+		if (n > 0xFFFFFFul)
+			return false;
+		part[(*count)++] = (unsigned)n;
+		if (*end == '\0')
+			return *count >= 3;
+		if (*end != '.')
+			return false;
+		p = end + 1;
+	}
+	return false;
+}
+
+/* VR-2: the newest release of the same major.minor family at or below the
+ * given build (and revision, which separates 4.0 SP4 and 5.2 SP1). */
+bool np_version_parse(const char *text, np_ver *out)
+{
+	for (unsigned v = 0; v < NP_VERSION_COUNT; v++) {
+		if (strcasecmp(text, table[v].key) == 0) {
+			*out = (np_ver)v;
+			return true;
+		}
+	}
+	unsigned part[4] = { 0, 0, 0, 0 };
+	int count;
+	if (!parse_build(text, part, &count))
+		return false;
+	bool found = false;
+	for (unsigned v = 0; v < NP_VERSION_COUNT; v++) {
+		const np_version_info *i = &table[v];
+		if (i->major != part[0] || i->minor != part[1])
+			continue;
+		if (i->build < part[2] || (i->build == part[2] && i->revision <= part[3])) {
+			*out = (np_ver)v;
+			found = true;
+		}
+	}
+	return found;
+}
+
+bool np_arch_exists(np_ver v, np_arch a)
+{
+	switch (a) {
+	case NP_X86:
+		return v < NP_V11_21H2;        /* VR-3: no 32-bit Windows 11 */
+	case NP_X64:
+	case NP_WOW64:
+		return v >= NP_V5_2SP1;        /* VR-3: first x64 Windows */
+	default:
+		return false;
+	}
+}

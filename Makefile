@@ -25,6 +25,9 @@ DEB_PACKAGES = libcmocka-dev kyua lcov
 
 # Kyua case timeout in seconds.
 TEST_TIMEOUT = 300
+# Extra kyua options, e.g. KYUA_FLAGS='-v parallelism=2' (default: one case at a time).
+KYUA_FLAGS =
+export KYUA_FLAGS
 
 -include config.mak
 

@@ -18,7 +18,7 @@
 #define RW_PAGE 0x10000u
 #define POISON  0xCCCCCCCCu
 
-/* HL-2: the per-source limits the rules file gives. */
+/* HL-2: the per-source limits SPEC.md gives. */
 #define TIME_DEFAULT 39063u
 #define TIME_MIN     1221u
 #define TIME_MAX     10000000u

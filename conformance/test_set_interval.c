@@ -210,7 +210,10 @@ static void test_set_interval_x64_6_1_no_privilege_check(void **state) { assert_
 /* SI-1: x64 6.2: checked. */
 static void test_set_interval_x64_6_2_privilege_not_held(void **state) { assert_check(*state); }
 /* SI-1: WOW64 6.1: no check. */
-static void test_set_interval_wow64_6_1_no_privilege_check(void **state) { assert_no_check(*state); }
+static void test_set_interval_wow64_6_1_no_privilege_check(void **state)
+{
+	assert_no_check(*state);
+}
 /* SI-1: WOW64 6.2: checked. */
 static void test_set_interval_wow64_6_2_privilege_not_held(void **state) { assert_check(*state); }
 /* SI-1: still checked in the newest version. */

@@ -8,7 +8,7 @@
 #include "ntprof/machine.h"
 #include "ntprof/version.h"
 
-/* VR-1 as the rules file states it: key and kernel file version, in order. */
+/* VR-1 as SPEC.md states it: key and kernel file version, in order. */
 static const struct {
 	np_ver v;
 	const char *key;

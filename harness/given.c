@@ -16,7 +16,7 @@ static const np_knob_info knobs[] = {
 	{ "K-ETW-TIME", { "shared", "separate", NULL, NULL } },
 	{ "K-ETW-TIME-PRIV", { "required", "none", NULL, NULL } },
 	{ "K-SRCLIST-LEN", { "bad-length", "more-data", NULL, NULL } },
-	{ "K-TQI-RETLEN", { "always", "on-success", NULL, NULL } },
+	{ "K-TQI-RETLEN", { "always", "right-length", NULL, NULL } },
 };
 
 const np_knob_info *np_knob_table(unsigned *count)

@@ -53,8 +53,9 @@ typedef enum np_knob_etw_time_priv { NP_ETW_PRIV_REQUIRED, NP_ETW_PRIV_NONE } np
 /* K-SRCLIST-LEN (TR-7): the answer to a too-small source-list buffer. */
 typedef enum np_knob_srclist_len { NP_SRCLIST_BAD_LENGTH, NP_SRCLIST_MORE_DATA } np_knob_srclist_len;
 
-/* K-TQI-RETLEN (TR-3): is *ReturnLength written when the length is wrong. */
-typedef enum np_knob_tqi_retlen { NP_RETLEN_ALWAYS, NP_RETLEN_ON_SUCCESS } np_knob_tqi_retlen;
+/* K-TQI-RETLEN (TR-3): is *ReturnLength written when the length is wrong
+ * (always), or only when InformationLength is right (right-length). */
+typedef enum np_knob_tqi_retlen { NP_RETLEN_ALWAYS, NP_RETLEN_RIGHT_LENGTH } np_knob_tqi_retlen;
 
 typedef struct np_knobs {
 	np_knob_hal_clamp hal_clamp;

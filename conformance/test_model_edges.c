@@ -1,0 +1,148 @@
+/* Edges of the model that the per-section tests do not reach: status names
+ * (SPEC.md status table, TR-9), the address-space API's refusals (AS-1),
+ * unreadable Trace* buffers (TR-3, TR-7), the bounded event log (SI-6), and
+ * defensive answers to values outside the enumerations (KS-3, VR-2). */
+#include "np_test.h"
+
+#include <string.h>
+
+#include "ntprof/calls.h"
+#include "ntprof/rules.h"
+#include "ntprof/status.h"
+#include "ntprof/version.h"
+
+#define RW   0x10000ull
+#define RO   0x20000ull
+
+static int setup(void **state)
+{
+	static np_machine m;
+	assert_null(np_machine_init(&m, NP_V1809, NP_X64));
+	assert_null(np_mem_map(&m, RW, 0x1000, NP_PROT_READ | NP_PROT_WRITE, 0, 0xCC));
+	assert_null(np_mem_map(&m, RO, 0x1000, NP_PROT_READ, 0, 0xCC));
+	*state = &m;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	np_machine_fini(*state);
+	return 0;
+}
+
+/* TR-9: names and numbers of statuses and errors, both directions. */
+static void test_status_names_roundtrip(void **state)
+{
+	(void)state;
+	uint32_t v;
+	assert_string_equal(np_status_name(NP_STATUS_PRIVILEGE_NOT_HELD), "STATUS_PRIVILEGE_NOT_HELD");
+	assert_string_equal(np_status_name(NP_STATUS_INVALID_PARAMETER_7), "STATUS_INVALID_PARAMETER_7");
+	assert_null(np_status_name(0xC0001234u));
+	assert_string_equal(np_win32_name(NP_ERROR_BAD_LENGTH), "ERROR_BAD_LENGTH");
+	assert_null(np_win32_name(99999u));
+	assert_true(np_status_parse("STATUS_ACCESS_VIOLATION", &v));
+	assert_int_equal(v, 0xC0000005u);
+	assert_true(np_status_parse("0xC0000061", &v));
+	assert_int_equal(v, NP_STATUS_PRIVILEGE_NOT_HELD);
+	assert_false(np_status_parse("STATUS_NOPE", &v));
+	assert_false(np_status_parse("0x1FFFFFFFF", &v));
+	assert_false(np_status_parse("12x", &v));
+	assert_true(np_win32_parse("ERROR_MORE_DATA", &v));
+	assert_int_equal(v, 234);
+	assert_false(np_win32_parse("ERROR_NOPE", &v));
+}
+
+/* TR-9: a status outside the translation table becomes ERROR_INVALID_FUNCTION. */
+static void test_status_unmapped_translation(void **state)
+{
+	(void)state;
+	assert_int_equal(np_status_to_win32(NP_STATUS_BUFFER_TOO_SMALL), NP_ERROR_INVALID_FUNCTION);
+	assert_int_equal(np_status_to_win32(NP_STATUS_ACCESS_DENIED), NP_ERROR_ACCESS_DENIED);
+}
+
+/* AS-1: the address-space API refuses empty, huge, wrapping and overlapping
+ * regions, and more regions than it holds. */
+static void test_memory_map_refusals(void **state)
+{
+	np_machine *m = *state;
+	assert_non_null(np_mem_map(m, 0x40000, 0, NP_PROT_READ, 0, 0));
+	assert_non_null(np_mem_map(m, 0x40000, (16u << 20) + 1, NP_PROT_READ, 0, 0));
+	assert_non_null(np_mem_map(m, UINT64_MAX - 0xFFF, 0x2000, NP_PROT_READ, 0, 0));
+	assert_non_null(np_mem_map(m, RW + 0x800, 0x1000, NP_PROT_READ, 0, 0));
+	unsigned mapped = m->mem.count;
+	for (uint64_t base = 0x100000; mapped < NP_MAX_REGIONS; base += 0x10000, mapped++)
+		assert_null(np_mem_map(m, base, 0x10, NP_PROT_READ, 0, 0));
+	assert_string_equal(np_mem_map(m, 0x7000000, 0x10, NP_PROT_READ, 0, 0), "too many mapped regions");
+	assert_null(np_mem_find(m, UINT64_MAX, 2));
+}
+
+/* TR-3: a Trace* buffer or ReturnLength the model cannot read or write is
+ * outside the model: not applicable, never a guess. */
+static void test_trace_unusable_buffers(void **state)
+{
+	np_machine *m = *state;
+	m->profile_privilege = true;
+	assert_int_equal(np_trace_set_information(m, 0, 5, 0x90000, 8).kind, NP_RESULT_NOT_APPLICABLE);
+	assert_int_equal(np_trace_query_information(m, 0, 5, RW, 8, RO).kind, NP_RESULT_NOT_APPLICABLE);
+	assert_int_equal(np_trace_query_information(m, 0, 5, 0x90000, 8, RW + 0x100).kind,
+			 NP_RESULT_NOT_APPLICABLE);
+	uint32_t zero = 0;
+	assert_true(np_mem_write(m, RW, &zero, 4));
+	/* Source 0: the Interval field must be writable */
+	assert_int_equal(np_trace_query_information(m, 0, 5, RO, 8, 0).kind, NP_RESULT_WIN32);
+}
+
+/* TR-7: the source list needs a writable buffer and ReturnLength. */
+static void test_trace_source_list_unusable_buffers(void **state)
+{
+	np_machine *m = *state;
+	assert_int_equal(np_trace_query_information(m, 0, 7, RO, 0x1000, 0).kind, NP_RESULT_NOT_APPLICABLE);
+	assert_int_equal(np_trace_query_information(m, 0, 7, RW, 0x1000, RO).kind, NP_RESULT_NOT_APPLICABLE);
+	assert_int_equal(np_trace_query_information(m, 0, 7, 0, 0, RO).kind, NP_RESULT_NOT_APPLICABLE);
+	/* a chain that runs off the end of the mapping */
+	assert_int_equal(np_trace_query_information(m, 0, 7, RW + 0x1000 - 8, 0x1000, 0).kind,
+			 NP_RESULT_NOT_APPLICABLE);
+}
+
+/* SI-6: the model's event log is bounded; what does not fit is counted. */
+static void test_event_log_overflow_counted(void **state)
+{
+	np_machine *m = *state;
+	m->profile_privilege = true;
+	m->tracing = NP_TRACING_ON;
+	for (unsigned i = 0; i < NP_MAX_EVENTS + 3; i++)
+		assert_int_equal(np_nt_set_interval_profile(m, 2000 + i, 0).code, NP_STATUS_SUCCESS);
+	assert_int_equal(m->event_count, NP_MAX_EVENTS);
+	assert_int_equal(m->events_lost, 3);
+}
+
+/* KS-3, VR-2, VR-3: values outside the enumerations are answered, not trusted. */
+static void test_out_of_range_enumerations(void **state)
+{
+	(void)state;
+	np_ver v;
+	np_machine scratch;
+	assert_false(np_hal_kind_exists(NP_V1809, NP_X64, (np_hal_kind)7));
+	assert_false(np_arch_exists(NP_V1809, (np_arch)7));
+	assert_non_null(np_machine_init(&scratch, NP_VERSION_COUNT, NP_X64));
+	assert_null(np_version_info_of(NP_VERSION_COUNT));
+	assert_string_equal(np_version_key(NP_VERSION_COUNT), "?");
+	assert_string_equal(np_arch_name(NP_ARCH_COUNT), "?");
+	assert_false(np_version_parse("10.0.99999999999", &v));
+	assert_false(np_version_parse("10.0", &v));
+	assert_false(np_version_parse("10.0.1.2.3", &v));
+	assert_false(np_version_parse("10.0.x", &v));
+	assert_false(np_version_parse("10..1", &v));
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_status_names_roundtrip),
+	cmocka_unit_test(test_status_unmapped_translation),
+	cmocka_unit_test_setup_teardown(test_memory_map_refusals, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_trace_unusable_buffers, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_trace_source_list_unusable_buffers, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_event_log_overflow_counted, setup, teardown),
+	cmocka_unit_test(test_out_of_range_enumerations),
+};
+
+NP_TEST_MAIN(tests)

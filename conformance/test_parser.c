@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "catalog.h"
+#include "given.h"
 #include "ntprof/status.h"
 #include "ntprof/vector.h"
 #include "ntprof/version.h"
@@ -1142,12 +1143,25 @@ static void test_parser_given_pair(void **state)
 		"privilege=on", "privilege=off", "tracing=late", "mode=kernel", "integrity=low", "cpus=1",
 		"cpus=64", "cpu=63", "hal=default", "hal=emon", "hal=amd64", "errata=0", "alloc=fail",
 		"hal.ProfileTime.supported=off", "hal.0x19.max=0xFFFFFFFF", "hal.ProfileTime.default=4000",
-		"K-HAL-CLAMP=store", "K-QI-ALIGN=none", "K-TQI-RETLEN=right-length",
 	};
 	for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
 		const char *e = np_parse_given_pair(good[i], &p);
 		if (e)
 			fail_msg("\"%s\": %s", good[i], e);
+	}
+	/* every value of every knob in the table */
+	unsigned nknob = 0;
+	const np_knob_info *knob = np_knob_table(&nknob);
+	assert_true(nknob > 0);
+	for (unsigned k = 0; k < nknob; k++) {
+		assert_non_null(knob[k].values[0]);
+		for (unsigned v = 0; v < 4 && knob[k].values[v]; v++) {
+			char pair[128];
+			snprintf(pair, sizeof pair, "%s=%s", knob[k].name, knob[k].values[v]);
+			const char *e = np_parse_given_pair(pair, &p);
+			if (e)
+				fail_msg("\"%s\": %s", pair, e);
+		}
 	}
 	assert_null(np_parse_given_pair("hal.ProfileTime.min=100", &p));
 	assert_string_equal(p.name, "hal.ProfileTime.min");

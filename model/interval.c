@@ -5,7 +5,8 @@ static const char no_source_argument[] =
 	"3.10 and 3.50 have no ProfileSource argument; only ProfileTime can be meant (SI-0, QI-0)";
 
 /* SI-3..SI-5: the kernel's set, common to NtSetIntervalProfile and the ETW
- * time-profile class. */
+ * time-profile class. SI-8: the state it changes is the machine's, one value
+ * per source, seen by every later query from any caller. */
 void np_kernel_set_interval(np_machine *m, uint32_t interval, uint32_t source)
 {
 	if (source == NP_PROFILE_ALIGNMENT_FIXUP) {       /* SI-3: kept by the kernel */
@@ -40,7 +41,8 @@ np_result np_nt_set_interval_profile(np_machine *m, uint32_t interval, uint32_t 
 	    m->previous_mode == NP_MODE_USER && !m->profile_privilege)
 		return np_status(NP_STATUS_PRIVILEGE_NOT_HELD);
 
-	/* SI-6: the old interval is read only if tracing was on before the set */
+	/* SI-6: the old interval is read only if tracing was on before the set;
+	 * SI-7: tracing that starts during the call logs 0 as the old value */
 	uint32_t old = m->tracing == NP_TRACING_ON ? np_kernel_query_interval(m, source) : 0;
 	np_kernel_set_interval(m, interval, source);
 	if (m->tracing != NP_TRACING_OFF) {

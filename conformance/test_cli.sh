@@ -1,0 +1,321 @@
+#!/bin/sh
+# The ntprof command line: the `ntprof call` line format, `versions`,
+# `explain`, and the exit statuses (0 all well, 1 a difference, 2 bad input)
+# with a message that names the bad argument or file:line.
+#
+# Environment: NTPROF_BIN (the ntprof to test), NTPROF_SOURCE_ROOT (the
+# repository). Prints TAP; exits 1 when any check fails.
+set -u
+
+: "${NTPROF_BIN:?NTPROF_BIN must name the ntprof binary}"
+: "${NTPROF_SOURCE_ROOT:?NTPROF_SOURCE_ROOT must name the repository}"
+root=$NTPROF_SOURCE_ROOT
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-cli.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+
+n=0
+failed=0
+
+pass() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+# fail DESCRIPTION WHY: also shows what the last command printed.
+fail() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	echo "#   $2"
+	echo "#   command: $cmd"
+	echo "#   exit status: $rc"
+	sed 's/^/#   stdout: /' "$tmp/out"
+	sed 's/^/#   stderr: /' "$tmp/err"
+}
+
+# nt ARGS...: runs ntprof; $rc, files $tmp/out and $tmp/err.
+nt() {
+	cmd="ntprof $*"
+	"$NTPROF_BIN" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# want_out DESCRIPTION EXPECTED-STDOUT ARGS...: exit 0, exactly that stdout, no stderr.
+want_out() {
+	desc=$1 want=$2
+	shift 2
+	nt "$@"
+	printf '%s\n' "$want" >"$tmp/want"
+	if [ "$rc" -ne 0 ]; then
+		fail "$desc" "want exit status 0"
+	elif ! cmp -s "$tmp/want" "$tmp/out"; then
+		fail "$desc" "want stdout: $want"
+	elif [ -s "$tmp/err" ]; then
+		fail "$desc" "want nothing on stderr"
+	else
+		pass "$desc"
+	fi
+}
+
+# want_error DESCRIPTION STATUS FRAGMENT ARGS...: that exit status, FRAGMENT on stderr.
+want_error() {
+	desc=$1 status=$2 fragment=$3
+	shift 3
+	nt "$@"
+	if [ "$rc" -ne "$status" ]; then
+		fail "$desc" "want exit status $status"
+	elif ! grep -F -q -e "$fragment" "$tmp/err"; then
+		fail "$desc" "want on stderr: $fragment"
+	else
+		pass "$desc"
+	fi
+}
+
+vec() { # vec FILE: writes a vector file from stdin
+	cat >"$1"
+}
+
+# ---- ntprof call ----
+
+want_out "call: query prints the canonical line" \
+	'NtQueryIntervalProfile -> STATUS_SUCCESS (0x00000000) Interval=39063' \
+	call 'NtQueryIntervalProfile Source=ProfileTime'
+
+want_out "call: set without the privilege on 6.2 is refused" \
+	'NtSetIntervalProfile -> STATUS_PRIVILEGE_NOT_HELD (0xC0000061)' \
+	call --target 6.2 --given privilege=off 'NtSetIntervalProfile Interval=10000 Source=ProfileTime'
+
+want_out "call: the same set on 6.1 succeeds" \
+	'NtSetIntervalProfile -> STATUS_SUCCESS (0x00000000)' \
+	call --target 6.1 --given privilege=off 'NtSetIntervalProfile Interval=10000 Source=ProfileTime'
+
+want_out "call: Trace* results are Win32 codes in decimal" \
+	'TraceSetInformation -> ERROR_BAD_LENGTH (24)' \
+	call 'TraceSetInformation Source=ProfileTime Interval=5000 InformationLength=7'
+
+want_out "call: Trace* success" \
+	'TraceSetInformation -> ERROR_SUCCESS (0)' \
+	call --given privilege=on 'TraceSetInformation Source=ProfileTime Interval=5000'
+
+want_out "call: Trace* before 6.1 is not exported" \
+	'TraceSetInformation -> not-exported' \
+	call --target 6.0 'TraceSetInformation Source=ProfileTime Interval=5000'
+
+want_out "call: steps share one machine, one line each" \
+	'NtSetIntervalProfile -> STATUS_SUCCESS (0x00000000)
+ZwQueryIntervalProfile -> STATUS_SUCCESS (0x00000000) Interval=5000
+ReadEvents -> Events=0x0F48:0:39063:5000' \
+	call --given privilege=on --given tracing=on 'NtSetIntervalProfile Interval=5000' \
+	'ZwQueryIntervalProfile ProfileSource=ProfileTime' ReadEvents
+
+want_out "call: without --target, the newest version (x64)" \
+	'NtSetIntervalProfile -> STATUS_PRIVILEGE_NOT_HELD (0xC0000061)
+TraceQueryInformation -> ERROR_SUCCESS (0) Interval=39063 ReturnLength=8' \
+	call --given privilege=off 'NtSetIntervalProfile Interval=1' TraceQueryInformation
+
+# Emon exists on 64-bit 6.1 but not on x86 6.1 (KS-3): VERSION alone means x64
+want_out "call: --target VERSION means x64 where it exists" \
+	'NtQueryIntervalProfile -> STATUS_SUCCESS (0x00000000) Interval=65536' \
+	call --target 6.1 --given hal=emon 'NtQueryIntervalProfile Source=ProfileTotalIssues'
+
+want_out "call: an unwritten out-value is -" \
+	'NtQueryIntervalProfile -> STATUS_ACCESS_VIOLATION (0xC0000005) Interval=-' \
+	call --target 1809/wow64 'NtQueryIntervalProfile Interval=null'
+
+want_out "call: a not-applicable step says why" \
+	'NtQueryIntervalProfile -> not-applicable (3.10 and 3.50 have no ProfileSource argument; only ProfileTime can be meant (SI-0, QI-0)) Interval=-' \
+	call --target 3.10 'NtQueryIntervalProfile Source=ProfileAlignmentFixup'
+
+# ---- ntprof versions ----
+
+nt versions
+keys=$(awk '{ print $1 }' "$tmp/out" | tr '\n' ' ')
+want_keys='3.10 3.50 3.51 4.0 4.0sp4 5.0 5.1 5.2 5.2sp1 6.0 6.1 6.2 6.3 1507 1511 1607 1703 1709 1803 1809 1903 1909 2004 20H2 21H1 21H2 22H2 11-21H2 11-22H2 11-23H2 11-24H2 '
+if [ "$rc" -ne 0 ]; then
+	fail "versions: exit 0" "want exit status 0"
+elif [ "$(wc -l <"$tmp/out")" -ne 31 ]; then
+	fail "versions: 31 keys" "want 31 lines"
+elif [ "$keys" != "$want_keys" ]; then
+	fail "versions: 31 keys" "want keys in order: $want_keys"
+elif ! grep -q '^1809 .* 10\.0\.17763 .*x86 x64 wow64$' "$tmp/out" ||
+	! grep -q '^4\.0sp4 .* 4\.0\.1381\.133 .*x86 $' "$tmp/out" ||
+	! grep -q '^11-24H2 .* 10\.0\.26100 .* x64 wow64$' "$tmp/out"; then
+	fail "versions: 31 keys" "want builds and architectures of 1809, 4.0sp4 and 11-24H2"
+else
+	pass "versions: 31 keys in release order, with builds and architectures"
+fi
+
+# ---- ntprof explain ----
+
+nt explain --root "$root" SI-1
+if [ "$rc" -ne 0 ]; then
+	fail "explain SI-1" "want exit status 0"
+elif [ "$(head -n 1 "$tmp/out")" != '### SI-1 — Privilege from 6.2' ]; then
+	fail "explain SI-1" "want the rule heading first"
+elif ! grep -q 'STATUS_PRIVILEGE_NOT_HELD' "$tmp/out"; then
+	fail "explain SI-1" "want the rule text"
+elif ! grep -q '^SPEC\.md:[0-9][0-9]*$' "$tmp/out" ||
+	! grep -q '^implemented:$' "$tmp/out" || ! grep -q '^vectors:$' "$tmp/out" ||
+	! grep -q '^tests:$' "$tmp/out"; then
+	fail "explain SI-1" "want SPEC.md:LINE and the sections implemented:, vectors:, tests:"
+elif ! awk '/^implemented:$/ { s = 1; next } /^vectors:$/ { s = 2; next } /^tests:$/ { s = 3; next }
+	s == 1 && /^  model\/[^ ]*\.[ch]:[0-9]+$/ { m++ }
+	s == 2 && /^  set-interval\/privilege-threshold \(.*fixtures\/interval\/set-interval\.vec:[0-9]+\)$/ { v++ }
+	s == 3 && /^  conformance\/[^ ]*:[0-9]+$/ { t++ }
+	END { exit !(m && v && t) }' "$tmp/out"; then
+	fail "explain SI-1" "want a model/ citation, the privilege-threshold vector and a conformance/ test"
+else
+	pass "explain SI-1: rule text, implemented:, vectors:, tests:"
+fi
+
+want_error "explain: a rule SPEC.md lacks" 2 'explain NOPE-1: SPEC.md has no such rule' \
+	explain --root "$root" NOPE-1
+want_error "explain: no rule and no --check" 2 'explain needs a RULE' explain --root "$root"
+want_error "explain: a directory that is no root" 2 'cannot find SPEC.md and fixtures/' \
+	explain --root "$tmp" SI-1
+
+# ---- bad input: exit status 2 and a message naming it ----
+
+want_error "no command" 2 'usage: ntprof run'
+want_error "unknown subcommand" 2 'unknown command frobnicate' frobnicate
+want_error "run: unknown option" 2 'run: unknown option --bogus' run --bogus
+want_error "call: unknown option" 2 'call: unknown option --bogus' call --bogus 'NtQueryIntervalProfile'
+want_error "call: unknown version" 2 '--target 9.9: unknown version' call --target 9.9 'NtQueryIntervalProfile'
+want_error "run: unknown version" 2 '--target 9.9: unknown version' run --target 9.9 "$root/fixtures"
+want_error "call: no x86 Windows 11" 2 '--target 11-24H2/x86: that architecture does not exist' \
+	call --target 11-24H2/x86 'NtQueryIntervalProfile'
+want_error "run: no x86 Windows 11" 2 '--target 11-24H2/x86: that architecture does not exist' \
+	run --target 11-24H2/x86 "$root/fixtures"
+want_error "call: --target needs a value" 2 '--target needs VERSION[/ARCH]' call --target
+want_error "call: bad given value" 2 '--given privilege=maybe: privilege takes on or off' \
+	call --given privilege=maybe 'NtQueryIntervalProfile'
+want_error "call: unknown given key" 2 '--given colour=red: unknown given key' \
+	call --given colour=red 'NtQueryIntervalProfile'
+want_error "call: a state the target cannot take" 2 'that state cannot exist on 5.1/x86' \
+	call --target 5.1 --given hal=emon 'NtQueryIntervalProfile'
+want_error "call: --target VERSION/x86" 2 'that state cannot exist on 6.1/x86' \
+	call --target 6.1/x86 --given hal=emon 'NtQueryIntervalProfile'
+want_error "call: malformed step" 2 'step 1 (NtSetIntervalProfile Interval=abc): expected a 32-bit number' \
+	call 'NtSetIntervalProfile Interval=abc'
+want_error "call: unknown function in the second step" 2 'step 2 (NtFrobnicate): unknown function' \
+	call 'NtQueryIntervalProfile' 'NtFrobnicate'
+want_error "call: no step" 2 'call needs at least one STEP' call --target 6.2
+want_error "run: --format xml" 2 '--format takes text, tap, junit or json' run --format xml "$root/fixtures"
+want_error "run: unknown backend" 2 '--backend wine: unknown backend' run --backend wine "$root/fixtures"
+want_error "run: a file that does not exist" 2 "$tmp/absent.vec:0: cannot open" run "$tmp/absent.vec"
+
+vec "$tmp/bad.vec" <<'EOF'
+vector cli/bad
+  title   t
+  rules   QI-5
+  source  s
+  call    NtQueryIntervalProfile Source=NoSuchSource
+  expect  STATUS_SUCCESS
+EOF
+nt run "$tmp/bad.vec"
+first=$(head -n 1 "$tmp/err")
+if [ "$rc" -ne 2 ]; then
+	fail "run: malformed vector file" "want exit status 2"
+else
+	case $first in
+	"$tmp/bad.vec:5: expected a KPROFILE_SOURCE name"*) pass "run: malformed vector file names file:line" ;;
+	*) fail "run: malformed vector file" "want stderr to start with $tmp/bad.vec:5: " ;;
+	esac
+fi
+if [ -s "$tmp/out" ]; then
+	fail "run: malformed vector file prints no report" "want nothing on stdout"
+else
+	pass "run: malformed vector file prints no report"
+fi
+
+vec "$tmp/dup1.vec" <<'EOF'
+vector cli/dup
+  title   t
+  rules   QI-5
+  source  s
+  call    NtQueryIntervalProfile
+  expect  STATUS_SUCCESS
+EOF
+cp "$tmp/dup1.vec" "$tmp/dup2.vec"
+want_error "run: one vector ID in two files" 2 "$tmp/dup2.vec:1: duplicate vector ID cli/dup (first at $tmp/dup1.vec:1)" \
+	run "$tmp/dup1.vec" "$tmp/dup2.vec"
+
+# --output with bad input leaves nothing behind, not even its temporary file
+mkdir "$tmp/outdir"
+nt run --output "$tmp/outdir/out.json" --format json "$tmp/bad.vec"
+if [ "$rc" -ne 2 ]; then
+	fail "run --output: malformed input" "want exit status 2"
+elif [ -n "$(ls -A "$tmp/outdir")" ]; then
+	fail "run --output: malformed input" "want an empty directory, have: $(ls -A "$tmp/outdir" | tr '\n' ' ')"
+else
+	pass "run --output: malformed input writes no out.json and no *.tmp.*"
+fi
+
+want_error "run --output: a directory that does not exist" 2 "--output $tmp/none/out.json: cannot write" \
+	run --output "$tmp/none/out.json" "$tmp/dup1.vec"
+
+# ---- good and mismatching runs ----
+
+nt run --output "$tmp/outdir/good.json" --format json --root "$root"
+if [ "$rc" -ne 0 ]; then
+	fail "run --output F --format json on the fixtures" "want exit status 0"
+elif [ "$(ls -A "$tmp/outdir")" != good.json ]; then
+	fail "run --output F --format json on the fixtures" "want good.json only, have: $(ls -A "$tmp/outdir" | tr '\n' ' ')"
+elif [ -s "$tmp/out" ]; then
+	fail "run --output F --format json on the fixtures" "want nothing on stdout"
+elif ! head -n 1 "$tmp/outdir/good.json" | grep -q '^{"tool":"ntprof",' ||
+	! grep -q '"status-mismatch":0,"output-mismatch":0,' "$tmp/outdir/good.json"; then
+	fail "run --output F --format json on the fixtures" "want a JSON report without mismatches in F"
+else
+	pass "run --output F --format json on the fixtures writes F, exit 0"
+fi
+
+want_out "run: a good file" \
+	"ntprof run: backend model, 1 vectors, 1 targets, 1 results
+summary: 1 match, 0 match-alternative, 0 status-mismatch, 0 output-mismatch, 0 not-exported, 0 stub, 0 crashed, 0 not-applicable, 0 skipped" \
+	run --target 6.2/x64 "$tmp/dup1.vec"
+
+vec "$tmp/mismatch.vec" <<'EOF'
+vector cli/mismatch
+  title   t
+  rules   SI-1
+  source  s
+  applies >=6.2
+  call    NtSetIntervalProfile Interval=5000
+  expect  STATUS_SUCCESS
+EOF
+nt run --target 6.2/x64 --target 1809 "$tmp/mismatch.vec"
+if [ "$rc" -ne 1 ]; then
+	fail "run: a mismatching vector" "want exit status 1"
+elif ! grep -q -F "status-mismatch   cli/mismatch on 6.2/x64 [SI-1] $tmp/mismatch.vec:6 step 1 NtSetIntervalProfile: expected STATUS_SUCCESS (0x00000000), got STATUS_PRIVILEGE_NOT_HELD (0xC0000061)" "$tmp/out"; then
+	fail "run: a mismatching vector" "want the status-mismatch line with file:line"
+elif ! grep -q -x 'summary: 0 match, 0 match-alternative, 4 status-mismatch, 0 output-mismatch, 0 not-exported, 0 stub, 0 crashed, 0 not-applicable, 0 skipped' "$tmp/out"; then
+	fail "run: a mismatching vector" "want 4 status mismatches in the summary"
+else
+	pass "run: a mismatching vector exits 1 and reports it"
+fi
+
+nt run --format tap --target 6.2/x64 "$tmp/mismatch.vec"
+if [ "$rc" -ne 1 ] || [ "$(sed -n 2p "$tmp/out")" != '1..1' ] ||
+	[ "$(sed -n 3p "$tmp/out")" != 'not ok 1 - cli/mismatch on 6.2/x64 # status-mismatch' ]; then
+	fail "run --format tap: a mismatching vector" "want exit 1, 1..1 and a not ok line"
+else
+	pass "run --format tap: a mismatching vector"
+fi
+
+# a mismatch also written with --output: the report is complete, the status still 1
+nt run --output "$tmp/outdir/mismatch.txt" --target 6.2/x64 "$tmp/mismatch.vec"
+if [ "$rc" -ne 1 ] || ! grep -q '^status-mismatch   cli/mismatch on 6.2/x64 ' "$tmp/outdir/mismatch.txt"; then
+	fail "run --output: a mismatching vector" "want exit 1 and the mismatch in the file"
+else
+	pass "run --output: a mismatching vector"
+fi
+
+echo "1..$n"
+if [ "$failed" -ne 0 ]; then
+	echo "# $failed of $n checks failed" >&2
+	exit 1
+fi
+exit 0

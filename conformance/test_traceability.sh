@@ -1,0 +1,188 @@
+#!/bin/sh
+# Rule traceability: `ntprof explain --check` must find every SPEC.md rule
+# implemented (model/), proved by a vector (fixtures/) and tested
+# (conformance/), and nothing citing a rule SPEC.md lacks.
+#
+# Negative twins run the check on a copy of the tree with one defect added
+# each (an unproved rule, a vector citing an unknown rule, a test citing an
+# unknown rule, a vector citing a retired rule) and require exactly that
+# defect to be reported. The fake rule IDs are assembled at run time so that
+# this file itself cites none of them.
+#
+# Environment: NTPROF_BIN, NTPROF_SOURCE_ROOT. Prints TAP; exits 1 on failure.
+set -u
+
+: "${NTPROF_BIN:?NTPROF_BIN must name the ntprof binary}"
+: "${NTPROF_SOURCE_ROOT:?NTPROF_SOURCE_ROOT must name the repository}"
+root=$NTPROF_SOURCE_ROOT
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-trace.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+
+n=0
+failed=0
+
+pass() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+fail() { # fail DESCRIPTION WHY: shows the check's output too
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	echo "#   $2"
+	echo "#   exit status: $rc"
+	sed 's/^/#   | /' "$tmp/check.out"
+}
+
+# check DIR: runs the check there; $rc, $tmp/check.out, $problems.
+check() {
+	"$NTPROF_BIN" explain --check --root "$1" >"$tmp/check.out" 2>&1
+	rc=$?
+	problems=$(sed -n 's/^rules: [0-9][0-9]*, problems: \([0-9][0-9]*\)$/\1/p' "$tmp/check.out")
+}
+
+fake() { # fake NUMBER: an SI rule ID that SPEC.md does not have
+	printf 'SI-%s' "$1"
+}
+
+# ---- the real tree ----
+
+check "$root"
+if [ "$rc" -ne 0 ]; then
+	fail "explain --check on the source tree" "want exit status 0 and no problems"
+elif [ "$(wc -l <"$tmp/check.out")" -ne 1 ] || [ "$problems" != 0 ]; then
+	fail "explain --check on the source tree" "want only the line 'rules: N, problems: 0'"
+else
+	pass "explain --check on the source tree: no problems"
+fi
+
+# ---- negative twins on a copy ----
+
+fresh_copy() {
+	rm -rf "$tmp/tree"
+	mkdir "$tmp/tree" &&
+		cp -R "$root/SPEC.md" "$root/fixtures" "$root/model" "$root/conformance" "$tmp/tree/"
+}
+
+if ! fresh_copy; then
+	echo "Bail out! cannot copy the tree to $tmp/tree"
+	exit 1
+fi
+check "$tmp/tree"
+base_rc=$rc base=$problems
+if [ -z "$base" ] || { [ "$base" -eq 0 ] && [ "$rc" -ne 0 ]; }; then
+	fail "the copied tree checks like the source tree" "want a 'rules: N, problems: P' line"
+	base=0
+else
+	pass "the copied tree checks ($base problems before the twins)"
+fi
+
+# twin_result DESCRIPTION LINE: the check must exit 1 and report LINE as the one new problem.
+twin_result() {
+	if [ "$rc" -ne 1 ]; then
+		fail "$1" "want exit status 1"
+	elif ! grep -q -x -F -e "$2" "$tmp/check.out"; then
+		fail "$1" "want the line: $2"
+	elif [ "$problems" != $((base + 1)) ]; then
+		fail "$1" "want $((base + 1)) problems (one more than the copy without the defect)"
+	else
+		pass "$1"
+	fi
+}
+
+# 1. A rule that nothing implements, proves or tests.
+r99=$(fake 99)
+printf '\n### %s — test\nA rule made up by test_traceability.sh.\n' "$r99" >>"$tmp/tree/SPEC.md"
+line=$(grep -n -F "### $r99 — test" "$tmp/tree/SPEC.md" | cut -d: -f1)
+check "$tmp/tree"
+twin_result "a rule without implementation, vector or test is reported" \
+	"SPEC.md:$line: rule $r99 lacks an implementation (model/) a vector (fixtures/) a test (conformance/)"
+
+# 1b. A rule implemented and proved by a vector, but tested nowhere.
+fresh_copy
+printf '\n### %s — test\nA rule made up by test_traceability.sh.\n' "$r99" >>"$tmp/tree/SPEC.md"
+line=$(grep -n -F "### $r99 — test" "$tmp/tree/SPEC.md" | cut -d: -f1)
+printf '/* %s */\n' "$r99" >"$tmp/tree/model/zz_twin.h"
+cat >"$tmp/tree/fixtures/zz-twin.vec" <<EOF
+vector twin/untested-rule
+  title   proves a rule no test cites
+  rules   $r99
+  source  test_traceability.sh
+  call    NtQueryIntervalProfile
+  expect  STATUS_SUCCESS
+EOF
+check "$tmp/tree"
+twin_result "a rule without a test is reported" "SPEC.md:$line: rule $r99 lacks a test (conformance/)"
+
+# 1c. A rule only a test cites.
+rm "$tmp/tree/model/zz_twin.h" "$tmp/tree/fixtures/zz-twin.vec"
+printf '#!/bin/sh\n# %s\nexit 0\n' "$r99" >"$tmp/tree/conformance/zz_twin.sh"
+check "$tmp/tree"
+twin_result "a rule with only a test is reported" \
+	"SPEC.md:$line: rule $r99 lacks an implementation (model/) a vector (fixtures/)"
+
+# 2. A vector citing a rule SPEC.md lacks.
+fresh_copy
+r98=$(fake 98)
+cat >"$tmp/tree/fixtures/zz-twin.vec" <<EOF
+# A vector made up by test_traceability.sh.
+vector twin/unknown-rule
+  title   cites a rule SPEC.md does not have
+  rules   SI-1 $r98
+  source  test_traceability.sh
+  given   privilege=on
+  call    NtSetIntervalProfile Interval=5000
+  expect  STATUS_SUCCESS
+EOF
+check "$tmp/tree"
+twin_result "a vector citing an unknown rule is reported" \
+	"$tmp/tree/fixtures/zz-twin.vec:2: vector twin/unknown-rule cites unknown rule $r98"
+
+# 3. A test citing a rule SPEC.md lacks.
+fresh_copy
+r97=$(fake 97)
+printf '#!/bin/sh\n# proves nothing\n# %s: a rule SPEC.md does not have\nexit 0\n' "$r97" >"$tmp/tree/conformance/zz_twin.sh"
+check "$tmp/tree"
+twin_result "a test citing an unknown rule is reported" \
+	"conformance/zz_twin.sh:3: test cites $r97, which SPEC.md does not have"
+
+# 4. A model comment citing a rule SPEC.md lacks.
+fresh_copy
+printf '/* %s: a rule SPEC.md does not have */\n' "$r97" >"$tmp/tree/model/zz_twin.h"
+check "$tmp/tree"
+twin_result "model code citing an unknown rule is reported" \
+	"model/zz_twin.h:1: model cites $r97, which SPEC.md does not have"
+
+# 5. A vector citing a retired rule (the retired rule itself needs nothing).
+fresh_copy
+r96=$(fake 96)
+printf '\n### %s — old\nRetired: replaced by SI-1.\n' "$r96" >>"$tmp/tree/SPEC.md"
+check "$tmp/tree"
+if [ "$problems" != "$base" ] || [ "$rc" -ne "$base_rc" ]; then
+	fail "a retired rule needs no implementation, vector or test" "want $base problems as before"
+else
+	pass "a retired rule needs no implementation, vector or test"
+fi
+sed "s/SI-1 $r98/$r96/" >"$tmp/tree/fixtures/zz-twin.vec" <<EOF
+# A vector made up by test_traceability.sh.
+vector twin/retired-rule
+  title   cites a retired rule
+  rules   SI-1 $r98
+  source  test_traceability.sh
+  given   privilege=on
+  call    NtSetIntervalProfile Interval=5000
+  expect  STATUS_SUCCESS
+EOF
+check "$tmp/tree"
+twin_result "a vector citing a retired rule is reported" \
+	"$tmp/tree/fixtures/zz-twin.vec:2: vector twin/retired-rule cites retired rule $r96"
+
+echo "1..$n"
+if [ "$failed" -ne 0 ]; then
+	echo "# $failed of $n checks failed" >&2
+	exit 1
+fi
+exit 0

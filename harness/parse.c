@@ -454,6 +454,10 @@ static bool parse_line(np_vector_set *set, np_vector **cur, char *line, const ch
 	} else if (strcmp(kw, "call") == 0) {
 		if (v->nstep == NP_MAX_STEPS)
 			return fail(err, file, lineno, "too many steps");
+		np_step *grown = realloc(v->step, (v->nstep + 1) * sizeof *grown);
+		if (!grown)
+			return fail(err, file, lineno, "out of memory");
+		v->step = grown;
 		if ((e = np_parse_step(rest, &v->step[v->nstep])))
 			return fail(err, file, lineno, "%s", e);
 		v->step[v->nstep++].line = lineno;
@@ -463,6 +467,10 @@ static bool parse_line(np_vector_set *set, np_vector **cur, char *line, const ch
 		np_step *st = &v->step[v->nstep - 1];
 		if (st->nexpect == NP_MAX_EXPECTS)
 			return fail(err, file, lineno, "too many expectations for one step");
+		np_expect *grown = realloc(st->expect, (st->nexpect + 1) * sizeof *grown);
+		if (!grown)
+			return fail(err, file, lineno, "out of memory");
+		st->expect = grown;
 		if ((e = parse_expect(tok + 1, n - 1, kw[0] == 'a', &st->expect[st->nexpect])))
 			return fail(err, file, lineno, "%s", e);
 		st->expect[st->nexpect++].line = lineno;
@@ -471,6 +479,15 @@ static bool parse_line(np_vector_set *set, np_vector **cur, char *line, const ch
 			    "unknown keyword `%s` (vector, title, rules, flags, source, applies, given, call, expect, accept)", kw);
 	}
 	return true;
+}
+
+static void free_vector(np_vector *v)
+{
+	for (unsigned s = 0; s < v->nstep; s++)
+		free(v->step[s].expect);
+	free(v->step);
+	v->step = NULL;
+	v->nstep = 0;
 }
 
 static bool load_file(np_vector_set *set, const char *path, np_error *err)
@@ -524,8 +541,11 @@ static bool load_file(np_vector_set *set, const char *path, np_error *err)
 	if (ok && set->count == before)
 		ok = fail(err, name, lineno, "no vectors in the file");
 	fclose(f);
-	if (!ok)
+	if (!ok) {
+		for (unsigned i = before; i < set->count; i++)
+			free_vector(&set->v[i]);
 		set->count = before;   /* nothing half-loaded */
+	}
 	return ok;
 }
 
@@ -594,6 +614,8 @@ bool np_vectors_check(const np_vector_set *set, np_error *err)
 
 void np_vectors_free(np_vector_set *set)
 {
+	for (unsigned i = 0; i < set->count; i++)
+		free_vector(&set->v[i]);
 	free(set->v);
 	for (unsigned i = 0; i < set->nfiles; i++)
 		free(set->files[i]);

@@ -11,8 +11,8 @@
 #define NP_TEXT_MAX     200
 #define NP_MAX_ARGS     12
 #define NP_MAX_OUTS     8
-#define NP_MAX_EXPECTS  10
-#define NP_MAX_STEPS    16
+#define NP_MAX_EXPECTS  16
+#define NP_MAX_STEPS    32
 #define NP_MAX_GIVEN    24
 #define NP_MAX_RULES    12
 #define NP_MAX_FLAGS    8
@@ -56,7 +56,7 @@ typedef struct np_step {
 	char function[NP_NAME_MAX];  /* canonical name (Zw spelled as written) */
 	np_pair arg[NP_MAX_ARGS];
 	unsigned narg;
-	np_expect expect[NP_MAX_EXPECTS];
+	np_expect *expect;           /* nexpect entries, owned by the vector set */
 	unsigned nexpect;
 	int line;
 } np_step;
@@ -73,7 +73,7 @@ typedef struct np_vector {
 	np_pair given[NP_MAX_GIVEN];
 	int given_line[NP_MAX_GIVEN];
 	unsigned ngiven;
-	np_step step[NP_MAX_STEPS];
+	np_step *step;               /* nstep entries, owned by the vector set */
 	unsigned nstep;
 	const char *file;            /* owned by the set */
 	int line;

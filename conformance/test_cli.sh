@@ -128,6 +128,40 @@ want_out "call: a not-applicable step says why" \
 	'NtQueryIntervalProfile -> not-applicable (3.10 and 3.50 have no ProfileSource argument; only ProfileTime can be meant (SI-0, QI-0)) Interval=-' \
 	call --target 3.10 'NtQueryIntervalProfile Source=ProfileAlignmentFixup'
 
+# ---- ntprof call: profile objects (issue 3) ----
+
+want_out "call: the pre-4.0sp4 divide by zero is a kernel fault (CP-5)" \
+	'NtCreateProfile -> fault STATUS_INTEGER_DIVIDE_BY_ZERO (0xC0000094) ProfileHandle=-' \
+	call --target 4.0/x86 'NtCreateProfile Process=current ProfileBase=0x100 ProfileSize=0x1000 BucketSize=0 BufferSize=2'
+
+want_out "call: the same request from 4.0sp4 is INVALID_PARAMETER_7 (CP-4)" \
+	'NtCreateProfile -> STATUS_INVALID_PARAMETER_7 (0xC00000F5) ProfileHandle=-' \
+	call --target 4.0sp4/x86 'NtCreateProfile Process=current ProfileBase=0x100 ProfileSize=0x1000 BucketSize=0 BufferSize=2'
+
+want_out "call: captures carry a handle and a buffer through create, start, interrupts, stop and read" \
+	'NtCreateProfile -> STATUS_SUCCESS (0x00000000) ProfileHandle=h
+NtStartProfile -> STATUS_SUCCESS (0x00000000)
+Interrupt -> Counted=1
+Interrupt -> Counted=1
+Interrupt -> Counted=0
+NtStopProfile -> STATUS_SUCCESS (0x00000000)
+ReadBuffer -> Buffer=0,2,0*14' \
+	call --target 1809/x64 'NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x100 BucketSize=4 Buffer=>b BufferSize=64' \
+	'NtStartProfile ProfileHandle=h' 'Interrupt Pc=0x10000010' 'Interrupt Pc=0x1000001F' 'Interrupt Pc=0x10000100' \
+	'NtStopProfile ProfileHandle=h' 'ReadBuffer Buffer=b'
+
+want_out "call: an increment past the mapped pages is a bug check, and the machine stays stopped (IN-4, IN-7)" \
+	'NtCreateProfile -> STATUS_SUCCESS (0x00000000) ProfileHandle=h
+NtStartProfile -> STATUS_SUCCESS (0x00000000)
+Interrupt -> bugcheck IRQL_NOT_LESS_OR_EQUAL (0x0000000A)
+NtStopProfile -> bugcheck IRQL_NOT_LESS_OR_EQUAL (0x0000000A)' \
+	call --target 1803/x64 'NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x1000 BucketSize=2 BufferSize=0x1000' \
+	'NtStartProfile ProfileHandle=h' 'Interrupt Pc=0x10001000' 'NtStopProfile ProfileHandle=h'
+
+want_error "call: a name no earlier step captured is bad input" 2 \
+	"step 1 (NtStartProfile ProfileHandle=h): no earlier step captures that name" \
+	call 'NtStartProfile ProfileHandle=h'
+
 # ---- ntprof versions ----
 
 nt versions

@@ -66,7 +66,7 @@ static void test_memory_map_refusals(void **state)
 {
 	np_machine *m = *state;
 	assert_non_null(np_mem_map(m, 0x40000, 0, NP_PROT_READ, 0, 0));
-	assert_non_null(np_mem_map(m, 0x40000, (16u << 20) + 1, NP_PROT_READ, 0, 0));
+	assert_non_null(np_mem_map(m, 0x40000, 0x100010001ull, NP_PROT_READ, 0, 0));
 	assert_non_null(np_mem_map(m, UINT64_MAX - 0xFFF, 0x2000, NP_PROT_READ, 0, 0));
 	assert_non_null(np_mem_map(m, RW + 0x800, 0x1000, NP_PROT_READ, 0, 0));
 	unsigned mapped = m->mem.count;

@@ -749,7 +749,7 @@ static void test_report_outcome_text(void **state)
 	assert_outcome_text(NP_OUT_WIN32, 4242, "ERROR_? (4242)");
 	assert_outcome_text(NP_OUT_FAULT, 0xC0000005u, "fault STATUS_ACCESS_VIOLATION (0xC0000005)");
 	assert_outcome_text(NP_OUT_BUGCHECK, 0x0Au, "bugcheck IRQL_NOT_LESS_OR_EQUAL (0x0000000A)");
-	assert_outcome_text(NP_OUT_BUGCHECK, 0x1Eu, "bugcheck ? (0x0000001E)");
+	assert_outcome_text(NP_OUT_BUGCHECK, 0x7Fu, "bugcheck ? (0x0000007F)");
 	assert_outcome_text(NP_OUT_NOT_EXPORTED, 0, "not-exported");
 	assert_outcome_text(NP_OUT_NOT_APPLICABLE, 0, "not-applicable");
 	assert_outcome_text(NP_OUT_STUB, 0, "stub");

@@ -15,14 +15,26 @@
 
 #define POISON       0xCCu
 #define POISON32     0xCCCCCCCCu
-#define USER_BASE    0x00100000ull   /* symbolic user regions start here, 1 MiB apart */
-#define REGION_SIZE  0x10000ull
-#define UNMAPPED     0x00FF0000ull   /* never mapped */
+#define USER_BASE    0x00100000ull   /* symbolic user regions start here */
+#define REGION_SIZE  0x10000ull      /* the size of a plain symbolic region */
+#define GUARD        0x10000ull      /* nothing is mapped in the 64 KiB after a region */
+#define UNMAPPED     0x00080000ull   /* below USER_BASE: never mapped */
+#define MAX_CAPTURES 16
+
+/* A name a step captured (>NAME): a handle value, or a buffer and its size. */
+typedef struct capture {
+	char name[NP_NAME_MAX];
+	bool buffer;
+	uint64_t value;
+	uint32_t size;
+} capture;
 
 typedef struct model_state {
 	np_machine m;
 	bool live;
-	unsigned regions;               /* symbolic regions handed out */
+	uint64_t next;                  /* where the next region goes */
+	capture cap[MAX_CAPTURES];
+	unsigned ncap;
 } model_state;
 
 void np_record_out(np_record *r, const char *name, const char *value)
@@ -46,7 +58,8 @@ static const char *model_begin(np_backend *self, np_target t, const np_vector *v
 	model_state *s = self->state;
 	np_config_error e = np_machine_init(&s->m, t.version, t.arch);
 	s->live = true;
-	s->regions = 0;
+	s->next = USER_BASE;
+	s->ncap = 0;
 	if (e)
 		return e;
 	return np_given_apply_all(&s->m, v->given, v->ngiven);
@@ -60,13 +73,46 @@ static void model_end(np_backend *self)
 	s->live = false;
 }
 
-/* Maps a fresh region and returns its base (a model bug if it cannot). */
+/* Maps size bytes (rounded up to 64 KiB) at the next free place, with a
+ * guard gap after it; 0 when the caller's address space has no room. */
+static uint64_t map_region(model_state *s, uint64_t size, unsigned prot, unsigned flags, uint8_t fill)
+{
+	uint64_t base = s->next, rounded = (size + REGION_SIZE - 1) & ~(REGION_SIZE - 1);
+	if (rounded == 0)
+		rounded = REGION_SIZE;
+	uint64_t top = s->m.arch == NP_X64 ? np_user_probe_address(&s->m) : 0x7FFF0000ull;
+	if (base + rounded > top || np_mem_map(&s->m, base, rounded, prot, flags, fill))
+		return 0;
+	s->next = base + rounded + GUARD;
+	return base;
+}
+
+/* Maps a plain symbolic region and returns its base (a model bug if it cannot). */
 static uint64_t fresh_region(model_state *s, unsigned prot, unsigned flags)
 {
-	uint64_t base = USER_BASE + (uint64_t)s->regions++ * 0x100000ull;
-	if (np_mem_map(&s->m, base, REGION_SIZE, prot, flags, POISON))
-		abort(); /* LCOV_EXCL_LINE: 32 regions of 64 KiB always fit */
+	uint64_t base = map_region(s, REGION_SIZE, prot, flags, POISON);
+	if (!base)
+		abort(); /* LCOV_EXCL_LINE: dozens of 64 KiB regions always fit */
 	return base;
+}
+
+static const capture *find_capture(const model_state *s, const char *name)
+{
+	for (unsigned i = 0; i < s->ncap; i++)
+		if (strcmp(s->cap[i].name, name) == 0)
+			return &s->cap[i];
+	return NULL;
+}
+
+static void add_capture(model_state *s, const char *name, bool buffer, uint64_t value, uint32_t size)
+{
+	if (s->ncap == MAX_CAPTURES)
+		return;
+	capture *c = &s->cap[s->ncap++];
+	snprintf(c->name, sizeof c->name, "%s", name);
+	c->buffer = buffer;
+	c->value = value;
+	c->size = size;
 }
 
 /* AS-1: what a symbolic pointer means on this machine. */
@@ -160,6 +206,8 @@ static void set_result(np_record *r, np_result res)
 	case NP_RESULT_FAULT:         r->outcome.kind = NP_OUT_FAULT; break;
 	case NP_RESULT_BUGCHECK:      r->outcome.kind = NP_OUT_BUGCHECK; break;
 	case NP_RESULT_NOT_EXPORTED:  r->outcome.kind = NP_OUT_NOT_EXPORTED; break;
+	case NP_RESULT_NONE:          r->outcome.kind = NP_OUT_NONE; break;
+	case NP_RESULT_CORRUPTION:    r->outcome.kind = NP_OUT_CORRUPTION; break;
 	case NP_RESULT_NOT_APPLICABLE:
 		r->outcome.kind = NP_OUT_NOT_APPLICABLE;
 		snprintf(r->why, sizeof r->why, "%s", res.why);
@@ -184,6 +232,214 @@ static void read_events(model_state *s, np_record *r)
 	np_record_out(r, "Events", text);
 }
 
+static const char *arg_of(const np_step *st, const np_function *f, const char *name)
+{
+	return np_step_arg(st, np_param_find(f, name));
+}
+
+static uint64_t u64_arg(const np_step *st, const np_function *f, const char *name)
+{
+	uint64_t n = 0;
+	np_number_parse(arg_of(st, f, name), &n);
+	return n;
+}
+
+static void not_applicable(np_record *r, const char *why)
+{
+	r->outcome.kind = NP_OUT_NOT_APPLICABLE;
+	snprintf(r->why, sizeof r->why, "%s", why);
+}
+
+/* MC-3: what a handle symbol means on this machine. */
+static uint64_t handle_arg(model_state *s, const char *text)
+{
+	uint64_t n;
+	const capture *c;
+	switch (np_handle_parse(text, &n)) {
+	case NP_HANDLE_NULL:    return 0;
+	case NP_HANDLE_CURRENT: return NP_HANDLE_CURRENT_PROCESS;
+	case NP_HANDLE_THREAD:  return NP_HANDLE_CURRENT_THREAD;
+	case NP_HANDLE_INVALID: return 1;   /* names entry 0, which never exists */
+	case NP_HANDLE_OTHER:
+		return np_handle_open(&s->m, NP_OBJ_PROCESS, NP_PROCESS_OTHER, 0x001FFFFFu);
+	case NP_HANDLE_NOQUERY:
+		return np_handle_open(&s->m, NP_OBJ_PROCESS, NP_PROCESS_CURRENT, NP_SYNCHRONIZE);
+	case NP_HANDLE_NAME:
+		c = find_capture(s, text);
+		return c ? c->value : 1;
+	case NP_HANDLE_NUMBER:
+	default:
+		return n;
+	}
+}
+
+/* Counters for a create: `user` or >NAME is a fresh zero-filled buffer of
+ * size bytes (as fresh pages are), a NAME reuses a captured one. */
+static bool buffer_arg(model_state *s, const char *text, uint32_t size, uint64_t *addr)
+{
+	if (text[0] == '>' || strcmp(text, "user") == 0) {
+		*addr = map_region(s, size ? size : 1, NP_PROT_READ | NP_PROT_WRITE, 0, 0);
+		if (!*addr)
+			return false;
+		if (text[0] == '>')
+			add_capture(s, text + 1, true, *addr, size);
+		return true;
+	}
+	const capture *c = find_capture(s, text);
+	*addr = c ? c->value : materialize(s, text);
+	return true;
+}
+
+/* A handle written to *addr: "-" when nothing was written; the capture
+ * name (or "written") otherwise. */
+static void handle_out(model_state *s, np_record *r, const char *out_name, const char *text,
+		       uint64_t addr)
+{
+	uint64_t value = 0;
+	unsigned width = s->m.arch == NP_X64 ? 8u : 4u;
+	bool written = addr && np_mem_read(&s->m, addr, &value, width) &&
+		       (uint32_t)value != POISON32;
+	if (text[0] == '>')
+		add_capture(s, text + 1, false, written ? value : 0, 0);
+	np_record_out(r, out_name, !written ? "-" : text[0] == '>' ? text + 1 : "written");
+}
+
+/* GROUP_AFFINITY elements in the caller's layout (CP-14). */
+static void write_groups(model_state *s, uint64_t array, const np_group_element *g, unsigned n)
+{
+	bool narrow = s->m.arch != NP_X64;
+	unsigned size = narrow ? NP_GROUP_AFFINITY_SIZE_32 : NP_GROUP_AFFINITY_SIZE_64;
+	unsigned at = narrow ? 4u : 8u;
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t e[NP_GROUP_AFFINITY_SIZE_64] = { 0 };
+		uint16_t words[4] = { g[i].group, g[i].reserved, g[i].reserved, g[i].reserved };
+		memcpy(e, &g[i].mask, at);
+		memcpy(e + at, words, sizeof words);
+		np_mem_poke(&s->m, array + (uint64_t)i * size, e, size);
+	}
+}
+
+static void create_step(model_state *s, const np_step *st, const np_function *f, np_record *r)
+{
+	np_create_profile_args a = { 0 };
+	const char *handle_text = arg_of(st, f, "ProfileHandle");
+	a.profile_handle = materialize(s, handle_text[0] == '>' ? "user" : handle_text);
+	a.process = handle_arg(s, arg_of(st, f, "Process"));
+	a.profile_base = u64_arg(st, f, "ProfileBase");
+	a.profile_size = u64_arg(st, f, "ProfileSize");
+	a.bucket_size = u32_arg(st, f, "BucketSize");
+	a.buffer_size = u32_arg(st, f, "BufferSize");
+	a.source = source_arg(st, f);
+	if (!buffer_arg(s, arg_of(st, f, "Buffer"), a.buffer_size, &a.buffer)) {
+		not_applicable(r, "the buffer does not fit in the caller's address space");
+		return;
+	}
+	np_result res;
+	if (f->id == NP_FN_CREATE_PROFILE) {
+		const char *aff = arg_of(st, f, "Affinity");
+		a.affinity = strcmp(aff, "all") == 0 ? NP_AFFINITY_ALL : u64_arg(st, f, "Affinity");
+		res = np_nt_create_profile(&s->m, &a);
+	} else {
+		np_group_element g[NP_MAX_GROUP_ELEMENTS];
+		unsigned n = 0;
+		np_groups_parse(arg_of(st, f, "Groups"), g, &n);
+		const char *count = arg_of(st, f, "GroupCount");
+		a.group_count = (uint16_t)(strcmp(count, "auto") == 0 ? n : u32_arg(st, f, "GroupCount"));
+		a.affinity_array = materialize(s, arg_of(st, f, "AffinityArray"));
+		write_groups(s, a.affinity_array, g, n);
+		res = np_nt_create_profile_ex(&s->m, &a);
+	}
+	set_result(r, res);
+	handle_out(s, r, "ProfileHandle", handle_text, a.profile_handle);
+}
+
+static void interrupt_step(model_state *s, const np_step *st, const np_function *f, np_record *r)
+{
+	np_interrupt irq = {
+		.source = source_arg(st, f),
+		.cpu = u32_arg(st, f, "Cpu"),
+		.group = u32_arg(st, f, "Group"),
+		.pc = u64_arg(st, f, "Pc"),
+		.process = strcmp(arg_of(st, f, "Process"), "other") == 0 ? NP_PROCESS_OTHER
+									   : NP_PROCESS_CURRENT,
+	};
+	unsigned counted;
+	set_result(r, np_profile_interrupt(&s->m, &irq, &counted));
+	if (r->outcome.kind == NP_OUT_NONE || r->outcome.kind == NP_OUT_CORRUPTION)
+		np_record_out_u32(r, "Counted", counted);
+}
+
+static void buffer_step(model_state *s, const np_step *st, const np_function *f, np_record *r)
+{
+	const capture *c = find_capture(s, arg_of(st, f, "Buffer"));
+	r->outcome.kind = NP_OUT_NONE;
+	if (!c)
+		abort(); /* LCOV_EXCL_LINE: the parser admits captured names only */
+	if (f->id == NP_FN_FREE_BUFFER) {
+		np_region *reg = np_mem_find(&s->m, c->value, 1);
+		if (reg)
+			reg->revoked = true;   /* gone for the caller; locked pages stay (ST-5) */
+		return;
+	}
+	if (f->id == NP_FN_WRITE_BUFFER) {
+		uint32_t v = u32_arg(st, f, "Value");
+		if (!np_mem_write(&s->m, c->value + 4ull * u32_arg(st, f, "Index"), &v, sizeof v))
+			not_applicable(r, "the buffer is not writable");
+		return;
+	}
+	const char *count_text = arg_of(st, f, "Count");
+	unsigned n = strcmp(count_text, "auto") == 0 ? c->size / 4u : u32_arg(st, f, "Count");
+	if (n > NP_MAX_COUNTERS)
+		n = NP_MAX_COUNTERS;
+	static uint32_t counters[NP_MAX_COUNTERS];
+	char text[NP_TEXT_MAX];
+	if (n && !np_mem_read(&s->m, c->value, counters, n * sizeof *counters)) {
+		np_record_out(r, "Buffer", "-");
+		return;
+	}
+	np_counters_format(counters, n, text, sizeof text);
+	np_record_out(r, "Buffer", text);
+}
+
+static void object_step(model_state *s, const np_step *st, const np_function *f, np_record *r)
+{
+	switch (f->id) {
+	case NP_FN_START_PROFILE:
+		set_result(r, np_nt_start_profile(&s->m, handle_arg(s, arg_of(st, f, "ProfileHandle"))));
+		break;
+	case NP_FN_STOP_PROFILE:
+		set_result(r, np_nt_stop_profile(&s->m, handle_arg(s, arg_of(st, f, "ProfileHandle"))));
+		break;
+	case NP_FN_CLOSE:
+		set_result(r, np_nt_close(&s->m, handle_arg(s, arg_of(st, f, "Handle"))));
+		break;
+	case NP_FN_DUPLICATE_OBJECT:
+	default: {
+		uint64_t dup;
+		const char *target = arg_of(st, f, "TargetHandle");
+		uint64_t where = materialize(s, target[0] == '>' ? "user" : target);
+		set_result(r, np_nt_duplicate_object(&s->m, handle_arg(s, arg_of(st, f, "SourceHandle")),
+						     u32_arg(st, f, "DesiredAccess"), &dup));
+		if (dup)
+			np_mem_write(&s->m, where, &dup, s->m.arch == NP_X64 ? 8u : 4u);
+		handle_out(s, r, "TargetHandle", target, where);
+		break;
+	}
+	}
+}
+
+static void inject_step(model_state *s, const np_step *st, const np_function *f, np_record *r)
+{
+	const char *what = arg_of(st, f, "What");
+	r->outcome.kind = NP_OUT_NONE;
+	if (strcmp(what, "alloc") == 0)
+		s->m.alloc_failures++;
+	else if (strcmp(what, "lock") == 0)
+		s->m.lock_failures++;
+	else
+		s->m.map_failures++;
+}
+
 static void model_step(np_backend *self, const np_step *st, np_record *r)
 {
 	model_state *s = self->state;
@@ -191,6 +447,14 @@ static void model_step(np_backend *self, const np_step *st, np_record *r)
 	memset(r, 0, sizeof *r);
 	if (!f)
 		abort(); /* LCOV_EXCL_LINE: the parser admits known functions only */
+	if (f->kind == NP_KIND_NATIVE && !np_is_exported(s->m.version, s->m.previous_mode, st->function)) {
+		r->outcome.kind = NP_OUT_NOT_EXPORTED;   /* CP-0, ST-0, SP-0, SI-0, QI-0 */
+		return;
+	}
+	if (s->m.halted) {                          /* a bug check stopped the machine */
+		r->outcome = (np_outcome){ NP_OUT_BUGCHECK, s->m.halt_code };
+		return;
+	}
 	switch (f->id) {
 	case NP_FN_SET_INTERVAL:
 		set_result(r, np_nt_set_interval_profile(&s->m, u32_arg(st, f, "Interval"),
@@ -236,6 +500,27 @@ static void model_step(np_backend *self, const np_step *st, np_record *r)
 	}
 	case NP_FN_READ_EVENTS:
 		read_events(s, r);
+		break;
+	case NP_FN_CREATE_PROFILE:
+	case NP_FN_CREATE_PROFILE_EX:
+		create_step(s, st, f, r);
+		break;
+	case NP_FN_START_PROFILE:
+	case NP_FN_STOP_PROFILE:
+	case NP_FN_CLOSE:
+	case NP_FN_DUPLICATE_OBJECT:
+		object_step(s, st, f, r);
+		break;
+	case NP_FN_INTERRUPT:
+		interrupt_step(s, st, f, r);
+		break;
+	case NP_FN_READ_BUFFER:
+	case NP_FN_WRITE_BUFFER:
+	case NP_FN_FREE_BUFFER:
+		buffer_step(s, st, f, r);
+		break;
+	case NP_FN_INJECT:
+		inject_step(s, st, f, r);
 		break;
 	}
 }

@@ -4,6 +4,7 @@
 #define NTPROF_CATALOG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ntprof/vector.h"
@@ -12,7 +13,14 @@ typedef enum np_param_kind {
 	NP_PARAM_U32,     /* a ULONG */
 	NP_PARAM_U64,     /* a 64-bit handle value */
 	NP_PARAM_SOURCE,  /* a KPROFILE_SOURCE: name or number */
-	NP_PARAM_POINTER  /* symbolic pointer (user, null, misaligned, ...) or number */
+	NP_PARAM_POINTER, /* symbolic pointer (user, null, misaligned, ...) or number */
+	NP_PARAM_OUT_HANDLE, /* a HANDLE * to write: a pointer, or >NAME (user + capture) */
+	NP_PARAM_BUFFER,  /* counters: a pointer, >NAME (fresh + capture) or a captured NAME */
+	NP_PARAM_HANDLE,  /* null current thread invalid other noquery, a captured NAME, or a number */
+	NP_PARAM_AFFINITY,/* all (all-ones in the caller's width) or a number */
+	NP_PARAM_GROUPS,  /* GROUP_AFFINITY list: G:MASK[:RESERVED],... */
+	NP_PARAM_CAPTURED,/* a captured buffer NAME */
+	NP_PARAM_CHOICE   /* one word of np_param.choices */
 } np_param_kind;
 
 typedef struct np_param {
@@ -20,19 +28,31 @@ typedef struct np_param {
 	const char *alias;        /* another accepted spelling, or NULL */
 	np_param_kind kind;
 	const char *fallback;     /* value when the step omits it; NULL = required */
+	const char *choices;      /* NP_PARAM_CHOICE: "a|b|c" */
 } np_param;
 
 typedef enum np_function_id {
 	NP_FN_SET_INTERVAL, NP_FN_QUERY_INTERVAL, NP_FN_TRACE_SET, NP_FN_TRACE_QUERY,
-	NP_FN_READ_EVENTS
+	NP_FN_READ_EVENTS, NP_FN_CREATE_PROFILE, NP_FN_CREATE_PROFILE_EX, NP_FN_START_PROFILE,
+	NP_FN_STOP_PROFILE, NP_FN_CLOSE, NP_FN_DUPLICATE_OBJECT, NP_FN_INTERRUPT,
+	NP_FN_READ_BUFFER, NP_FN_WRITE_BUFFER, NP_FN_FREE_BUFFER, NP_FN_INJECT
 } np_function_id;
+
+typedef enum np_function_kind {
+	NP_KIND_NATIVE,   /* an NTDLL/kernel entry point (exports: np_is_exported) */
+	NP_KIND_WIN32,    /* a documented API returning a Win32 error */
+	NP_KIND_PSEUDO,   /* a step that acts on the machine or reads it; no status */
+	NP_KIND_MODEL     /* a pseudo-step only a model can take (Interrupt, Inject, ReadEvents) */
+} np_function_kind;
+
+#define NP_MAX_PARAMS 12
 
 typedef struct np_function {
 	np_function_id id;
 	const char *name;
 	const char *alias;        /* the Zw spelling */
-	np_param param[8];
-	bool win32;               /* returns a Win32 error */
+	np_param param[NP_MAX_PARAMS];
+	np_function_kind kind;
 } np_function;
 
 const np_function *np_function_find(const char *name);
@@ -44,6 +64,37 @@ typedef enum np_pointer_kind {
 	NP_PTR_KERNEL, NP_PTR_VANISHING, NP_PTR_NUMBER
 } np_pointer_kind;
 bool np_pointer_parse(const char *text, np_pointer_kind *kind, uint64_t *number);
+
+/* Process and profile handle symbols (fixtures/README.md). */
+typedef enum np_handle_kind {
+	NP_HANDLE_NULL, NP_HANDLE_CURRENT, NP_HANDLE_THREAD, NP_HANDLE_INVALID, NP_HANDLE_OTHER,
+	NP_HANDLE_NOQUERY, NP_HANDLE_NUMBER, NP_HANDLE_NAME
+} np_handle_kind;
+np_handle_kind np_handle_parse(const char *text, uint64_t *number);
+
+/* A capture name: a lower-case word that is no pointer or handle symbol. */
+bool np_capture_name_ok(const char *name);
+
+/* A GROUP_AFFINITY list "G:MASK[:RESERVED],...": up to 8 elements. */
+#define NP_MAX_GROUP_ELEMENTS 8
+typedef struct np_group_element {
+	uint16_t group;
+	uint64_t mask;
+	uint16_t reserved;     /* written to all three Reserved words */
+} np_group_element;
+bool np_groups_parse(const char *text, np_group_element *out, unsigned *count);
+
+/* Checks a step's use of captured names against the steps before it:
+ * every NAME used was captured earlier (as the same kind), no NAME is
+ * captured twice. Returns NULL or an error text. */
+const char *np_captures_check(const np_step *prior, unsigned nprior, const np_step *step);
+
+/* Counter lists as ReadBuffer reports them: "0,1,0*5,7" (V*N is a run of
+ * N values V; runs of three or more are always written so), "none" for no
+ * counter, "N-counters" when the list is too long for one value. */
+#define NP_MAX_COUNTERS 4096u
+void np_counters_format(const uint32_t *c, unsigned n, char *buf, size_t cap);
+bool np_counters_parse(const char *text, uint32_t *out, unsigned max, unsigned *n);
 
 /* Reads a number: decimal or 0x hex, up to 64 bits. */
 bool np_number_parse(const char *text, uint64_t *out);

@@ -32,6 +32,7 @@ void np_format_outcome(const np_outcome *o, char *buf, size_t cap)
 	case NP_OUT_STUB:           snprintf(buf, cap, "stub"); break;
 	case NP_OUT_CRASHED:        snprintf(buf, cap, "crashed"); break;
 	case NP_OUT_NONE:           snprintf(buf, cap, "done"); break;
+	case NP_OUT_CORRUPTION:     snprintf(buf, cap, "corruption"); break;
 	}
 }
 

@@ -17,6 +17,25 @@ static const np_knob_info knobs[] = {
 	{ "K-ETW-TIME-PRIV", { "required", "none", NULL, NULL } },
 	{ "K-SRCLIST-LEN", { "bad-length", "more-data", NULL, NULL } },
 	{ "K-TQI-RETLEN", { "always", "right-length", NULL, NULL } },
+	{ "K-SEG-SMALLBUF", { "param7", "invalid-parameter", NULL, NULL } },
+	{ "K-PRE-SP4-DIV0", { "fault", "bugcheck", NULL, NULL } },
+	{ "K-LOG2-0", { "clamp", "reject", NULL, NULL } },
+	{ "K-ZERO-SIZE", { "accept", "one-counter", NULL, NULL } },
+	{ "K-ALIGNFIXUP-CREATE", { "not-supported", "accept", NULL, NULL } },
+	{ "K-ORDER-PROBE", { "after-source", "before-source", "after-processors", NULL } },
+	{ "K-GROUPS", { "merge", "reject", NULL, NULL } },
+	{ "K-GLOBAL-PRIV-SCOPE", { "user-base", "always", NULL, NULL } },
+	{ "K-RESTRICTED-BOUNDARY", { "last-byte", "end", "base", NULL } },
+	{ "K-OB-FAIL", { "insufficient-resources", "quota-exceeded", NULL, NULL } },
+	{ "K-HANDLE-WRITE-FAULT", { "success", "exception", NULL, NULL } },
+	{ "K-LIMIT", { "active", "maximum", NULL, NULL } },
+	{ "K-LOCK-FAIL", { "access-violation", "working-set-quota", "insufficient-resources", NULL } },
+	{ "K-ZERO-ON-START", { "no", "yes", NULL, NULL } },
+	{ "K-SRC16", { "full", "low16", NULL, NULL } },
+	{ "K-OOB-POLICY", { "page", "bugcheck", "corruption", "ignore" } },
+	/* these two take a version (range) or never: see apply_version_knob */
+	{ "K-FIX-1703", { "1703", "never", NULL, NULL } },
+	{ "K-INCLUSIVE-END", { "6.2..1803", "never", NULL, NULL } },
 };
 
 const np_knob_info *np_knob_table(unsigned *count)
@@ -45,8 +64,48 @@ static void set_knob(np_machine *m, unsigned k, int v)
 	case 3: m->knobs.etw_time = (np_knob_etw_time)v; break;
 	case 4: m->knobs.etw_time_priv = (np_knob_etw_time_priv)v; break;
 	case 5: m->knobs.srclist_len = (np_knob_srclist_len)v; break;
-	default: m->knobs.tqi_retlen = (np_knob_tqi_retlen)v; break;
+	case 6: m->knobs.tqi_retlen = (np_knob_tqi_retlen)v; break;
+	case 7: m->knobs.seg_smallbuf = (np_knob_seg_smallbuf)v; break;
+	case 8: m->knobs.pre_sp4_div0 = (np_knob_pre_sp4_div0)v; break;
+	case 9: m->knobs.log2_0 = (np_knob_log2_0)v; break;
+	case 10: m->knobs.zero_size = (np_knob_zero_size)v; break;
+	case 11: m->knobs.alignfixup_create = (np_knob_alignfixup_create)v; break;
+	case 12: m->knobs.order_probe = (np_knob_order_probe)v; break;
+	case 13: m->knobs.groups = (np_knob_groups)v; break;
+	case 14: m->knobs.global_priv = (np_knob_global_priv)v; break;
+	case 15: m->knobs.restricted = (np_knob_restricted)v; break;
+	case 16: m->knobs.ob_fail = (np_knob_ob_fail)v; break;
+	case 17: m->knobs.handle_fault = (np_knob_handle_fault)v; break;
+	case 18: m->knobs.limit = (np_knob_limit)v; break;
+	case 19: m->knobs.lock_fail = (np_knob_lock_fail)v; break;
+	case 20: m->knobs.zero_on_start = v == 1; break;
+	case 21: m->knobs.src16 = (np_knob_src16)v; break;
+	default: m->knobs.oob = (np_knob_oob)v; break;
 	}
+}
+
+/* K-FIX-1703 takes a version key (the first fixed version) or never;
+ * K-INCLUSIVE-END a version range or never. */
+static const char *apply_version_knob(np_machine *m, const char *k, const char *v, bool *syntax)
+{
+	bool never = strcmp(v, "never") == 0;
+	if (strcmp(k, "K-FIX-1703") == 0) {
+		np_ver ver = NP_VERSION_COUNT;
+		if (!never && !np_version_parse(v, &ver))
+			return *syntax = true, "K-FIX-1703 takes a version key or never";
+		m->knobs.fixed_capacity_from = ver;
+		return NULL;
+	}
+	np_applicability range = { .lo = NP_V6_2, .hi = NP_V1803 };
+	if (never) {
+		range.lo = NP_VERSION_COUNT - 1;
+		range.hi = 0;
+	} else if (np_parse_range(v, &range)) {
+		return *syntax = true, "K-INCLUSIVE-END takes a version range (6.2..1803) or never";
+	}
+	m->knobs.inclusive_lo = range.lo;
+	m->knobs.inclusive_hi = range.hi;
+	return NULL;
 }
 
 /* hal.SOURCE.FIELD=VALUE: overrides one row of the simulated HAL (HL-2). */
@@ -141,12 +200,32 @@ static const char *apply(np_machine *m, const np_pair *p, bool *syntax)
 		if (e)
 			return e;
 		m->errata_interval = (uint32_t)n;
+	} else if (strcmp(k, "groups") == 0) {
+		const char *e = apply_number(v, NP_MAX_GROUPS, &n, syntax, "groups takes a number from 1 to 4");
+		if (e || n == 0)
+			return *syntax = true, "groups takes a number from 1 to 4";
+		return np_machine_set_groups(m, (unsigned)n);
+	} else if (strcmp(k, "group") == 0) {
+		const char *e = apply_number(v, NP_MAX_GROUPS - 1, &n, syntax, "group takes a number from 0 to 3");
+		if (e)
+			return e;
+		if (n >= m->groups)
+			return "the caller's group must be active (group < groups)";
+		m->current_group = (unsigned)n;
+	} else if (strcmp(k, "started-elsewhere") == 0) {
+		const char *e = apply_number(v, 0xFFFFFFFFu, &n, syntax,
+					     "started-elsewhere takes a number of profiles");
+		if (e)
+			return e;
+		m->started_elsewhere = (unsigned)n;
 	} else if (strcmp(k, "alloc") == 0) {
 		if ((c = CHOICE(v, "ok", "fail")) < 0)
 			return *syntax = true, "alloc takes fail or ok";
 		m->alloc_failures = (unsigned)c;
 	} else if (strncmp(k, "hal.", 4) == 0) {
 		return apply_hal_row(m, k, v, syntax);
+	} else if (strcmp(k, "K-FIX-1703") == 0 || strcmp(k, "K-INCLUSIVE-END") == 0) {
+		return apply_version_knob(m, k, v, syntax);
 	} else if (strncmp(k, "K-", 2) == 0) {
 		for (unsigned i = 0; i < sizeof knobs / sizeof *knobs; i++) {
 			if (strcmp(k, knobs[i].name) != 0)
@@ -168,7 +247,8 @@ const char *np_given_check(const np_pair *p)
 	np_machine scratch;
 	bool syntax;
 	np_machine_init(&scratch, NP_V11_24H2, NP_X64);
-	scratch.cpus = NP_MAX_CPUS;   /* so that cpu=N is judged on spelling only */
+	scratch.cpus = NP_MAX_CPUS;   /* so that cpu=N and group=N are judged on spelling only */
+	scratch.groups = NP_MAX_GROUPS;
 	const char *e = apply(&scratch, p, &syntax);
 	np_machine_fini(&scratch);
 	return syntax ? e : NULL;

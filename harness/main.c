@@ -8,6 +8,7 @@
 
 #include "ntprof/backend.h"
 #include "ntprof/rules_index.h"
+#include "catalog.h"
 #include "ntprof/runner.h"
 #include "ntprof/version.h"
 
@@ -211,6 +212,8 @@ static int cmd_call(int argc, char **argv)
 		return usage("too many steps");
 	for (int i = 0; i < nsteps; i++) {
 		const char *e = np_parse_step(argv[first_step + i], &steps[i]);
+		if (!e)
+			e = np_captures_check(steps, (unsigned)i, &steps[i]);
 		if (e) {
 			fprintf(stderr, "ntprof: step %d (%s): %s\n", i + 1, argv[first_step + i], e);
 			return EXIT_BAD_INPUT;

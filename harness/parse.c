@@ -127,7 +127,8 @@ const char *np_parse_given_pair(const char *token, np_pair *pair)
 }
 
 static const struct { const char *name; uint32_t code; } bugchecks[] = {
-	{ "IRQL_NOT_LESS_OR_EQUAL", 0x0A }, { "HAL_MEMORY_ALLOCATION", 0xAC },
+	{ "IRQL_NOT_LESS_OR_EQUAL", 0x0A }, { "KMODE_EXCEPTION_NOT_HANDLED", 0x1E },
+	{ "HAL_MEMORY_ALLOCATION", 0xAC },
 };
 
 const char *np_parse_outcome(const char *const *tok, unsigned ntok, unsigned *used, np_outcome *out)
@@ -145,6 +146,7 @@ const char *np_parse_outcome(const char *const *tok, unsigned ntok, unsigned *us
 	if (strcmp(t, "not-applicable") == 0) { out->kind = NP_OUT_NOT_APPLICABLE; return NULL; }
 	if (strcmp(t, "stub") == 0) { out->kind = NP_OUT_STUB; return NULL; }
 	if (strcmp(t, "crashed") == 0) { out->kind = NP_OUT_CRASHED; return NULL; }
+	if (strcmp(t, "corruption") == 0) { out->kind = NP_OUT_CORRUPTION; return NULL; }
 	if (strcmp(t, "fault") == 0 || strcmp(t, "bugcheck") == 0) {
 		if (ntok < 2)
 			return "fault and bugcheck need a name or number after them";
@@ -203,7 +205,7 @@ const char *np_parse_step(const char *line, np_step *step)
 		return "expected a function name";
 	const np_function *f = np_function_find(tok[0]);
 	if (!f)
-		return "unknown function (NtSetIntervalProfile, NtQueryIntervalProfile, Zw*, TraceSetInformation, TraceQueryInformation, ReadEvents)";
+		return "unknown function (see fixtures/README.md, Steps)";
 	copy_text(step->function, sizeof step->function, tok[0]);
 	for (unsigned i = 1; i < n; i++) {
 		np_pair *a = &step->arg[step->narg];
@@ -246,6 +248,48 @@ const char *np_parse_step(const char *line, np_step *step)
 			if (!np_pointer_parse(a->value, &pk, &num))
 				return "expected a pointer: user, null, misaligned, readonly, unmapped, kernel, vanishing or a number";
 			break;
+		case NP_PARAM_OUT_HANDLE:
+			if (a->value[0] == '>' ? !np_capture_name_ok(a->value + 1) : !np_pointer_parse(a->value, &pk, &num))
+				return "expected a pointer (user, null, misaligned, readonly, unmapped, kernel, vanishing, a number) or >NAME to capture the handle";
+			break;
+		case NP_PARAM_BUFFER:
+			if (a->value[0] == '>' ? !np_capture_name_ok(a->value + 1)
+					       : !np_pointer_parse(a->value, &pk, &num) && !np_capture_name_ok(a->value))
+				return "expected a buffer: a pointer symbol or number, >NAME (a fresh buffer, captured) or a captured NAME";
+			break;
+		case NP_PARAM_HANDLE:
+			if (np_handle_parse(a->value, &num) == NP_HANDLE_NAME && !np_capture_name_ok(a->value))
+				return "expected a handle: null, current, thread, invalid, other, noquery, a number or a captured NAME";
+			break;
+		case NP_PARAM_AFFINITY:
+			if (strcmp(a->value, "all") != 0 && !np_number_parse(a->value, &num))
+				return "expected an affinity: all or a number";
+			break;
+		case NP_PARAM_GROUPS: {
+			np_group_element ge[NP_MAX_GROUP_ELEMENTS];
+			unsigned ng;
+			if (!np_groups_parse(a->value, ge, &ng))
+				return "expected Groups=G:MASK[:RESERVED],... (at most 8 elements) or none";
+			break;
+		}
+		case NP_PARAM_CAPTURED:
+			if (!np_capture_name_ok(a->value))
+				return "expected a captured buffer NAME";
+			break;
+		case NP_PARAM_CHOICE: {
+			const char *c = p->choices;
+			size_t len = strlen(a->value);
+			bool ok = false;
+			while (c && *c && !ok) {
+				const char *bar = strchr(c, '|');
+				size_t n = bar ? (size_t)(bar - c) : strlen(c);
+				ok = n == len && strncmp(c, a->value, n) == 0;
+				c = bar ? bar + 1 : NULL;
+			}
+			if (!ok)
+				return "not one of the values this argument takes";
+			break;
+		}
 		}
 		step->narg++;
 	}
@@ -341,6 +385,11 @@ static bool finish(np_vector *v, np_error *err)
 			return fail(err, v->file, st->line, "step has no `expect` line");
 		for (unsigned e = 0; e < st->nexpect; e++) {
 			const char *flag = st->expect[e].flag;
+			np_outcome_kind k = st->expect[e].outcome.kind;
+			if ((k == NP_OUT_FAULT || k == NP_OUT_BUGCHECK || k == NP_OUT_CORRUPTION) &&
+			    !np_vector_has_flag(v, "hazardous"))
+				return fail(err, v->file, st->expect[e].line,
+					    "a fault, bug check or corruption outcome needs the flag `hazardous`");
 			if (st->expect[e].alternative && !np_vector_has_flag(v, flag))
 				return fail(err, v->file, st->expect[e].line,
 					    "accept flag=%s is not among the vector's flags", flag);
@@ -458,7 +507,8 @@ static bool parse_line(np_vector_set *set, np_vector **cur, char *line, const ch
 		if (!grown)
 			return fail(err, file, lineno, "out of memory");
 		v->step = grown;
-		if ((e = np_parse_step(rest, &v->step[v->nstep])))
+		if ((e = np_parse_step(rest, &v->step[v->nstep])) ||
+		    (e = np_captures_check(v->step, v->nstep, &v->step[v->nstep])))
 			return fail(err, file, lineno, "%s", e);
 		v->step[v->nstep++].line = lineno;
 	} else if (strcmp(kw, "expect") == 0 || strcmp(kw, "accept") == 0) {

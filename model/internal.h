@@ -14,11 +14,35 @@ _Noreturn void np_model_bug(const char *file, int line, const char *what);
 static inline np_result np_status(uint32_t code) { return (np_result){ NP_RESULT_STATUS, code, NULL }; }
 static inline np_result np_win32(uint32_t code) { return (np_result){ NP_RESULT_WIN32, code, NULL }; }
 static inline np_result np_not_exported(void) { return (np_result){ NP_RESULT_NOT_EXPORTED, 0, NULL }; }
+static inline np_result np_bugcheck(uint32_t code) { return (np_result){ NP_RESULT_BUGCHECK, code, NULL }; }
+static inline np_result np_fault(uint32_t code) { return (np_result){ NP_RESULT_FAULT, code, NULL }; }
 static inline np_result np_not_applicable(const char *why) { return (np_result){ NP_RESULT_NOT_APPLICABLE, 0, why }; }
 
 /* AS-2: a user-mode probe for writing len bytes at addr with the given
  * alignment (1 = none). Returns an NTSTATUS. Kernel-mode requests pass. */
 uint32_t np_probe_for_write(np_machine *m, uint64_t addr, uint64_t len, unsigned align);
+/* AS-3: the read probe of an input array and the copy that follows it. */
+uint32_t np_probe_for_read(np_machine *m, uint64_t addr, uint64_t len, unsigned align);
+
+/* Region storage: copies that bypass protection (the kernel's own view of
+ * locked pages), and release. */
+void np_region_copy_out(np_region *r, uint64_t off, void *out, size_t len);
+void np_region_copy_in(np_region *r, uint64_t off, const void *data, size_t len);
+void np_region_free(np_region *r);
+
+/* MC-3: a handle's entry, after the usual masking of its low bits; NULL when
+ * it names nothing in the table. Pseudo-handles are not table entries. */
+np_handle_entry *np_handle_lookup(np_machine *m, uint64_t handle);
+/* MC-3: references the object of a handle (pseudo-handles included) as the
+ * given type with the given access; an NTSTATUS. */
+uint32_t np_handle_reference(np_machine *m, uint64_t handle, np_object_type type, uint32_t access,
+			     unsigned *object);
+/* A 32-bit caller's handle, sign-extended as WOW64 does (MC-3). */
+uint64_t np_handle_widen(const np_machine *m, uint64_t handle);
+
+/* Bug check codes the model can predict. */
+#define NP_BUGCHECK_IRQL_NOT_LESS_OR_EQUAL   0x0000000Au
+#define NP_BUGCHECK_KMODE_EXCEPTION_NOT_HANDLED 0x0000001Eu
 
 /* HL-3..HL-5: the HAL's two entry points for profile sources. */
 void np_hal_set_interval(np_machine *m, unsigned cpu, uint32_t source, uint32_t interval);

@@ -33,6 +33,8 @@ uint32_t np_kernel_query_interval(const np_machine *m, uint32_t source)
 
 np_result np_nt_set_interval_profile(np_machine *m, uint32_t interval, uint32_t source)
 {
+	if (m->halted)                                          /* IN-7: the system stopped */
+		return np_bugcheck(m->halt_code);
 	if (!np_has_source_argument(m->version) && source != NP_PROFILE_TIME)
 		return np_not_applicable(no_source_argument);   /* SI-0 */
 
@@ -56,6 +58,8 @@ np_result np_nt_set_interval_profile(np_machine *m, uint32_t interval, uint32_t 
 
 np_result np_nt_query_interval_profile(np_machine *m, uint32_t source, uint64_t interval_ptr)
 {
+	if (m->halted)                                          /* IN-7: the system stopped */
+		return np_bugcheck(m->halt_code);
 	if (!np_has_source_argument(m->version) && source != NP_PROFILE_TIME)
 		return np_not_applicable(no_source_argument);   /* QI-0 */
 

@@ -28,6 +28,7 @@ np_config_error np_machine_init(np_machine *m, np_ver v, np_arch a)
 	m->version = v;
 	m->arch = a;
 	m->cpus = 1;
+	m->groups = 1;
 	m->previous_mode = NP_MODE_USER;
 	m->integrity = NP_INTEGRITY_MEDIUM;
 	m->tracing = NP_TRACING_OFF;
@@ -39,6 +40,25 @@ np_config_error np_machine_init(np_machine *m, np_ver v, np_arch a)
 		.etw_time_priv = NP_ETW_PRIV_REQUIRED,
 		.srclist_len = NP_SRCLIST_BAD_LENGTH,
 		.tqi_retlen = NP_RETLEN_ALWAYS,
+		.seg_smallbuf = NP_SEG_SMALLBUF_PARAM7,
+		.pre_sp4_div0 = NP_DIV0_FAULT,
+		.log2_0 = NP_LOG2_0_CLAMP,
+		.fixed_capacity_from = NP_V1703,
+		.zero_size = NP_ZERO_SIZE_ACCEPT,
+		.alignfixup_create = NP_ALIGNFIXUP_NOT_SUPPORTED,
+		.order_probe = NP_PROBE_AFTER_SOURCE,
+		.groups = NP_GROUPS_MERGE,
+		.global_priv = NP_PRIV_USER_BASE,
+		.restricted = NP_RESTRICT_LAST_BYTE,
+		.ob_fail = NP_OB_FAIL_RESOURCES,
+		.handle_fault = NP_HANDLE_FAULT_SUCCESS,
+		.limit = NP_LIMIT_ACTIVE,
+		.lock_fail = NP_LOCK_FAIL_AV,
+		.zero_on_start = false,
+		.src16 = NP_SRC_FULL,
+		.inclusive_lo = NP_V6_2,
+		.inclusive_hi = NP_V1803,
+		.oob = NP_OOB_PAGE,
 	};
 	return np_machine_set_hal(m, NP_HAL_DEFAULT);
 }
@@ -46,7 +66,7 @@ np_config_error np_machine_init(np_machine *m, np_ver v, np_arch a)
 void np_machine_fini(np_machine *m)
 {
 	for (unsigned i = 0; i < m->mem.count; i++)
-		free(m->mem.region[i].bytes);
+		np_region_free(&m->mem.region[i]);
 	m->mem.count = 0;
 }
 
@@ -55,6 +75,8 @@ np_config_error np_machine_set_cpus(np_machine *m, unsigned cpus)
 {
 	if (cpus < 1 || cpus > NP_MAX_CPUS)
 		return "cpus must be 1 to 64 (one processor group)";
+	if (m->arch == NP_X86 && cpus > 32)   /* a 32-bit KAFFINITY names 32 processors */
+		return "a 32-bit kernel has at most 32 processors (cpus 1 to 32)";
 	m->cpus = cpus;
 	if (m->current_cpu >= cpus)
 		m->current_cpu = 0;
@@ -65,6 +87,22 @@ np_config_error np_machine_set_cpus(np_machine *m, unsigned cpus)
 	return NULL;
 }
 
+/* MC-4: groups exist on 64-bit kernels from 6.1 (one group otherwise);
+ * every group has the same active processors; the caller stays in group 0
+ * unless told otherwise. */
+np_config_error np_machine_set_groups(np_machine *m, unsigned groups)
+{
+	if (groups < 1 || groups > NP_MAX_GROUPS)
+		return "groups must be 1 to 4";
+	if (groups > 1 && !np_has_processor_groups(m->version, m->arch))
+		return "processor groups exist on x64 from 6.1 (MC-4)";
+	m->groups = groups;
+	if (m->current_group >= groups)
+		m->current_group = 0;
+	return NULL;
+}
+
+/* MC-6: an injected failure is used up by the first allocation after it. */
 bool np_allocate(np_machine *m)
 {
 	if (m->alloc_failures == 0)

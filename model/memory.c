@@ -4,7 +4,8 @@
 
 #include "internal.h"
 
-#define MAX_BACKED (16u << 20) /* the model backs at most 16 MiB per region */
+#define MAX_BACKED  (16u << 20)               /* up to here a region is one block */
+#define MAX_REGION  (0x100000000ull + 0x10000) /* a ULONG-sized buffer, page-rounded */
 
 /* AS-1: MmUserProbeAddress. x86: 0x7FFF0000 (2 GB user space). x64 and WOW64
  * callers run on a 64-bit kernel, whose limit is 0x7FFFFFFF0000; a WOW64
@@ -17,8 +18,8 @@ uint64_t np_user_probe_address(const np_machine *m)
 np_config_error np_mem_map(np_machine *m, uint64_t base, uint64_t size, unsigned prot,
 			   unsigned flags, uint8_t fill)
 {
-	if (size == 0 || size > MAX_BACKED || base + size < base)
-		return "a mapped region must be 1 byte to 16 MiB and must not wrap";
+	if (size == 0 || size > MAX_REGION || base + size < base)
+		return "a mapped region must be 1 byte to 4 GiB + 64 KiB and must not wrap";
 	if (m->mem.count == NP_MAX_REGIONS)
 		return "too many mapped regions";
 	for (unsigned i = 0; i < m->mem.count; i++) {
@@ -26,12 +27,30 @@ np_config_error np_mem_map(np_machine *m, uint64_t base, uint64_t size, unsigned
 		if (base < r->base + r->size && r->base < base + size)
 			return "mapped regions overlap";
 	}
-	uint8_t *bytes = malloc((size_t)size);
-	if (!bytes)
-		return "out of memory";
-	memset(bytes, fill, (size_t)size);
-	m->mem.region[m->mem.count++] = (np_region){ base, size, prot, flags, false, bytes };
+	np_region r = { base, size, prot, flags, false, NULL, NULL, fill };
+	if (size <= MAX_BACKED) {
+		r.bytes = malloc((size_t)size);
+		if (r.bytes)
+			memset(r.bytes, fill, (size_t)size);
+	} else {
+		/* large buffers are mostly never touched: keep only written pages */
+		r.page = calloc((size_t)((size + NP_PAGE_SIZE - 1) / NP_PAGE_SIZE), sizeof *r.page);
+	}
+	if (!r.bytes && !r.page)
+		return "out of memory"; /* LCOV_EXCL_LINE: malloc of at most 16 MiB */
+	m->mem.region[m->mem.count++] = r;
 	return NULL;
+}
+
+void np_region_free(np_region *r)
+{
+	if (r->page)
+		for (uint64_t i = 0; i < (r->size + NP_PAGE_SIZE - 1) / NP_PAGE_SIZE; i++)
+			free(r->page[i]);
+	free(r->page);
+	free(r->bytes);
+	r->page = NULL;
+	r->bytes = NULL;
 }
 
 np_region *np_mem_find(np_machine *m, uint64_t addr, uint64_t size)
@@ -46,48 +65,134 @@ np_region *np_mem_find(np_machine *m, uint64_t addr, uint64_t size)
 	return NULL;
 }
 
-static np_region *accessible(np_machine *m, uint64_t addr, size_t len, unsigned need)
+/* The byte at offset off of a region; a page of a large region is created
+ * (holding the fill byte) when write is set, else NULL means "the fill". */
+static uint8_t *region_byte(np_region *r, uint64_t off, bool write)
 {
-	np_region *r = np_mem_find(m, addr, len);
-	if (!r || r->revoked || (r->prot & need) != need)
-		return NULL;
-	return r;
+	if (r->bytes)
+		return r->bytes + off;
+	uint8_t **page = &r->page[off / NP_PAGE_SIZE];
+	if (!*page && write) {
+		*page = malloc(NP_PAGE_SIZE);
+		if (!*page)
+			NP_MODEL_BUG("out of memory for one page"); /* LCOV_EXCL_LINE */
+		memset(*page, r->fill, NP_PAGE_SIZE);
+	}
+	return *page ? *page + off % NP_PAGE_SIZE : NULL;
+}
+
+void np_region_copy_out(np_region *r, uint64_t off, void *out, size_t len)
+{
+	uint8_t *o = out;
+	while (len) {
+		size_t chunk = NP_PAGE_SIZE - (size_t)(off % NP_PAGE_SIZE);
+		if (chunk > len)
+			chunk = len;
+		const uint8_t *src = region_byte(r, off, false);
+		if (src)
+			memcpy(o, src, chunk);
+		else
+			memset(o, r->fill, chunk);
+		o += chunk;
+		off += chunk;
+		len -= chunk;
+	}
+}
+
+void np_region_copy_in(np_region *r, uint64_t off, const void *data, size_t len)
+{
+	const uint8_t *d = data;
+	while (len) {
+		size_t chunk = NP_PAGE_SIZE - (size_t)(off % NP_PAGE_SIZE);
+		if (chunk > len)
+			chunk = len;
+		memcpy(region_byte(r, off, true), d, chunk);
+		d += chunk;
+		off += chunk;
+		len -= chunk;
+	}
+}
+
+/* Walks [addr, addr+len) through consecutive regions, each mapped with the
+ * access needed and not revoked; calls each(r, offset, done, chunk) per
+ * region. False when any byte is not accessible (nothing is then done). */
+static bool walk(np_machine *m, uint64_t addr, uint64_t len, unsigned need,
+		 void (*each)(np_region *, uint64_t, uint64_t, uint64_t, void *), void *ctx)
+{
+	if (addr + len < addr)
+		return false;
+	for (int pass = 0; pass < 2; pass++) {     /* check everything, then act */
+		uint64_t a = addr, left = len, done = 0;
+		while (left) {
+			np_region *r = np_mem_find(m, a, 1);
+			if (!r || r->revoked || (r->prot & need) != need)
+				return false;
+			uint64_t chunk = r->base + r->size - a < left ? r->base + r->size - a : left;
+			if (pass == 1 && each)
+				each(r, a - r->base, done, chunk, ctx);
+			a += chunk;
+			done += chunk;
+			left -= chunk;
+		}
+	}
+	return true;
+}
+
+static void copy_out(np_region *r, uint64_t off, uint64_t done, uint64_t chunk, void *ctx)
+{
+	np_region_copy_out(r, off, (uint8_t *)ctx + done, (size_t)chunk);
+}
+
+static void copy_in(np_region *r, uint64_t off, uint64_t done, uint64_t chunk, void *ctx)
+{
+	np_region_copy_in(r, off, (const uint8_t *)ctx + done, (size_t)chunk);
+}
+
+static void revoke_vanishing(np_region *r, uint64_t off, uint64_t done, uint64_t chunk, void *ctx)
+{
+	(void)off, (void)done, (void)chunk, (void)ctx;
+	if (r->flags & NP_REGION_VANISHES)
+		r->revoked = true;
 }
 
 bool np_mem_read(np_machine *m, uint64_t addr, void *out, size_t len)
 {
-	np_region *r = accessible(m, addr, len, NP_PROT_READ);
-	if (!r)
-		return false;
-	memcpy(out, r->bytes + (addr - r->base), len);
-	return true;
+	return walk(m, addr, len, NP_PROT_READ, copy_out, out);
 }
 
 bool np_mem_write(np_machine *m, uint64_t addr, const void *data, size_t len)
 {
-	np_region *r = accessible(m, addr, len, NP_PROT_WRITE);
-	if (!r)
-		return false;
-	memcpy(r->bytes + (addr - r->base), data, len);
-	return true;
+	return walk(m, addr, len, NP_PROT_WRITE, copy_in, (void *)data);
 }
 
-/* AS-2: for a user-mode request, the range must be aligned (tested first),
- * lie below MmUserProbeAddress, and be writable where the probe touches it.
+bool np_mem_poke(np_machine *m, uint64_t addr, const void *data, size_t len)
+{
+	return walk(m, addr, len, 0, copy_in, (void *)data);
+}
+
+/* AS-2, AS-3: a user-mode probe: alignment first, then the range below
+ * MmUserProbeAddress, then access to every byte (over adjacent regions too).
  * A kernel-mode request is trusted and passes unprobed. */
-uint32_t np_probe_for_write(np_machine *m, uint64_t addr, uint64_t len, unsigned align)
+static uint32_t probe(np_machine *m, uint64_t addr, uint64_t len, unsigned align, unsigned need,
+		      void (*each)(np_region *, uint64_t, uint64_t, uint64_t, void *))
 {
 	if (m->previous_mode == NP_MODE_KERNEL)
 		return NP_STATUS_SUCCESS;
 	if (align > 1 && addr % align != 0)
 		return NP_STATUS_DATATYPE_MISALIGNMENT;
-	uint64_t limit = np_user_probe_address(m);
-	if (addr + len < addr || addr + len > limit)
+	if (addr + len < addr || addr + len > np_user_probe_address(m))
 		return NP_STATUS_ACCESS_VIOLATION;
-	np_region *r = accessible(m, addr, (size_t)len, NP_PROT_WRITE);
-	if (!r)
-		return NP_STATUS_ACCESS_VIOLATION;
-	if (r->flags & NP_REGION_VANISHES)
-		r->revoked = true;
-	return NP_STATUS_SUCCESS;
+	return walk(m, addr, len, need, each, NULL) ? NP_STATUS_SUCCESS : NP_STATUS_ACCESS_VIOLATION;
+}
+
+/* AS-2: a write probe; a vanishing region passes, and is gone from then on. */
+uint32_t np_probe_for_write(np_machine *m, uint64_t addr, uint64_t len, unsigned align)
+{
+	return probe(m, addr, len, align, NP_PROT_WRITE, revoke_vanishing);
+}
+
+/* AS-3: the read probe of an input array, with the kernel's copy of it. */
+uint32_t np_probe_for_read(np_machine *m, uint64_t addr, uint64_t len, unsigned align)
+{
+	return probe(m, addr, len, align, NP_PROT_READ, NULL);
 }

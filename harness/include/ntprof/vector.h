@@ -29,7 +29,8 @@ typedef enum np_outcome_kind {
 	NP_OUT_NOT_EXPORTED, NP_OUT_NOT_APPLICABLE,
 	NP_OUT_STUB,     /* live only: an implementation's "unimplemented" trap */
 	NP_OUT_CRASHED,  /* live only: the call raised an unexpected exception */
-	NP_OUT_NONE      /* a pseudo-step (ReadEvents) that has only out-values */
+	NP_OUT_NONE,     /* a pseudo-step (ReadEvents) that has only out-values */
+	NP_OUT_CORRUPTION /* an interrupt's increment landed outside the counters (IN-7) */
 } np_outcome_kind;
 
 typedef struct np_outcome {

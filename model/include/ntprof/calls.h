@@ -19,7 +19,9 @@ typedef enum np_result_kind {
 	NP_RESULT_FAULT,         /* unhandled kernel-mode exception (code = exception) */
 	NP_RESULT_BUGCHECK,      /* the system stops (code = bug check) */
 	NP_RESULT_NOT_EXPORTED,  /* the function does not exist on that version */
-	NP_RESULT_NOT_APPLICABLE /* the request cannot be expressed there (why) */
+	NP_RESULT_NOT_APPLICABLE,/* the request cannot be expressed there (why) */
+	NP_RESULT_NONE,          /* a step with no status of its own (Interrupt) */
+	NP_RESULT_CORRUPTION     /* IN-7: an increment landed outside the counters */
 } np_result_kind;
 
 typedef struct np_result {
@@ -53,6 +55,59 @@ np_result np_trace_set_information(np_machine *m, uint64_t session, uint32_t inf
  * InformationLength, ReturnLength) (TR-*). return_length may be 0 (NULL). */
 np_result np_trace_query_information(np_machine *m, uint64_t session, uint32_t info_class,
 				     uint64_t buffer, uint32_t length, uint64_t return_length);
+
+/* ---- Profile objects (CP, ST, SP, IN) ---- */
+
+/* Which entry points exist for a caller in a given mode (CP-0, ST-0, SP-0,
+ * SI-0, QI-0): NTDLL's exports for user mode, the kernel's for kernel mode.
+ * name is the exported spelling (Nt or Zw). Unknown names are not exported. */
+bool np_is_exported(np_ver v, np_mode caller, const char *name);
+
+/* Arguments of NtCreateProfile and NtCreateProfileEx as the caller passes
+ * them: pointers, handles and SIZE_T values in the caller's width. */
+typedef struct np_create_profile_args {
+	uint64_t profile_handle;   /* HANDLE *: where the new handle goes */
+	uint64_t process;          /* HANDLE; 0 profiles globally */
+	uint64_t profile_base;
+	uint64_t profile_size;
+	uint32_t bucket_size;      /* log2 of the bucket in bytes */
+	uint64_t buffer;           /* ULONG *: the counters */
+	uint32_t buffer_size;      /* in bytes */
+	uint32_t source;           /* KPROFILE_SOURCE (3.51 and later) */
+	uint64_t affinity;         /* NtCreateProfile: KAFFINITY (3.51 and later) */
+	uint16_t group_count;      /* NtCreateProfileEx */
+	uint64_t affinity_array;   /* NtCreateProfileEx: GROUP_AFFINITY * */
+} np_create_profile_args;
+
+/* An all-ones KAFFINITY in the caller's width: (KAFFINITY)-1. */
+#define NP_AFFINITY_ALL UINT64_MAX
+
+/* GROUP_AFFINITY as a 32-bit caller (x86, WOW64) and an x64 caller lay it out. */
+#define NP_GROUP_AFFINITY_SIZE_32 12u
+#define NP_GROUP_AFFINITY_SIZE_64 16u
+
+np_result np_nt_create_profile(np_machine *m, const np_create_profile_args *a);
+np_result np_nt_create_profile_ex(np_machine *m, const np_create_profile_args *a);
+np_result np_nt_start_profile(np_machine *m, uint64_t profile_handle);
+np_result np_nt_stop_profile(np_machine *m, uint64_t profile_handle);
+
+/* MC-5: the object-manager calls vectors need around profiles. */
+np_result np_nt_close(np_machine *m, uint64_t handle);
+np_result np_nt_duplicate_object(np_machine *m, uint64_t handle, uint32_t access,
+				 uint64_t *duplicate);
+/* Opens a handle in the caller's table (MC-3); 0 when the table is full. */
+uint64_t np_handle_open(np_machine *m, np_object_type type, unsigned object, uint32_t access);
+
+/* One profile interrupt (IN-1..IN-8). counted receives the number of
+ * profiles that counted it. Outcome NONE, CORRUPTION, BUGCHECK (the machine
+ * halts) or NOT_APPLICABLE. */
+typedef struct np_interrupt {
+	uint32_t source;
+	unsigned cpu, group;       /* the interrupted processor */
+	uint64_t pc;               /* the interrupted instruction pointer */
+	unsigned process;          /* NP_PROCESS_* running at the time */
+} np_interrupt;
+np_result np_profile_interrupt(np_machine *m, const np_interrupt *irq, unsigned *counted);
 
 /* Sizes of the source-list records (TR-7), for callers that parse the chain. */
 #define NP_PROFILE_SOURCE_INFO_FIXED 0x18u

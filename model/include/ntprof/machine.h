@@ -17,6 +17,9 @@
 #define NP_MAX_REGIONS     32u
 #define NP_MAX_EVENTS      32u
 #define NP_PAGE_SIZE       0x1000u
+#define NP_MAX_GROUPS      4u    /* processor groups modelled (MC-4) */
+#define NP_MAX_HANDLES     64u
+#define NP_MAX_PROFILES    NP_MAX_HANDLES  /* every handle may hold its own profile */
 
 typedef enum np_mode { NP_MODE_USER, NP_MODE_KERNEL } np_mode;
 typedef enum np_integrity { NP_INTEGRITY_LOW, NP_INTEGRITY_MEDIUM, NP_INTEGRITY_HIGH } np_integrity;
@@ -57,6 +60,56 @@ typedef enum np_knob_srclist_len { NP_SRCLIST_BAD_LENGTH, NP_SRCLIST_MORE_DATA }
  * (always), or only when InformationLength is right (right-length). */
 typedef enum np_knob_tqi_retlen { NP_RETLEN_ALWAYS, NP_RETLEN_RIGHT_LENGTH } np_knob_tqi_retlen;
 
+/* K-SEG-SMALLBUF (CP-4): x86 segment mode with BufferSize < 4, from 4.0sp4. */
+typedef enum np_knob_seg_smallbuf { NP_SEG_SMALLBUF_PARAM7, NP_SEG_SMALLBUF_INVALID } np_knob_seg_smallbuf;
+
+/* K-PRE-SP4-DIV0 (CP-5): what the divide by a zero bucket count does. */
+typedef enum np_knob_pre_sp4_div0 { NP_DIV0_FAULT, NP_DIV0_BUGCHECK } np_knob_pre_sp4_div0;
+
+/* K-LOG2-0 (CP-6): the segment-mode bucket size when ProfileSize/n is 1. */
+typedef enum np_knob_log2_0 { NP_LOG2_0_CLAMP, NP_LOG2_0_REJECT } np_knob_log2_0;
+
+/* K-ZERO-SIZE (CP-9): does ProfileSize 0 need a counter under the fixed check. */
+typedef enum np_knob_zero_size { NP_ZERO_SIZE_ACCEPT, NP_ZERO_SIZE_ONE_COUNTER } np_knob_zero_size;
+
+/* K-ALIGNFIXUP-CREATE (CP-11): create with ProfileAlignmentFixup from 6.2. */
+typedef enum np_knob_alignfixup_create { NP_ALIGNFIXUP_NOT_SUPPORTED, NP_ALIGNFIXUP_ACCEPT } np_knob_alignfixup_create;
+
+/* K-ORDER-PROBE (CP-12..CP-14): where the user-mode probes run. */
+typedef enum np_knob_order_probe {
+	NP_PROBE_AFTER_SOURCE, NP_PROBE_BEFORE_SOURCE, NP_PROBE_AFTER_PROCESSORS
+} np_knob_order_probe;
+
+/* K-GROUPS (CP-15): two elements for one group. */
+typedef enum np_knob_groups { NP_GROUPS_MERGE, NP_GROUPS_REJECT } np_knob_groups;
+
+/* K-GLOBAL-PRIV-SCOPE (CP-21): which global profiles need the privilege. */
+typedef enum np_knob_global_priv { NP_PRIV_USER_BASE, NP_PRIV_ALWAYS } np_knob_global_priv;
+
+/* K-RESTRICTED-BOUNDARY (CP-22): when a region "reaches into" kernel space. */
+typedef enum np_knob_restricted { NP_RESTRICT_LAST_BYTE, NP_RESTRICT_END, NP_RESTRICT_BASE } np_knob_restricted;
+
+/* K-OB-FAIL (CP-23): the status when the object or handle cannot be made. */
+typedef enum np_knob_ob_fail { NP_OB_FAIL_RESOURCES, NP_OB_FAIL_QUOTA } np_knob_ob_fail;
+
+/* K-HANDLE-WRITE-FAULT (CP-24): the final write of *ProfileHandle faults. */
+typedef enum np_knob_handle_fault { NP_HANDLE_FAULT_SUCCESS, NP_HANDLE_FAULT_EXCEPTION } np_knob_handle_fault;
+
+/* K-LIMIT (ST-3): which processor count the started-profile limit uses. */
+typedef enum np_knob_limit { NP_LIMIT_ACTIVE, NP_LIMIT_MAXIMUM } np_knob_limit;
+
+/* K-LOCK-FAIL (ST-5): the status of an (injected) failure to lock the buffer. */
+typedef enum np_knob_lock_fail { NP_LOCK_FAIL_AV, NP_LOCK_FAIL_QUOTA, NP_LOCK_FAIL_RESOURCES } np_knob_lock_fail;
+
+/* K-SRC16 (IN-2): the interrupt's source against the profile's. */
+typedef enum np_knob_src16 { NP_SRC_FULL, NP_SRC_LOW16 } np_knob_src16;
+
+/* K-OOB-POLICY (IN-7): an increment outside the counters. */
+typedef enum np_knob_oob {
+	NP_OOB_PAGE,        /* default: corruption in the last mapped page, bug check past it */
+	NP_OOB_BUGCHECK, NP_OOB_CORRUPTION, NP_OOB_IGNORE
+} np_knob_oob;
+
 typedef struct np_knobs {
 	np_knob_hal_clamp hal_clamp;
 	np_knob_qi_align qi_align;
@@ -65,6 +118,24 @@ typedef struct np_knobs {
 	np_knob_etw_time_priv etw_time_priv;
 	np_knob_srclist_len srclist_len;
 	np_knob_tqi_retlen tqi_retlen;
+	np_knob_seg_smallbuf seg_smallbuf;
+	np_knob_pre_sp4_div0 pre_sp4_div0;
+	np_knob_log2_0 log2_0;
+	np_ver fixed_capacity_from;      /* K-FIX-1703 (CP-9); NP_VERSION_COUNT = never */
+	np_knob_zero_size zero_size;
+	np_knob_alignfixup_create alignfixup_create;
+	np_knob_order_probe order_probe;
+	np_knob_groups groups;
+	np_knob_global_priv global_priv;
+	np_knob_restricted restricted;
+	np_knob_ob_fail ob_fail;
+	np_knob_handle_fault handle_fault;
+	np_knob_limit limit;
+	np_knob_lock_fail lock_fail;
+	bool zero_on_start;              /* K-ZERO-ON-START (ST-8) */
+	np_knob_src16 src16;
+	np_ver inclusive_lo, inclusive_hi; /* K-INCLUSIVE-END (IN-4); lo > hi = never */
+	np_knob_oob oob;
 } np_knobs;
 
 /* ---- The simulated HAL (HL-1..HL-5) ---- */
@@ -91,8 +162,10 @@ typedef struct np_region {
 	uint64_t base, size;
 	unsigned prot;
 	unsigned flags;
-	bool revoked;        /* a VANISHES region after its probe */
-	uint8_t *bytes;      /* backing store, size bytes */
+	bool revoked;        /* a VANISHES region after its probe, or freed (FreeBuffer) */
+	uint8_t *bytes;      /* backing store of size bytes, for regions up to 16 MiB */
+	uint8_t **page;      /* larger regions: pages allocated when first written */
+	uint8_t fill;        /* what an unwritten page of a large region holds */
 } np_region;
 
 typedef struct np_memory {
@@ -107,11 +180,52 @@ typedef struct np_event {
 	uint32_t source, old_interval, new_interval;
 } np_event;
 
+/* ---- Objects and handles (MC-3) ---- */
+typedef enum np_object_type {
+	NP_OBJ_NONE, NP_OBJ_PROFILE, NP_OBJ_PROCESS, NP_OBJ_THREAD
+} np_object_type;
+
+#define NP_PROCESS_CURRENT   1u   /* the caller's process */
+#define NP_PROCESS_OTHER     2u   /* one other process */
+#define NP_HANDLE_CURRENT_PROCESS UINT64_MAX        /* NtCurrentProcess(): -1 */
+#define NP_HANDLE_CURRENT_THREAD  (UINT64_MAX - 1)  /* NtCurrentThread(): -2 */
+#define NP_PROFILE_CONTROL           0x00000001u
+#define NP_PROFILE_ALL_ACCESS        0x000F0001u
+#define NP_PROCESS_QUERY_INFORMATION 0x00000400u
+#define NP_SYNCHRONIZE               0x00100000u
+
+/* Handle value 4 * (index + 1) names entry index; NONE marks a free entry. */
+typedef struct np_handle_entry {
+	np_object_type type;
+	unsigned object;      /* profile index, or NP_PROCESS_* */
+	uint32_t access;
+} np_handle_entry;
+
+/* The executive profile object (EPROFILE) and, while started, what its
+ * kernel profile object (KPROFILE) holds. */
+typedef struct np_profile {
+	bool exists;
+	unsigned handles;             /* open handles; the object dies with the last */
+	unsigned process;             /* 0: global; else NP_PROCESS_* */
+	uint64_t base, size;          /* ProfileBase (0 in segment mode), ProfileSize */
+	uint64_t buffer;              /* the caller's address of the counters */
+	uint32_t buffer_size;
+	uint32_t bucket_size;         /* log2 of the bucket, possibly computed (CP-6) */
+	uint32_t segment;             /* x86 segment mode (CP-6), else 0 */
+	uint32_t source;
+	uint64_t stored_affinity;     /* before 6.1: as given (CP-18) */
+	uint64_t group_mask[NP_MAX_GROUPS]; /* from 6.1: validated (CP-15) */
+	bool started;
+	uint64_t run_mask[NP_MAX_GROUPS];   /* while started: where it counts (ST-6) */
+} np_profile;
+
 typedef struct np_machine {
 	np_ver version;
 	np_arch arch;
-	unsigned cpus;             /* active processors, 1..NP_MAX_CPUS */
+	unsigned cpus;             /* active processors per group, 1..NP_MAX_CPUS */
 	unsigned current_cpu;      /* the processor the calling thread runs on */
+	unsigned groups;           /* active processor groups (MC-4) */
+	unsigned current_group;    /* the group of the calling thread */
 	np_mode previous_mode;     /* user: the request came from user mode */
 	np_integrity integrity;
 	bool profile_privilege;    /* SeSystemProfilePrivilege held and enabled */
@@ -125,6 +239,13 @@ typedef struct np_machine {
 	np_event event[NP_MAX_EVENTS];
 	unsigned event_count, events_lost;
 	np_memory mem;
+	np_handle_entry handle[NP_MAX_HANDLES];
+	np_profile profile[NP_MAX_PROFILES];
+	unsigned started_elsewhere;  /* ST-3: profiles other callers keep started */
+	unsigned lock_failures;      /* injected: the next N buffer locks fail (ST-5) */
+	unsigned map_failures;       /* injected: the next N mappings fail (ST-5) */
+	bool halted;                 /* a bug check stopped the machine (IN-7) */
+	uint32_t halt_code;
 	np_knobs knobs;
 } np_machine;
 
@@ -140,6 +261,8 @@ void np_machine_fini(np_machine *m);
  * cannot exist on the machine's version and architecture (KS-3). */
 np_config_error np_machine_set_hal(np_machine *m, np_hal_kind kind);
 np_config_error np_machine_set_cpus(np_machine *m, unsigned cpus);
+/* MC-4: active processor groups; more than one only on x64 from 6.1. */
+np_config_error np_machine_set_groups(np_machine *m, unsigned groups);
 
 /* Highest user-mode address + 1 as the probes test it (AS-1). */
 uint64_t np_user_probe_address(const np_machine *m);
@@ -151,5 +274,8 @@ np_region *np_mem_find(np_machine *m, uint64_t addr, uint64_t size);
 /* Copies out of / into mapped memory; false when any byte is not accessible. */
 bool np_mem_read(np_machine *m, uint64_t addr, void *out, size_t len);
 bool np_mem_write(np_machine *m, uint64_t addr, const void *data, size_t len);
+/* Writes whatever the protection (what the caller stored before protecting
+ * the page); false when the range is not mapped. */
+bool np_mem_poke(np_machine *m, uint64_t addr, const void *data, size_t len);
 
 #endif

@@ -10,8 +10,52 @@
 #include "ntprof/machine.h"
 #include "ntprof/version.h"
 
-/* SI-0, QI-0: the ProfileSource argument exists from 3.51. */
+/* SI-0, QI-0, CP-0, IN-2: the ProfileSource (and, for NtCreateProfile, the
+ * Affinity) argument exists from 3.51; so do source and processor
+ * qualification at interrupt time. */
 static inline bool np_has_source_argument(np_ver v) { return v >= NP_V3_51; }
+
+/* CP-0, ST-0, SP-0, SI-0, QI-0: the kernel exports the Zw stubs of the
+ * profile functions (not ZwCreateProfile) from 1607. */
+static inline bool np_kernel_exports_zw_profile(np_ver v) { return v >= NP_V1607; }
+
+/* CP-2, CP-4, ST-6: NT 4.0 SP4 added the BufferSize checks of create and made
+ * an affinity with no active processor mean all processors. */
+static inline bool np_has_sp4_profile_fixes(np_ver v) { return v >= NP_V4_0SP4; }
+
+/* CP-3: segment mode exists only for a 32-bit kernel. */
+static inline bool np_has_segment_mode(np_arch a) { return a == NP_X86; }
+
+/* CP-0, CP-1, CP-15, CP-16, ST-6, MC-4: processor groups and
+ * NtCreateProfileEx from 6.1; NtCreateProfile becomes its wrapper and the
+ * processors are validated at create. Groups beyond one need a 64-bit kernel. */
+static inline bool np_has_group_affinity(np_ver v) { return v >= NP_V6_1; }
+static inline bool np_has_processor_groups(np_ver v, np_arch a)
+{
+	return a != NP_X86 && np_has_group_affinity(v);
+}
+
+/* CP-8, CP-9: the capacity check is fixed from K-FIX-1703 (1703 by default). */
+static inline bool np_capacity_check_fixed(const np_machine *m)
+{
+	return m->version >= m->knobs.fixed_capacity_from;
+}
+
+/* CP-11: create asks the HAL whether the source is supported from 6.2. */
+static inline bool np_create_checks_source(np_ver v) { return v >= NP_V6_2; }
+
+/* CP-22: restricted callers may not profile kernel space from 6.3. */
+static inline bool np_checks_restricted_callers(np_ver v) { return v >= NP_V6_3; }
+
+/* ST-3: the started-profile limit takes effect from 6.1. */
+static inline bool np_has_started_profile_limit(np_ver v) { return v >= NP_V6_1; }
+
+/* IN-3, IN-4: the region's end is wrongly inclusive in K-INCLUSIVE-END
+ * (6.2 to 1803 by default). */
+static inline bool np_region_end_inclusive(const np_machine *m)
+{
+	return m->version >= m->knobs.inclusive_lo && m->version <= m->knobs.inclusive_hi;
+}
 
 /* SI-1: NtSetIntervalProfile demands SeSystemProfilePrivilege from 6.2. */
 static inline bool np_set_interval_checks_privilege(np_ver v) { return v >= NP_V6_2; }

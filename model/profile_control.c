@@ -1,0 +1,119 @@
+/* NtStartProfile and NtStopProfile (SPEC.md ST-0..ST-8, SP-0..SP-5). */
+#include <string.h>
+
+#include "internal.h"
+
+static uint64_t active_mask(const np_machine *m)
+{
+	return m->cpus >= 64 ? UINT64_MAX : (1ull << m->cpus) - 1;
+}
+
+/* ST-1, SP-1: the handle must name a profile granting PROFILE_CONTROL.
+ * A halted machine answers every call with its bug check. */
+static np_result resolve(np_machine *m, uint64_t handle, np_profile **out)
+{
+	unsigned index = 0;
+	if (m->halted)
+		return np_bugcheck(m->halt_code);
+	uint32_t st = np_handle_reference(m, handle, NP_OBJ_PROFILE, NP_PROFILE_CONTROL, &index);
+	*out = &m->profile[index];
+	return np_status(st);
+}
+
+/* ST-3: how many profiles may be started at once, system-wide. */
+static uint64_t started_limit(const np_machine *m)
+{
+	uint64_t processors = (uint64_t)m->cpus * m->groups;
+	if (m->knobs.limit == NP_LIMIT_MAXIMUM)
+		processors = m->arch == NP_X86 ? 32u : (m->version == NP_V6_1 ? 64u * 4u : 64u * 20u);
+	return 8192u * processors;
+}
+
+static unsigned started_count(const np_machine *m)
+{
+	unsigned n = m->started_elsewhere;
+	for (unsigned i = 0; i < NP_MAX_PROFILES; i++)
+		n += m->profile[i].started;
+	return n;
+}
+
+/* ST-5: every page of the buffer must still be writable user memory. */
+static uint32_t lock_buffer(np_machine *m, const np_profile *p)
+{
+	if (m->lock_failures) {
+		m->lock_failures--;
+		switch (m->knobs.lock_fail) {                          /* K-LOCK-FAIL */
+		case NP_LOCK_FAIL_QUOTA:     return NP_STATUS_WORKING_SET_QUOTA;
+		case NP_LOCK_FAIL_RESOURCES: return NP_STATUS_INSUFFICIENT_RESOURCES;
+		case NP_LOCK_FAIL_AV:
+		default:                     return NP_STATUS_ACCESS_VIOLATION;
+		}
+	}
+	if (p->buffer_size != 0) {
+		const np_region *r = np_mem_find(m, p->buffer, p->buffer_size);
+		if (!r || r->revoked || !(r->prot & NP_PROT_WRITE))
+			return NP_STATUS_ACCESS_VIOLATION;
+	}
+	if (m->map_failures) {
+		m->map_failures--;
+		return NP_STATUS_INSUFFICIENT_RESOURCES;
+	}
+	return NP_STATUS_SUCCESS;
+}
+
+/* ST-6: the processors a started profile counts on. */
+static void choose_processors(const np_machine *m, np_profile *p)
+{
+	memset(p->run_mask, 0, sizeof p->run_mask);
+	if (np_has_group_affinity(m->version)) {
+		memcpy(p->run_mask, p->group_mask, sizeof p->run_mask);
+		return;
+	}
+	uint64_t active = active_mask(m), chosen = p->stored_affinity & active;
+	if (!np_has_source_argument(m->version))
+		chosen = active;                        /* 3.10, 3.50: no Affinity */
+	else if (np_has_sp4_profile_fixes(m->version) ? chosen == 0 : p->stored_affinity == 0)
+		chosen = active;
+	p->run_mask[0] = chosen;                     /* before 4.0sp4 it may stay empty */
+}
+
+np_result np_nt_start_profile(np_machine *m, uint64_t profile_handle)
+{
+	np_profile *p = NULL;
+	np_result res = resolve(m, profile_handle, &p);
+	if (res.kind != NP_RESULT_STATUS || res.code != NP_STATUS_SUCCESS)   /* ST-1 */
+		return res;
+	uint32_t st;
+	if (p->started)                                                 /* ST-2 */
+		return np_status(NP_STATUS_PROFILING_NOT_STOPPED);
+	if (np_has_started_profile_limit(m->version) && started_count(m) >= started_limit(m))
+		return np_status(NP_STATUS_PROFILING_AT_LIMIT);         /* ST-3 */
+	if (!np_allocate(m))                                            /* ST-4 */
+		return np_status(NP_STATUS_INSUFFICIENT_RESOURCES);
+	if ((st = lock_buffer(m, p)) != NP_STATUS_SUCCESS)              /* ST-5 */
+		return np_status(st);
+	choose_processors(m, p);                                        /* ST-6 */
+	if (m->knobs.zero_on_start && p->buffer_size) {                 /* ST-8 */
+		static const uint8_t zeros[NP_PAGE_SIZE];
+		np_region *r = np_mem_find(m, p->buffer, p->buffer_size);
+		for (uint64_t off = 0; off < p->buffer_size; off += NP_PAGE_SIZE) {
+			uint64_t n = p->buffer_size - off < NP_PAGE_SIZE ? p->buffer_size - off : NP_PAGE_SIZE;
+			np_region_copy_in(r, p->buffer - r->base + off, zeros, (size_t)n);
+		}
+	}
+	p->started = true;                                              /* ST-7 */
+	return np_status(NP_STATUS_SUCCESS);
+}
+
+np_result np_nt_stop_profile(np_machine *m, uint64_t profile_handle)
+{
+	np_profile *p = NULL;
+	np_result res = resolve(m, profile_handle, &p);
+	if (res.kind != NP_RESULT_STATUS || res.code != NP_STATUS_SUCCESS)   /* SP-1 */
+		return res;
+	if (!p->started)                                                /* SP-2 */
+		return np_status(NP_STATUS_PROFILING_NOT_STARTED);
+	p->started = false;                                             /* SP-3, SP-4 */
+	memset(p->run_mask, 0, sizeof p->run_mask);
+	return np_status(NP_STATUS_SUCCESS);
+}

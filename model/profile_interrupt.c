@@ -1,0 +1,104 @@
+/* Counting at a profile interrupt (SPEC.md IN-1..IN-8). */
+#include "internal.h"
+
+/* How bad one increment went, in increasing order. */
+typedef enum hit { HIT_SKIPPED, HIT_NONE, HIT_CORRUPTION, HIT_BUGCHECK } hit;
+
+/* IN-5, IN-6: one 32-bit counter, through the locked pages (so a buffer the
+ * caller freed after the start still takes it). Memory the model does not
+ * back is simply not there to change. */
+static void increment(np_machine *m, uint64_t addr)
+{
+	np_region *r = np_mem_find(m, addr, 4);
+	if (!r)
+		return;
+	uint32_t v;
+	np_region_copy_out(r, addr - r->base, &v, sizeof v);
+	v++;                                         /* IN-6: wraps to 0 */
+	np_region_copy_in(r, addr - r->base, &v, sizeof v);
+}
+
+/* IN-7: an increment whose counter is not wholly inside the buffer. */
+static hit overrun(np_machine *m, const np_profile *p, uint64_t addr)
+{
+	uint64_t mapped_end = (p->buffer + p->buffer_size + NP_PAGE_SIZE - 1) & ~(uint64_t)(NP_PAGE_SIZE - 1);
+	switch (m->knobs.oob) {
+	case NP_OOB_IGNORE:
+		return HIT_SKIPPED;          /* nothing written, nothing counted */
+	case NP_OOB_BUGCHECK:
+		return HIT_BUGCHECK;
+	case NP_OOB_CORRUPTION:
+		increment(m, addr);
+		return HIT_CORRUPTION;
+	case NP_OOB_PAGE:
+	default:
+		if (addr + 4 > mapped_end)
+			return HIT_BUGCHECK;         /* past the system mapping */
+		increment(m, addr);
+		return HIT_CORRUPTION;               /* the slack of the last page */
+	}
+}
+
+/* IN-2: source and processor qualification (from 3.51). */
+static bool qualifies(const np_machine *m, const np_profile *p, const np_interrupt *irq)
+{
+	if (!np_has_source_argument(m->version))
+		return true;
+	bool same_source = m->knobs.src16 == NP_SRC_LOW16
+		? (uint16_t)p->source == (uint16_t)irq->source
+		: p->source == irq->source;
+	return same_source && ((p->run_mask[irq->group] >> irq->cpu) & 1u);
+}
+
+/* IN-3, IN-4 */
+static bool in_region(const np_machine *m, const np_profile *p, uint64_t pc)
+{
+	uint64_t limit = p->base + p->size;
+	if (pc < p->base)
+		return false;
+	return pc < limit || (pc == limit && np_region_end_inclusive(m));
+}
+
+np_result np_profile_interrupt(np_machine *m, const np_interrupt *irq, unsigned *counted)
+{
+	*counted = 0;
+	if (m->halted)
+		return np_bugcheck(m->halt_code);
+	if (irq->group >= m->groups || irq->cpu >= m->cpus)
+		return np_not_applicable("no such active processor");
+	if (!np_has_source_argument(m->version) && irq->source != NP_PROFILE_TIME)
+		return np_not_applicable("3.10 and 3.50 know only ProfileTime interrupts (IN-2)");
+	hit worst = HIT_NONE;
+	/* IN-1: the interrupted process's list, then the global list */
+	unsigned lists[2] = { irq->process, 0 };
+	for (unsigned l = 0; l < 2; l++) {
+		for (unsigned i = 0; i < NP_MAX_PROFILES; i++) {
+			np_profile *p = &m->profile[i];
+			if (!p->started || p->process != lists[l])
+				continue;
+			if (p->segment != 0)                              /* IN-8: before any test */
+				return np_not_applicable("K-SEGMENT-MATCH: segment-mode profiles are not modelled (IN-8)");
+			if (!qualifies(m, p, irq) || !in_region(m, p, irq->pc))
+				continue;
+			uint64_t offset = ((irq->pc - p->base) >> p->bucket_size) * 4u;   /* IN-5 */
+			uint64_t addr = p->buffer + offset;
+			hit h = HIT_NONE;
+			if (offset + 4 <= p->buffer_size)
+				increment(m, addr);
+			else
+				h = overrun(m, p, addr);                  /* IN-7 */
+			if (h != HIT_SKIPPED)
+				(*counted)++;
+			if (h > worst)
+				worst = h;
+			if (h == HIT_BUGCHECK) {
+				m->halted = true;
+				m->halt_code = NP_BUGCHECK_IRQL_NOT_LESS_OR_EQUAL;
+				return np_bugcheck(m->halt_code);
+			}
+		}
+	}
+	if (worst == HIT_CORRUPTION)
+		return (np_result){ NP_RESULT_CORRUPTION, 0, NULL };
+	return (np_result){ NP_RESULT_NONE, 0, NULL };
+}

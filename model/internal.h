@@ -15,10 +15,15 @@ static inline np_result np_status(uint32_t code) { return (np_result){ NP_RESULT
 static inline np_result np_win32(uint32_t code) { return (np_result){ NP_RESULT_WIN32, code, NULL }; }
 static inline np_result np_not_exported(void) { return (np_result){ NP_RESULT_NOT_EXPORTED, 0, NULL }; }
 static inline np_result np_not_applicable(const char *why) { return (np_result){ NP_RESULT_NOT_APPLICABLE, 0, why }; }
+static inline np_result np_fault(uint32_t code) { return (np_result){ NP_RESULT_FAULT, code, NULL }; }
 
 /* AS-2: a user-mode probe for writing len bytes at addr with the given
  * alignment (1 = none). Returns an NTSTATUS. Kernel-mode requests pass. */
 uint32_t np_probe_for_write(np_machine *m, uint64_t addr, uint64_t len, unsigned align);
+
+/* SY-1, SY-2: a user-mode probe for reading: alignment, then the range.
+ * Nothing is accessed, so a mapping is not required. Kernel-mode requests pass. */
+uint32_t np_probe_for_read(np_machine *m, uint64_t addr, uint64_t len, unsigned align);
 
 /* HL-3..HL-5: the HAL's two entry points for profile sources. */
 void np_hal_set_interval(np_machine *m, unsigned cpu, uint32_t source, uint32_t interval);

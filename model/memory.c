@@ -72,6 +72,20 @@ bool np_mem_write(np_machine *m, uint64_t addr, const void *data, size_t len)
 	return true;
 }
 
+/* The range test shared by both probes (AS-1): [addr, addr+len) must not
+ * wrap and must end at or below MmUserProbeAddress. */
+static bool in_user_range(const np_machine *m, uint64_t addr, uint64_t len)
+{
+	return addr + len >= addr && addr + len <= np_user_probe_address(m);
+}
+
+/* A region marked VANISHES passes the probe and is gone afterwards. */
+static void probed(np_region *r)
+{
+	if (r && (r->flags & NP_REGION_VANISHES))
+		r->revoked = true;
+}
+
 /* AS-2: for a user-mode request, the range must be aligned (tested first),
  * lie below MmUserProbeAddress, and be writable where the probe touches it.
  * A kernel-mode request is trusted and passes unprobed. */
@@ -81,13 +95,26 @@ uint32_t np_probe_for_write(np_machine *m, uint64_t addr, uint64_t len, unsigned
 		return NP_STATUS_SUCCESS;
 	if (align > 1 && addr % align != 0)
 		return NP_STATUS_DATATYPE_MISALIGNMENT;
-	uint64_t limit = np_user_probe_address(m);
-	if (addr + len < addr || addr + len > limit)
+	if (!in_user_range(m, addr, len))
 		return NP_STATUS_ACCESS_VIOLATION;
 	np_region *r = accessible(m, addr, (size_t)len, NP_PROT_WRITE);
 	if (!r)
 		return NP_STATUS_ACCESS_VIOLATION;
-	if (r->flags & NP_REGION_VANISHES)
-		r->revoked = true;
+	probed(r);
+	return NP_STATUS_SUCCESS;
+}
+
+/* SY-1, SY-2: the probe NtSetSystemInformation makes of its buffer, which
+ * it only reads: alignment first, then the range. It touches nothing, so an
+ * unmapped or read-only buffer passes; a later access may still fault (SY-5). */
+uint32_t np_probe_for_read(np_machine *m, uint64_t addr, uint64_t len, unsigned align)
+{
+	if (m->previous_mode == NP_MODE_KERNEL)
+		return NP_STATUS_SUCCESS;
+	if (addr % align != 0)
+		return NP_STATUS_DATATYPE_MISALIGNMENT;
+	if (!in_user_range(m, addr, len))
+		return NP_STATUS_ACCESS_VIOLATION;
+	probed(np_mem_find(m, addr, len));
 	return NP_STATUS_SUCCESS;
 }

@@ -57,6 +57,18 @@ typedef enum np_knob_srclist_len { NP_SRCLIST_BAD_LENGTH, NP_SRCLIST_MORE_DATA }
  * (always), or only when InformationLength is right (right-length). */
 typedef enum np_knob_tqi_retlen { NP_RETLEN_ALWAYS, NP_RETLEN_RIGHT_LENGTH } np_knob_tqi_retlen;
 
+/* K-PEBS-ON-FREE (SY-14): does the PEBS test of SY-11 also guard a free. */
+typedef enum np_knob_pebs_on_free { NP_PEBS_FREE_CHECKED, NP_PEBS_FREE_UNCHECKED } np_knob_pebs_on_free;
+
+/* K-PPCA-LENGTH-ORDER (SY-8): is the class 0x81 length tested after the
+ * user-mode refusal of SY-7 (mode-first) or before it (length-first). */
+typedef enum np_knob_ppca_length_order { NP_PPCA_MODE_FIRST, NP_PPCA_LENGTH_FIRST } np_knob_ppca_length_order;
+
+/* K-PPCA-LENGTH-STATUS (SY-8): the status of a wrong class 0x81 length. */
+typedef enum np_knob_ppca_length_status {
+	NP_PPCA_INFO_LENGTH_MISMATCH, NP_PPCA_INVALID_PARAMETER
+} np_knob_ppca_length_status;
+
 typedef struct np_knobs {
 	np_knob_hal_clamp hal_clamp;
 	np_knob_qi_align qi_align;
@@ -65,7 +77,27 @@ typedef struct np_knobs {
 	np_knob_etw_time_priv etw_time_priv;
 	np_knob_srclist_len srclist_len;
 	np_knob_tqi_retlen tqi_retlen;
+	np_knob_pebs_on_free pebs_on_free;
+	np_knob_ppca_length_order ppca_length_order;
+	np_knob_ppca_length_status ppca_length_status;
 } np_knobs;
+
+/* ---- Per-processor state (SY-15, SY-16) ---- */
+
+/* SY-11: the vendor as the kernel records it for each processor. */
+typedef enum np_vendor { NP_VENDOR_INTEL, NP_VENDOR_AMD, NP_VENDOR_OTHER } np_vendor;
+
+/* SY-11: the bits of the PEBS test. */
+#define NP_MISC_ENABLE_PERFMON_AVAILABLE  (1ull << 7)   /* IA32_MISC_ENABLE bit 7 */
+#define NP_MISC_ENABLE_PEBS_UNAVAILABLE   (1ull << 12)  /* IA32_MISC_ENABLE bit 12 */
+#define NP_CPUID1_ECX_DTES64              (1u << 2)     /* CPUID leaf 1, ECX bit 2 */
+
+typedef struct np_cpu {
+	np_vendor vendor;
+	uint64_t misc_enable;      /* MSR IA32_MISC_ENABLE (0x1A0) */
+	uint32_t cpuid1_ecx;       /* ECX of CPUID leaf 1 */
+	uint64_t control_area;     /* SY-13: its PROCESSOR_PROFILE_CONTROL_AREA, 0 = none */
+} np_cpu;
 
 /* ---- The simulated HAL (HL-1..HL-5) ---- */
 typedef struct np_hal_source {
@@ -124,6 +156,9 @@ typedef struct np_machine {
 	bool etw_time_interval_set;
 	np_event event[NP_MAX_EVENTS];
 	unsigned event_count, events_lost;
+	np_cpu cpu[NP_MAX_CPUS];           /* SY-16: every processor, active or not */
+	unsigned pool_allocations;         /* SY-17: non-paged allocations made so far */
+	uint64_t library_buffer;           /* SY-25: the Trace* functions' own buffer, 0 = not yet mapped */
 	np_memory mem;
 	np_knobs knobs;
 } np_machine;
@@ -140,6 +175,14 @@ void np_machine_fini(np_machine *m);
  * cannot exist on the machine's version and architecture (KS-3). */
 np_config_error np_machine_set_hal(np_machine *m, np_hal_kind kind);
 np_config_error np_machine_set_cpus(np_machine *m, unsigned cpus);
+
+/* SY-15: moves the calling thread to another active processor between calls. */
+np_config_error np_machine_move_thread(np_machine *m, unsigned cpu);
+
+/* SY-16: sets one processor's PEBS state: on = an Intel processor whose
+ * IA32_MISC_ENABLE says PEBS is available and whose CPUID has DTES64;
+ * off = the same with IA32_MISC_ENABLE bit 12 (PEBS unavailable) set. */
+void np_cpu_set_pebs(np_cpu *c, bool on);
 
 /* Highest user-mode address + 1 as the probes test it (AS-1). */
 uint64_t np_user_probe_address(const np_machine *m);

@@ -414,8 +414,9 @@ static void test_parser_expect_before_call(void **state)
 static void test_parser_unknown_function(void **state)
 {
 	LOAD_FAILS(HEAD("e/x") "  call NtQueryIntervalProfileEx\n  expect STATUS_SUCCESS\n", 5,
-		   "unknown function (NtSetIntervalProfile, NtQueryIntervalProfile, Zw*, TraceSetInformation, "
-		   "TraceQueryInformation, ReadEvents)");
+		   "unknown function (NtSetIntervalProfile, NtQueryIntervalProfile, NtSetSystemInformation, "
+		   "NtQuerySystemInformation, Zw*, TraceSetInformation, TraceQueryInformation, ReadEvents, "
+		   "MoveThread)");
 	/* names are case-sensitive */
 	LOAD_FAILS(HEAD("e/x") "  call ntqueryintervalprofile\n  expect STATUS_SUCCESS\n", 5, "unknown function (");
 }

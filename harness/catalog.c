@@ -1,4 +1,5 @@
-/* The step catalog: the calls of SPEC.md §SI, §QI, §TR and the ReadEvents pseudo-step. */
+/* The step catalog: the calls of SPEC.md §SI, §QI, §TR and §SY, and the
+ * ReadEvents and MoveThread pseudo-steps. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,23 @@ static const np_function functions[] = {
 		{ "TraceInformation", NULL, NP_PARAM_POINTER, "user" },
 		{ "ReturnLength", NULL, NP_PARAM_POINTER, "user" } }, true },
 	{ NP_FN_READ_EVENTS, "ReadEvents", NULL, { { NULL, NULL, 0, NULL } }, false },
+	/* SY-*: "auto" length is the structure the class wants (fixtures/README.md) */
+	{ NP_FN_SET_SYSINFO, "NtSetSystemInformation", "ZwSetSystemInformation", {
+		{ "InformationClass", "SystemInformationClass", NP_PARAM_U32, "0x81" },
+		{ "Allocate", NULL, NP_PARAM_BYTE, "1" },
+		{ "EventTraceClass", NULL, NP_PARAM_U32, "3" },
+		{ "ProfileInterval", NULL, NP_PARAM_U32, "0" },
+		{ "SystemInformation", NULL, NP_PARAM_POINTER, "user" },
+		{ "SystemInformationLength", NULL, NP_PARAM_U32, "auto" } }, false },
+	{ NP_FN_QUERY_SYSINFO, "NtQuerySystemInformation", "ZwQuerySystemInformation", {
+		{ "InformationClass", "SystemInformationClass", NP_PARAM_U32, "0x81" },
+		{ "EventTraceClass", NULL, NP_PARAM_U32, "3" },
+		{ "SystemInformation", NULL, NP_PARAM_POINTER, "user" },
+		{ "SystemInformationLength", NULL, NP_PARAM_U32, "auto" },
+		{ "ReturnLength", NULL, NP_PARAM_POINTER, "user" } }, false },
+	/* SY-15: the scheduler moves the calling thread (model only) */
+	{ NP_FN_MOVE_THREAD, "MoveThread", NULL, {
+		{ "Cpu", NULL, NP_PARAM_U32, NULL } }, false },
 };
 
 const np_function *np_function_find(const char *name)

@@ -11,6 +11,7 @@
 typedef enum np_param_kind {
 	NP_PARAM_U32,     /* a ULONG */
 	NP_PARAM_U64,     /* a 64-bit handle value */
+	NP_PARAM_BYTE,    /* a BOOLEAN or UCHAR: 0 to 255 */
 	NP_PARAM_SOURCE,  /* a KPROFILE_SOURCE: name or number */
 	NP_PARAM_POINTER  /* symbolic pointer (user, null, misaligned, ...) or number */
 } np_param_kind;
@@ -24,7 +25,7 @@ typedef struct np_param {
 
 typedef enum np_function_id {
 	NP_FN_SET_INTERVAL, NP_FN_QUERY_INTERVAL, NP_FN_TRACE_SET, NP_FN_TRACE_QUERY,
-	NP_FN_READ_EVENTS
+	NP_FN_READ_EVENTS, NP_FN_SET_SYSINFO, NP_FN_QUERY_SYSINFO, NP_FN_MOVE_THREAD
 } np_function_id;
 
 typedef struct np_function {

@@ -203,7 +203,9 @@ const char *np_parse_step(const char *line, np_step *step)
 		return "expected a function name";
 	const np_function *f = np_function_find(tok[0]);
 	if (!f)
-		return "unknown function (NtSetIntervalProfile, NtQueryIntervalProfile, Zw*, TraceSetInformation, TraceQueryInformation, ReadEvents)";
+		return "unknown function (NtSetIntervalProfile, NtQueryIntervalProfile, NtSetSystemInformation, "
+		       "NtQuerySystemInformation, Zw*, TraceSetInformation, TraceQueryInformation, ReadEvents, "
+		       "MoveThread)";
 	copy_text(step->function, sizeof step->function, tok[0]);
 	for (unsigned i = 1; i < n; i++) {
 		np_pair *a = &step->arg[step->narg];
@@ -237,6 +239,10 @@ const char *np_parse_step(const char *line, np_step *step)
 		case NP_PARAM_U64:
 			if (!np_number_parse(a->value, &num))
 				return "expected a number";
+			break;
+		case NP_PARAM_BYTE:
+			if (!np_number_parse(a->value, &num) || num > 0xFF)
+				return "expected a number from 0 to 255";
 			break;
 		case NP_PARAM_SOURCE:
 			if (!np_source_parse(a->value, &src))

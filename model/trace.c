@@ -120,11 +120,13 @@ static np_result query_interval(np_machine *m, uint64_t buffer, uint32_t length,
 	uint64_t request = time_profile_request(m, 0);             /* TR-4, SY-25 */
 	if (request == 0)
 		return np_not_applicable(no_room);
+	/* a well-formed request from the functions' own buffer: the kernel
+	 * answers STATUS_SUCCESS (SY-23) */
 	np_result r = np_nt_query_system_information(m, NP_SYSTEM_PERFORMANCE_TRACE_INFORMATION, request,
 						     NP_EVENT_TRACE_TIME_PROFILE_SIZE, 0);
 	uint32_t interval = 0;
 	np_mem_read(m, request + 4, &interval, sizeof interval);
-	if (r.code == NP_STATUS_SUCCESS && !write_u32(m, buffer + 4, interval))
+	if (!write_u32(m, buffer + 4, interval))
 		return np_not_applicable(unreadable_buffer);
 	return win32_of(r);
 }
@@ -179,9 +181,7 @@ static np_result query_source_list(np_machine *m, uint64_t buffer, uint32_t leng
 		return np_win32(NP_ERROR_OUTOFMEMORY);              /* TR-8 */
 	/* SY-25: the double buffer holds the header and the whole chain */
 	uint32_t own = total < NP_EVENT_TRACE_PROFILE_LIST_SIZE ? NP_EVENT_TRACE_PROFILE_LIST_SIZE : total;
-	np_result r = kernel_source_list(m, lib, own, &total);
-	if (r.code != NP_STATUS_SUCCESS)
-		return win32_of(r);
+	kernel_source_list(m, lib, own, &total);   /* room for it all: STATUS_SUCCESS (SY-24) */
 	if (!copy_out(m, buffer, lib + LIBRARY_INFO + NP_EVENT_TRACE_PROFILE_LIST_HEADER, needed))
 		return np_not_applicable(unreadable_buffer);
 	if (return_length && !write_u32(m, return_length, needed))

@@ -1066,7 +1066,7 @@ static void test_sysinfo_source_list_layout(void **state)
 	np_machine *m = *state;
 	assert_status(list_query(m, BIG_SIZE, 0), NP_STATUS_SUCCESS);
 	assert_int_equal(peek32(m, BIG), LIST_SUB);
-	assert_int_equal(peek32(m, BIG + 4), 0xCCCCCCCCu);          /* Spare: left as it is */
+	assert_int_equal(peek32(m, BIG + 4), 0xCCCCCCCCu);          /* bytes 4..7: left as they are */
 	uint64_t rec = BIG + 8;
 	assert_int_equal(peek32(m, rec), 0);                         /* the only record */
 	assert_int_equal(peek32(m, rec + 4), 0);                     /* ProfileTime */

@@ -14,7 +14,7 @@
 
 #define NP_MAX_CPUS        64u   /* one processor group for now */
 #define NP_HAL_SOURCES     256u  /* sources 0x00..0xFF have a HAL table entry (KS-2) */
-#define NP_MAX_REGIONS     32u
+#define NP_MAX_REGIONS     40u   /* a harness vector maps up to 32, the Trace* functions 1 (SY-25) */
 #define NP_MAX_EVENTS      32u
 #define NP_PAGE_SIZE       0x1000u
 

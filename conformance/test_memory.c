@@ -13,7 +13,7 @@
 #include "ntprof/status.h"
 #include "ntprof/version.h"
 
-#include "internal.h"   /* np_probe_for_read, np_probe_for_write (AS-2, AS-3) */
+#include "internal.h"   /* np_probe_input_array, np_probe_for_write (AS-2, AS-3) */
 
 #define RW_PAGE    0x10000u
 #define RO_PAGE    0x20000u
@@ -143,7 +143,7 @@ static void test_memory_poke_read_only(void **state)
 	assert_false(np_mem_poke(m, RO_PAGE + NP_PAGE_SIZE - 2, &v, 4));
 	assert_false(np_mem_poke(m, UNMAPPED, &v, 4));
 	assert_int_equal(np_probe_for_write(m, RO_PAGE, 4, 4), NP_STATUS_ACCESS_VIOLATION);
-	assert_int_equal(np_probe_for_read(m, RO_PAGE, 4, 4), NP_STATUS_SUCCESS);
+	assert_int_equal(np_probe_input_array(m, RO_PAGE, 4, 4), NP_STATUS_SUCCESS);
 	/* a sparse read-only region too */
 	assert_null(np_mem_map(m, BIG, BIG_LEN, NP_PROT_READ, 0, 0x11));
 	assert_false(np_mem_write(m, BIG + BIG_LEN - 4, &v, 4));
@@ -185,33 +185,33 @@ static void test_as2_write_probe(void **state)
 static void test_as3_read_probe(void **state)
 {
 	np_machine *m = *state;
-	assert_int_equal(np_probe_for_read(m, RW_PAGE, 16, 4), NP_STATUS_SUCCESS);
-	assert_int_equal(np_probe_for_read(m, RO_PAGE + 4, 16, 4), NP_STATUS_SUCCESS);
+	assert_int_equal(np_probe_input_array(m, RW_PAGE, 16, 4), NP_STATUS_SUCCESS);
+	assert_int_equal(np_probe_input_array(m, RO_PAGE + 4, 16, 4), NP_STATUS_SUCCESS);
 	for (uint64_t off = 1; off < 4; off++) {
-		assert_int_equal(np_probe_for_read(m, RO_PAGE + off, 16, 4), NP_STATUS_DATATYPE_MISALIGNMENT);
-		assert_int_equal(np_probe_for_read(m, UNMAPPED + off, 16, 4), NP_STATUS_DATATYPE_MISALIGNMENT);
-		assert_int_equal(np_probe_for_read(m, RO_PAGE + off, 16, 1), NP_STATUS_SUCCESS);
+		assert_int_equal(np_probe_input_array(m, RO_PAGE + off, 16, 4), NP_STATUS_DATATYPE_MISALIGNMENT);
+		assert_int_equal(np_probe_input_array(m, UNMAPPED + off, 16, 4), NP_STATUS_DATATYPE_MISALIGNMENT);
+		assert_int_equal(np_probe_input_array(m, RO_PAGE + off, 16, 1), NP_STATUS_SUCCESS);
 	}
-	assert_int_equal(np_probe_for_read(m, RW_PAGE + 4, 16, 8), NP_STATUS_DATATYPE_MISALIGNMENT);
-	assert_int_equal(np_probe_for_read(m, 0, 16, 4), NP_STATUS_ACCESS_VIOLATION);
-	assert_int_equal(np_probe_for_read(m, UNMAPPED, 16, 4), NP_STATUS_ACCESS_VIOLATION);
-	assert_int_equal(np_probe_for_read(m, RO_PAGE + NP_PAGE_SIZE - 12, 16, 4), NP_STATUS_ACCESS_VIOLATION);
-	assert_int_equal(np_probe_for_read(m, RO_PAGE + NP_PAGE_SIZE - 16, 16, 4), NP_STATUS_SUCCESS);
-	assert_int_equal(np_probe_for_read(m, UINT64_MAX - 7, 16, 4), NP_STATUS_ACCESS_VIOLATION);
+	assert_int_equal(np_probe_input_array(m, RW_PAGE + 4, 16, 8), NP_STATUS_DATATYPE_MISALIGNMENT);
+	assert_int_equal(np_probe_input_array(m, 0, 16, 4), NP_STATUS_ACCESS_VIOLATION);
+	assert_int_equal(np_probe_input_array(m, UNMAPPED, 16, 4), NP_STATUS_ACCESS_VIOLATION);
+	assert_int_equal(np_probe_input_array(m, RO_PAGE + NP_PAGE_SIZE - 12, 16, 4), NP_STATUS_ACCESS_VIOLATION);
+	assert_int_equal(np_probe_input_array(m, RO_PAGE + NP_PAGE_SIZE - 16, 16, 4), NP_STATUS_SUCCESS);
+	assert_int_equal(np_probe_input_array(m, UINT64_MAX - 7, 16, 4), NP_STATUS_ACCESS_VIOLATION);
 	assert_null(np_mem_map(m, KERNEL_X64, NP_PAGE_SIZE, RW, 0, 0));
-	assert_int_equal(np_probe_for_read(m, KERNEL_X64, 16, 4), NP_STATUS_ACCESS_VIOLATION);
+	assert_int_equal(np_probe_input_array(m, KERNEL_X64, 16, 4), NP_STATUS_ACCESS_VIOLATION);
 	assert_null(np_mem_map(m, X64_LIMIT - NP_PAGE_SIZE, 2 * NP_PAGE_SIZE, NP_PROT_READ, 0, 0));
-	assert_int_equal(np_probe_for_read(m, X64_LIMIT - 16, 16, 4), NP_STATUS_SUCCESS);
-	assert_int_equal(np_probe_for_read(m, X64_LIMIT - 12, 16, 4), NP_STATUS_ACCESS_VIOLATION);
+	assert_int_equal(np_probe_input_array(m, X64_LIMIT - 16, 16, 4), NP_STATUS_SUCCESS);
+	assert_int_equal(np_probe_input_array(m, X64_LIMIT - 12, 16, 4), NP_STATUS_ACCESS_VIOLATION);
 	/* a write-only region is not readable */
 	assert_null(np_mem_map(m, UNMAPPED + 0x10000, NP_PAGE_SIZE, NP_PROT_WRITE, 0, 0));
-	assert_int_equal(np_probe_for_read(m, UNMAPPED + 0x10000, 16, 4), NP_STATUS_ACCESS_VIOLATION);
+	assert_int_equal(np_probe_input_array(m, UNMAPPED + 0x10000, 16, 4), NP_STATUS_ACCESS_VIOLATION);
 	/* a page freed by the caller (FreeBuffer) is not readable */
 	np_mem_find(m, RW_PAGE, 1)->revoked = true;
-	assert_int_equal(np_probe_for_read(m, RW_PAGE, 16, 4), NP_STATUS_ACCESS_VIOLATION);
+	assert_int_equal(np_probe_input_array(m, RW_PAGE, 16, 4), NP_STATUS_ACCESS_VIOLATION);
 	m->previous_mode = NP_MODE_KERNEL;
-	assert_int_equal(np_probe_for_read(m, 0, 16, 4), NP_STATUS_SUCCESS);
-	assert_int_equal(np_probe_for_read(m, UNMAPPED + 2, 16, 4), NP_STATUS_SUCCESS);
+	assert_int_equal(np_probe_input_array(m, 0, 16, 4), NP_STATUS_SUCCESS);
+	assert_int_equal(np_probe_input_array(m, UNMAPPED + 2, 16, 4), NP_STATUS_SUCCESS);
 }
 
 /* AS-1, AS-3: x86 limit 0x7FFF0000; WOW64 pointers (32-bit) are all user
@@ -221,10 +221,10 @@ static void assert_32bit_limits(np_machine *m)
 	uint64_t limit = np_user_probe_address(m);
 	assert_null(np_mem_map(m, 0x7FFEF000u, 0x2000, NP_PROT_READ, 0, 0));
 	assert_null(np_mem_map(m, 0x80000000u, NP_PAGE_SIZE, NP_PROT_READ, 0, 0));
-	assert_int_equal(np_probe_for_read(m, 0x7FFEFFF4u, 12, 4), NP_STATUS_SUCCESS);
+	assert_int_equal(np_probe_input_array(m, 0x7FFEFFF4u, 12, 4), NP_STATUS_SUCCESS);
 	uint32_t want = m->arch == NP_X86 ? NP_STATUS_ACCESS_VIOLATION : NP_STATUS_SUCCESS;
-	assert_int_equal(np_probe_for_read(m, 0x7FFEFFF8u, 12, 4), want);
-	assert_int_equal(np_probe_for_read(m, 0x80000000u, 12, 4), want);
+	assert_int_equal(np_probe_input_array(m, 0x7FFEFFF8u, 12, 4), want);
+	assert_int_equal(np_probe_input_array(m, 0x80000000u, 12, 4), want);
 	assert_int_equal(np_probe_for_write(m, 0x80000000u, 4, 4), NP_STATUS_ACCESS_VIOLATION); /* read-only */
 	assert_int_equal(limit, m->arch == NP_X86 ? X86_LIMIT : X64_LIMIT);
 }
@@ -276,7 +276,7 @@ static void test_as2_adjacent_regions(void **state)
 	np_machine *m = *state;
 	assert_null(np_mem_map(m, RW_PAGE + NP_PAGE_SIZE, NP_PAGE_SIZE, RW, 0, 0));
 	assert_int_equal(np_probe_for_write(m, RW_PAGE + NP_PAGE_SIZE - 4, 8, 4), NP_STATUS_SUCCESS);
-	assert_int_equal(np_probe_for_read(m, RW_PAGE + NP_PAGE_SIZE - 4, 8, 4), NP_STATUS_SUCCESS);
+	assert_int_equal(np_probe_input_array(m, RW_PAGE + NP_PAGE_SIZE - 4, 8, 4), NP_STATUS_SUCCESS);
 }
 
 #define T(f, s) cmocka_unit_test_setup_teardown(f, setup_##s, teardown)

@@ -1070,6 +1070,29 @@ static void test_parser_step_defaults(void **state)
 	assert_null(np_parse_step("ReadEvents", &s));
 	assert_string_equal(s.function, "ReadEvents");
 	assert_int_equal(s.narg, 0);
+
+	/* SY-*: class 0x81 by default, the structure's own length */
+	assert_null(np_parse_step("NtSetSystemInformation", &s));
+	assert_arg(&s, "InformationClass", "0x81");
+	assert_arg(&s, "SystemInformationClass", "0x81");
+	assert_arg(&s, "Allocate", "1");
+	assert_arg(&s, "EventTraceClass", "3");
+	assert_arg(&s, "ProfileInterval", "0");
+	assert_arg(&s, "SystemInformation", "user");
+	assert_arg(&s, "SystemInformationLength", "auto");
+
+	assert_null(np_parse_step("ZwQuerySystemInformation", &s));
+	assert_string_equal(s.function, "ZwQuerySystemInformation");
+	assert_arg(&s, "InformationClass", "0x81");
+	assert_arg(&s, "EventTraceClass", "3");
+	assert_arg(&s, "SystemInformation", "user");
+	assert_arg(&s, "SystemInformationLength", "auto");
+	assert_arg(&s, "ReturnLength", "user");
+
+	/* SY-15: MoveThread needs Cpu */
+	assert_null(np_parse_step("MoveThread Cpu=3", &s));
+	assert_arg(&s, "Cpu", "3");
+	assert_string_equal(np_parse_step("MoveThread", &s), "a required argument is missing");
 }
 
 static void test_parser_step_canonical_names(void **state)
@@ -1123,6 +1146,16 @@ static void test_parser_step_errors(void **state)
 	assert_string_equal(np_parse_step("NtQueryIntervalProfile Interval=user+2", &s),
 			    "expected a pointer: user, null, misaligned, readonly, unmapped, kernel, vanishing or a number");
 	assert_string_equal(np_parse_step("ReadEvents Events=none", &s), "unknown argument for this function");
+	/* SY-9: Allocate is a BOOLEAN: one byte */
+	assert_null(np_parse_step("NtSetSystemInformation Allocate=255", &s));
+	assert_string_equal(np_parse_step("NtSetSystemInformation Allocate=256", &s),
+			    "expected a number from 0 to 255");
+	assert_string_equal(np_parse_step("NtSetSystemInformation Allocate=yes", &s),
+			    "expected a number from 0 to 255");
+	assert_string_equal(np_parse_step("NtQuerySystemInformation Allocate=1", &s),
+			    "unknown argument for this function");
+	assert_null(np_parse_step("NtQuerySystemInformation SystemInformationLength=auto", &s));
+	assert_string_equal(np_parse_step("MoveThread Cpu=auto", &s), "expected a 32-bit number");
 	assert_string_equal(np_parse_step("NtQueryIntervalProfile =3", &s), "expected Name=Value arguments");
 	char long_value[300];
 	memset(long_value, '1', sizeof long_value - 1);
@@ -1142,6 +1175,9 @@ static void test_parser_given_pair(void **state)
 		"privilege=on", "privilege=off", "tracing=late", "mode=kernel", "integrity=low", "cpus=1",
 		"cpus=64", "cpu=63", "hal=default", "hal=emon", "hal=amd64", "errata=0", "alloc=fail",
 		"hal.ProfileTime.supported=off", "hal.0x19.max=0xFFFFFFFF", "hal.ProfileTime.default=4000",
+		"pebs=on", "pebs=off", "cpu0.pebs=off", "cpu63.pebs=on", "vendor=amd", "cpu1.vendor=other",
+		"misc_enable=0xFFFFFFFFFFFFFFFF", "cpu2.misc_enable=0", "cpuid1_ecx=0xFFFFFFFF",
+		"cpu3.cpuid1_ecx=4",
 	};
 	for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
 		const char *e = np_parse_given_pair(good[i], &p);
@@ -1184,6 +1220,23 @@ static void test_parser_given_pair(void **state)
 			    "hal.SOURCE.supported takes on or off");
 	assert_string_equal(np_parse_given_pair("hal.0x100.min=1", &p),
 			    "hal.SOURCE needs a source name or a number below 0x100");
+	/* SY-16: processor properties */
+	assert_string_equal(np_parse_given_pair("pebs=maybe", &p), "pebs takes on or off");
+	assert_string_equal(np_parse_given_pair("cpu1.vendor=via", &p), "vendor takes intel, amd or other");
+	assert_string_equal(np_parse_given_pair("misc_enable=0x10000000000000000", &p),
+			    "misc_enable takes a 64-bit number (IA32_MISC_ENABLE)");
+	assert_string_equal(np_parse_given_pair("cpuid1_ecx=0x100000000", &p),
+			    "cpuid1_ecx takes a 32-bit number (CPUID leaf 1, ECX)");
+	assert_string_equal(np_parse_given_pair("cpu0.colour=red", &p),
+			    "a processor property is pebs, vendor, misc_enable or cpuid1_ecx");
+	assert_string_equal(np_parse_given_pair("cpu64.pebs=on", &p),
+			    "expected cpuN.FIELD=VALUE with N from 0 to 63");
+	assert_string_equal(np_parse_given_pair("cpu.pebs=on", &p),
+			    "expected cpuN.FIELD=VALUE with N from 0 to 63");
+	assert_string_equal(np_parse_given_pair("cpux.pebs=on", &p),
+			    "expected cpuN.FIELD=VALUE with N from 0 to 63");
+	assert_string_equal(np_parse_given_pair("cpu123456789.pebs=on", &p),
+			    "expected cpuN.FIELD=VALUE with N from 0 to 63");
 }
 
 

@@ -303,6 +303,37 @@ static void test_runner_not_applicable_cpu(void **state)
 	assert_row(&row, NP_CLASS_NOT_APPLICABLE, -1, "", "", "the caller's processor must be active (cpu < cpus)");
 }
 
+/* SY-16: cpuN.* must name an active processor; cpus= is applied before
+ * the other keys wherever it is written (fixtures/README.md). */
+static void test_runner_given_cpu_properties(void **state)
+{
+	fx *f = *state;
+	np_row row;
+	load(f, HEAD("run/cpun") "  given cpu1.pebs=off\n  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n");
+	run_one(f, "6.2/x64", &row);
+	assert_row(&row, NP_CLASS_NOT_APPLICABLE, -1, "", "", "cpuN names an inactive processor (N < cpus)");
+	load(f, HEAD("run/cpun-late") "  given mode=kernel cpu=1 cpu1.pebs=off cpus=2\n"
+		"  call NtSetSystemInformation\n  expect STATUS_NOT_SUPPORTED ProcessorProfileControlArea=-\n");
+	run_one(f, "6.2/x64", &row);
+	assert_row(&row, NP_CLASS_MATCH, -1, "", "", "");
+}
+
+/* SY-15: MoveThread to an inactive processor cannot be expressed; a vector
+ * may say so. */
+static void test_runner_move_thread(void **state)
+{
+	fx *f = *state;
+	np_row row;
+	load(f, HEAD("run/move") "  call MoveThread Cpu=1\n  expect Cpu=1\n");
+	run_one(f, "6.2/x64", &row);
+	assert_row(&row, NP_CLASS_NOT_APPLICABLE, 0, "done Cpu=1", "not-applicable",
+		   "the thread can only move to an active processor (cpu < cpus)");
+	load(f, HEAD("run/move2") "  given cpus=2\n  call MoveThread Cpu=2\n  expect not-applicable\n"
+		"  call MoveThread Cpu=1\n  expect Cpu=1\n");
+	run_one(f, "6.2/x64", &row);
+	assert_row(&row, NP_CLASS_MATCH, -1, "", "", "");
+}
+
 /* The step cannot be expressed there and the vector did not say so. */
 static void test_runner_not_applicable_step(void **state)
 {
@@ -778,6 +809,8 @@ static const struct CMUnitTest tests[] = {
 	T(test_runner_alternative_then_mismatch),
 	T(test_runner_not_applicable_given),
 	T(test_runner_not_applicable_cpu),
+	T(test_runner_given_cpu_properties),
+	T(test_runner_move_thread),
 	T(test_runner_not_applicable_step),
 	T(test_runner_expected_not_applicable_matches),
 	T(test_runner_not_exported),

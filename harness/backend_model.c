@@ -161,7 +161,7 @@ static void read_out_u32(model_state *s, np_record *r, const char *name, uint64_
 		np_record_out_u32(r, name, v);
 }
 
-/* TR-7: the PROFILE_SOURCE_INFO chain as Sources="id,id,..." and
+/* TR-7, SY-24: the PROFILE_SOURCE_INFO chain as Sources="id,id,..." and
  * Limits="id:min:max,..." ("N-records" when that is too long for one value). */
 static void read_source_list(model_state *s, np_record *r, uint64_t addr)
 {
@@ -196,6 +196,70 @@ static void read_source_list(model_state *s, np_record *r, uint64_t addr)
 		snprintf(limits, sizeof limits, "%u-records", count);
 	np_record_out(r, "Sources", ids);
 	np_record_out(r, "Limits", limits);
+}
+
+/* Writes bytes into whatever region holds [addr, addr+n), even a read-only
+ * one: the caller's input as it was before the call. An address with no
+ * region behind it (null, unmapped, kernel) has no input to hold. */
+static void poke_input(model_state *s, uint64_t addr, const void *bytes, size_t n)
+{
+	np_region *r = np_mem_find(&s->m, addr, n);
+	if (r && addr != 0)
+		memcpy(r->bytes + (addr - r->base), bytes, n);
+}
+
+/* SY-9: reads back the ProcessorProfileControlArea pointer, as wide as the
+ * caller's pointers: its value, or "-" when unwritten (still poison). */
+static void read_out_pointer(model_state *s, np_record *r, const char *name, uint64_t addr)
+{
+	unsigned size = np_caller_pointer_size(&s->m);
+	uint8_t b[8];
+	uint64_t v = 0;
+	bool poisoned = true;
+	if (addr == 0 || !np_mem_read(&s->m, addr, b, size)) {
+		np_record_out(r, name, "-");
+		return;
+	}
+	for (unsigned i = 0; i < size; i++) {
+		v |= (uint64_t)b[i] << (8 * i);
+		poisoned = poisoned && b[i] == POISON;
+	}
+	char text[24];
+	snprintf(text, sizeof text, "0x%llX", (unsigned long long)v);
+	np_record_out(r, name, poisoned ? "-" : text);
+}
+
+/* fixtures/README.md: SystemInformationLength=auto is the size of the
+ * structure the class wants, as the caller declares it. */
+static uint32_t sysinfo_length(model_state *s, const np_step *st, const np_function *f, uint32_t cls,
+			       uint32_t subclass)
+{
+	uint64_t n;
+	if (np_number_parse(np_step_arg(st, np_param_find(f, "SystemInformationLength")), &n))
+		return (uint32_t)n;
+	if (cls == NP_SYSTEM_PROCESSOR_PROFILE_CONTROL_AREA)
+		return 2 * np_caller_pointer_size(&s->m);                 /* SY-9 */
+	if (cls == NP_SYSTEM_PERFORMANCE_TRACE_INFORMATION &&
+	    subclass == NP_EVENT_TRACE_PROFILE_SOURCE_LIST_INFORMATION)
+		return (uint32_t)REGION_SIZE;                              /* SY-24: the whole region */
+	return NP_EVENT_TRACE_TIME_PROFILE_SIZE;                           /* SY-23, and any other */
+}
+
+/* The class's input, put in the buffer before the call (SY-9, SY-21, SY-23). */
+static void sysinfo_input(model_state *s, const np_step *st, const np_function *f, uint32_t cls,
+			  uint64_t buf, bool is_set)
+{
+	if (cls == NP_SYSTEM_PROCESSOR_PROFILE_CONTROL_AREA) {
+		if (is_set) {   /* a query has no input for this class */
+			uint8_t allocate = (uint8_t)u32_arg(st, f, "Allocate");
+			poke_input(s, buf + np_caller_pointer_size(&s->m), &allocate, 1);
+		}
+		return;
+	}
+	uint32_t fields[2] = { u32_arg(st, f, "EventTraceClass"), 0 };
+	if (is_set)
+		fields[1] = u32_arg(st, f, "ProfileInterval");
+	poke_input(s, buf, fields, is_set ? sizeof fields : sizeof fields[0]);
 }
 
 static void set_result(np_record *r, np_result res)
@@ -522,6 +586,37 @@ static void model_step(np_backend *self, const np_step *st, np_record *r)
 	case NP_FN_INJECT:
 		inject_step(s, st, f, r);
 		break;
+	case NP_FN_SET_SYSINFO:
+	case NP_FN_QUERY_SYSINFO: {
+		bool is_set = f->id == NP_FN_SET_SYSINFO;
+		uint32_t cls = u32_arg(st, f, "InformationClass");
+		uint32_t subclass = u32_arg(st, f, "EventTraceClass");
+		uint64_t buf = materialize(s, np_step_arg(st, np_param_find(f, "SystemInformation")));
+		uint64_t ret = is_set ? 0 : materialize(s, np_step_arg(st, np_param_find(f, "ReturnLength")));
+		uint32_t len = sysinfo_length(s, st, f, cls, subclass);
+		sysinfo_input(s, st, f, cls, buf, is_set);
+		set_result(r, is_set ? np_nt_set_system_information(&s->m, cls, buf, len)
+				     : np_nt_query_system_information(&s->m, cls, buf, len, ret));
+		if (cls == NP_SYSTEM_PROCESSOR_PROFILE_CONTROL_AREA)
+			read_out_pointer(s, r, "ProcessorProfileControlArea", buf);
+		else if (!is_set && subclass == NP_EVENT_TRACE_PROFILE_SOURCE_LIST_INFORMATION)
+			read_source_list(s, r, buf ? buf + NP_EVENT_TRACE_PROFILE_LIST_HEADER : 0);
+		else if (!is_set)
+			read_out_u32(s, r, "ProfileInterval", buf ? buf + 4 : 0);
+		if (!is_set)
+			read_out_u32(s, r, "ReturnLength", ret);
+		break;
+	}
+	case NP_FN_MOVE_THREAD: {
+		np_config_error e = np_machine_move_thread(&s->m, u32_arg(st, f, "Cpu"));
+		if (e) {
+			set_result(r, (np_result){ NP_RESULT_NOT_APPLICABLE, 0, e });
+		} else {
+			r->outcome.kind = NP_OUT_NONE;
+			np_record_out_u32(r, "Cpu", s->m.current_cpu);
+		}
+		break;
+	}
 	}
 }
 

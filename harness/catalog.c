@@ -1,5 +1,5 @@
-/* The step catalog: the calls of SPEC.md §SI, §QI, §TR, §CP, §ST, §SP, the
- * object-manager calls around them (MC-5) and the pseudo-steps. */
+/* The step catalog: the calls of SPEC.md §SI, §QI, §TR, §CP, §ST, §SP and
+ * §SY, the object-manager calls around profiles (MC-5) and the pseudo-steps. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +78,23 @@ static const np_function functions[] = {
 		{ "Buffer", NULL, NP_PARAM_CAPTURED, NULL, NULL } }, NP_KIND_PSEUDO },
 	{ NP_FN_INJECT, "Inject", NULL, {
 		{ "What", NULL, NP_PARAM_CHOICE, NULL, "alloc|lock|map" } }, NP_KIND_MODEL },
+	/* SY-*: "auto" length is the structure the class wants (fixtures/README.md) */
+	{ NP_FN_SET_SYSINFO, "NtSetSystemInformation", "ZwSetSystemInformation", {
+		{ "InformationClass", "SystemInformationClass", NP_PARAM_U32, "0x81", NULL },
+		{ "Allocate", NULL, NP_PARAM_BYTE, "1", NULL },
+		{ "EventTraceClass", NULL, NP_PARAM_U32, "3", NULL },
+		{ "ProfileInterval", NULL, NP_PARAM_U32, "0", NULL },
+		{ "SystemInformation", NULL, NP_PARAM_POINTER, "user", NULL },
+		{ "SystemInformationLength", NULL, NP_PARAM_U32, "auto", NULL } }, NP_KIND_SYSINFO },
+	{ NP_FN_QUERY_SYSINFO, "NtQuerySystemInformation", "ZwQuerySystemInformation", {
+		{ "InformationClass", "SystemInformationClass", NP_PARAM_U32, "0x81", NULL },
+		{ "EventTraceClass", NULL, NP_PARAM_U32, "3", NULL },
+		{ "SystemInformation", NULL, NP_PARAM_POINTER, "user", NULL },
+		{ "SystemInformationLength", NULL, NP_PARAM_U32, "auto", NULL },
+		{ "ReturnLength", NULL, NP_PARAM_POINTER, "user", NULL } }, NP_KIND_SYSINFO },
+	/* SY-15: the scheduler moves the calling thread (model only) */
+	{ NP_FN_MOVE_THREAD, "MoveThread", NULL, {
+		{ "Cpu", NULL, NP_PARAM_U32, NULL, NULL } }, NP_KIND_MODEL },
 };
 
 const np_function *np_function_find(const char *name)

@@ -12,6 +12,7 @@
 typedef enum np_param_kind {
 	NP_PARAM_U32,     /* a ULONG */
 	NP_PARAM_U64,     /* a 64-bit handle value */
+	NP_PARAM_BYTE,    /* a BOOLEAN or UCHAR: 0 to 255 */
 	NP_PARAM_SOURCE,  /* a KPROFILE_SOURCE: name or number */
 	NP_PARAM_POINTER, /* symbolic pointer (user, null, misaligned, ...) or number */
 	NP_PARAM_OUT_HANDLE, /* a HANDLE * to write: a pointer, or >NAME (user + capture) */
@@ -35,14 +36,16 @@ typedef enum np_function_id {
 	NP_FN_SET_INTERVAL, NP_FN_QUERY_INTERVAL, NP_FN_TRACE_SET, NP_FN_TRACE_QUERY,
 	NP_FN_READ_EVENTS, NP_FN_CREATE_PROFILE, NP_FN_CREATE_PROFILE_EX, NP_FN_START_PROFILE,
 	NP_FN_STOP_PROFILE, NP_FN_CLOSE, NP_FN_DUPLICATE_OBJECT, NP_FN_INTERRUPT,
-	NP_FN_READ_BUFFER, NP_FN_WRITE_BUFFER, NP_FN_FREE_BUFFER, NP_FN_INJECT
+	NP_FN_READ_BUFFER, NP_FN_WRITE_BUFFER, NP_FN_FREE_BUFFER, NP_FN_INJECT,
+	NP_FN_SET_SYSINFO, NP_FN_QUERY_SYSINFO, NP_FN_MOVE_THREAD
 } np_function_id;
 
 typedef enum np_function_kind {
 	NP_KIND_NATIVE,   /* an NTDLL/kernel entry point (exports: np_is_exported) */
 	NP_KIND_WIN32,    /* a documented API returning a Win32 error */
 	NP_KIND_PSEUDO,   /* a step that acts on the machine or reads it; no status */
-	NP_KIND_MODEL     /* a pseudo-step only a model can take (Interrupt, Inject, ReadEvents) */
+	NP_KIND_MODEL,    /* a pseudo-step only a model can take (Interrupt, Inject, ReadEvents) */
+	NP_KIND_SYSINFO   /* a native call whose exports the model decides (SY-0) */
 } np_function_kind;
 
 #define NP_MAX_PARAMS 12

@@ -1,6 +1,7 @@
 /* Applies `given` keys to a model machine. The spelling of the keys and
  * values is a stable contract (issue: privilege, tracing, mode, integrity,
- * cpus, hal); others are added here and documented in fixtures/README.md. */
+ * cpus, hal, pebs, cpuN.pebs, alloc); others are added here and documented
+ * in fixtures/README.md. */
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +34,9 @@ static const np_knob_info knobs[] = {
 	{ "K-ZERO-ON-START", { "no", "yes", NULL, NULL } },
 	{ "K-SRC16", { "full", "low16", NULL, NULL } },
 	{ "K-OOB-POLICY", { "page", "bugcheck", "corruption", "ignore" } },
+	{ "K-PEBS-ON-FREE", { "checked", "unchecked", NULL, NULL } },
+	{ "K-PPCA-LENGTH-ORDER", { "mode-first", "length-first", NULL, NULL } },
+	{ "K-PPCA-LENGTH-STATUS", { "info-length-mismatch", "invalid-parameter", NULL, NULL } },
 	/* these two take a version (range) or never: see apply_version_knob */
 	{ "K-FIX-1703", { "1703", "never", NULL, NULL } },
 	{ "K-INCLUSIVE-END", { "6.2..1803", "never", NULL, NULL } },
@@ -80,7 +84,10 @@ static void set_knob(np_machine *m, unsigned k, int v)
 	case 19: m->knobs.lock_fail = (np_knob_lock_fail)v; break;
 	case 20: m->knobs.zero_on_start = v == 1; break;
 	case 21: m->knobs.src16 = (np_knob_src16)v; break;
-	default: m->knobs.oob = (np_knob_oob)v; break;
+	case 22: m->knobs.oob = (np_knob_oob)v; break;
+	case 23: m->knobs.pebs_on_free = (np_knob_pebs_on_free)v; break;
+	case 24: m->knobs.ppca_length_order = (np_knob_ppca_length_order)v; break;
+	default: m->knobs.ppca_length_status = (np_knob_ppca_length_status)v; break;
 	}
 }
 
@@ -144,6 +151,59 @@ static const char *apply_hal_row(np_machine *m, const char *key, const char *val
 		return *syntax = true, "hal.SOURCE.FIELD: FIELD is supported, min, max or default";
 	}
 	return NULL;
+}
+
+/* SY-16: one processor property; cpu is NULL for "every processor". */
+static const char *apply_cpu_field(np_machine *m, np_cpu *one, const char *field, const char *value,
+				   bool *syntax)
+{
+	np_cpu *first = one ? one : &m->cpu[0];
+	np_cpu *last = one ? one : &m->cpu[NP_MAX_CPUS - 1];
+	uint64_t n = 0;
+	int c = -1;
+	if (strcmp(field, "pebs") == 0) {
+		if ((c = CHOICE(value, "off", "on")) < 0)
+			return *syntax = true, "pebs takes on or off";
+	} else if (strcmp(field, "vendor") == 0) {
+		if ((c = CHOICE(value, "intel", "amd", "other")) < 0)
+			return *syntax = true, "vendor takes intel, amd or other";
+	} else if (strcmp(field, "misc_enable") == 0) {
+		if (!np_number_parse(value, &n))
+			return *syntax = true, "misc_enable takes a 64-bit number (IA32_MISC_ENABLE)";
+	} else if (strcmp(field, "cpuid1_ecx") == 0) {
+		if (!np_number_parse(value, &n) || n > 0xFFFFFFFFu)
+			return *syntax = true, "cpuid1_ecx takes a 32-bit number (CPUID leaf 1, ECX)";
+	} else {
+		return *syntax = true, "a processor property is pebs, vendor, misc_enable or cpuid1_ecx";
+	}
+	for (np_cpu *p = first; p <= last; p++) {
+		switch (field[0]) {
+		case 'p': np_cpu_set_pebs(p, c == 1); break;
+		case 'v': p->vendor = (np_vendor)c; break;
+		case 'm': p->misc_enable = n; break;
+		default:  p->cpuid1_ecx = (uint32_t)n; break;
+		}
+	}
+	return NULL;
+}
+
+/* cpuN.FIELD=VALUE: one processor's property (SY-16). */
+static const char *apply_one_cpu(np_machine *m, const char *key, const char *value, bool *syntax)
+{
+	const char *dot = strchr(key, '.');
+	char digits[8];
+	size_t n = (size_t)(dot - (key + 3));
+	uint64_t cpu;
+	if (n == 0 || n >= sizeof digits)
+		return *syntax = true, "expected cpuN.FIELD=VALUE with N from 0 to 63";
+	memcpy(digits, key + 3, n);
+	digits[n] = '\0';
+	if (!np_number_parse(digits, &cpu) || cpu >= NP_MAX_CPUS)
+		return *syntax = true, "expected cpuN.FIELD=VALUE with N from 0 to 63";
+	const char *e = apply_cpu_field(m, &m->cpu[cpu], dot + 1, value, syntax);
+	if (!e && cpu >= m->cpus)
+		return "cpuN names an inactive processor (N < cpus)";
+	return e;
 }
 
 static const char *apply_number(const char *value, uint64_t max, uint64_t *out, bool *syntax,
@@ -226,6 +286,11 @@ static const char *apply(np_machine *m, const np_pair *p, bool *syntax)
 		return apply_hal_row(m, k, v, syntax);
 	} else if (strcmp(k, "K-FIX-1703") == 0 || strcmp(k, "K-INCLUSIVE-END") == 0) {
 		return apply_version_knob(m, k, v, syntax);
+	} else if (strcmp(k, "pebs") == 0 || strcmp(k, "vendor") == 0 || strcmp(k, "misc_enable") == 0 ||
+		   strcmp(k, "cpuid1_ecx") == 0) {
+		return apply_cpu_field(m, NULL, k, v, syntax);
+	} else if (strncmp(k, "cpu", 3) == 0 && strchr(k, '.')) {
+		return apply_one_cpu(m, k, v, syntax);
 	} else if (strncmp(k, "K-", 2) == 0) {
 		for (unsigned i = 0; i < sizeof knobs / sizeof *knobs; i++) {
 			if (strcmp(k, knobs[i].name) != 0)
@@ -254,18 +319,29 @@ const char *np_given_check(const np_pair *p)
 	return syntax ? e : NULL;
 }
 
+/* The keys applied before all others, in this order: hal= resets the HAL
+ * table, and cpus= decides which processors cpu= and cpuN.* may name. */
+static const char *const early[] = { "hal", "cpus" };
+
+static bool is_early(const char *name)
+{
+	return strcmp(name, early[0]) == 0 || strcmp(name, early[1]) == 0;
+}
+
 const char *np_given_apply_all(np_machine *m, const np_pair *given, unsigned n)
 {
 	bool syntax;
-	for (unsigned i = 0; i < n; i++) {   /* hal= resets the HAL table: first */
-		if (strcmp(given[i].name, "hal") == 0) {
+	for (unsigned k = 0; k < 2; k++) {
+		for (unsigned i = 0; i < n; i++) {
+			if (strcmp(given[i].name, early[k]) != 0)
+				continue;
 			const char *e = apply(m, &given[i], &syntax);
 			if (e)
 				return e;
 		}
 	}
 	for (unsigned i = 0; i < n; i++) {
-		if (strcmp(given[i].name, "hal") == 0)
+		if (is_early(given[i].name))
 			continue;
 		const char *e = apply(m, &given[i], &syntax);
 		if (e)

@@ -240,6 +240,10 @@ const char *np_parse_step(const char *line, np_step *step)
 			if (!np_number_parse(a->value, &num))
 				return "expected a number";
 			break;
+		case NP_PARAM_BYTE:
+			if (!np_number_parse(a->value, &num) || num > 0xFF)
+				return "expected a number from 0 to 255";
+			break;
 		case NP_PARAM_SOURCE:
 			if (!np_source_parse(a->value, &src))
 				return "expected a KPROFILE_SOURCE name or a 32-bit number";

@@ -22,7 +22,7 @@ static inline np_result np_not_applicable(const char *why) { return (np_result){
  * alignment (1 = none). Returns an NTSTATUS. Kernel-mode requests pass. */
 uint32_t np_probe_for_write(np_machine *m, uint64_t addr, uint64_t len, unsigned align);
 /* AS-3: the read probe of an input array and the copy that follows it. */
-uint32_t np_probe_for_read(np_machine *m, uint64_t addr, uint64_t len, unsigned align);
+uint32_t np_probe_input_array(np_machine *m, uint64_t addr, uint64_t len, unsigned align);
 
 /* Region storage: copies that bypass protection (the kernel's own view of
  * locked pages), and release. */
@@ -43,6 +43,10 @@ uint64_t np_handle_widen(const np_machine *m, uint64_t handle);
 /* Bug check codes the model can predict. */
 #define NP_BUGCHECK_IRQL_NOT_LESS_OR_EQUAL   0x0000000Au
 #define NP_BUGCHECK_KMODE_EXCEPTION_NOT_HANDLED 0x0000001Eu
+
+/* SY-1, SY-2: a user-mode probe for reading: alignment, then the range.
+ * Nothing is accessed, so a mapping is not required. Kernel-mode requests pass. */
+uint32_t np_probe_for_read(np_machine *m, uint64_t addr, uint64_t len, unsigned align);
 
 /* HL-3..HL-5: the HAL's two entry points for profile sources. */
 void np_hal_set_interval(np_machine *m, unsigned cpu, uint32_t source, uint32_t interval);

@@ -59,7 +59,14 @@ np_config_error np_machine_init(np_machine *m, np_ver v, np_arch a)
 		.inclusive_lo = NP_V6_2,
 		.inclusive_hi = NP_V1803,
 		.oob = NP_OOB_PAGE,
+		.pebs_on_free = NP_PEBS_FREE_CHECKED,
+		.ppca_length_order = NP_PPCA_MODE_FIRST,
+		.ppca_length_status = NP_PPCA_INFO_LENGTH_MISMATCH,
 	};
+	/* SY-16: every processor is an Intel processor with PEBS and no
+	 * control area (memset) */
+	for (unsigned c = 0; c < NP_MAX_CPUS; c++)
+		np_cpu_set_pebs(&m->cpu[c], true);
 	return np_machine_set_hal(m, NP_HAL_DEFAULT);
 }
 
@@ -103,6 +110,30 @@ np_config_error np_machine_set_groups(np_machine *m, unsigned groups)
 }
 
 /* MC-6: an injected failure is used up by the first allocation after it. */
+/* SY-15: between calls the scheduler may move the thread to any active
+ * processor; a call itself runs on one (MC-2). */
+np_config_error np_machine_move_thread(np_machine *m, unsigned cpu)
+{
+	if (cpu >= m->cpus)
+		return "the thread can only move to an active processor (cpu < cpus)";
+	m->current_cpu = cpu;
+	return NULL;
+}
+
+/* SY-16: PEBS on is the state SY-11 accepts on any kernel; off sets
+ * IA32_MISC_ENABLE bit 12 (PEBS unavailable) and leaves the rest. */
+void np_cpu_set_pebs(np_cpu *c, bool on)
+{
+	if (on) {
+		c->vendor = NP_VENDOR_INTEL;
+		c->misc_enable = (c->misc_enable | NP_MISC_ENABLE_PERFMON_AVAILABLE) &
+				 ~NP_MISC_ENABLE_PEBS_UNAVAILABLE;
+		c->cpuid1_ecx |= NP_CPUID1_ECX_DTES64;
+	} else {
+		c->misc_enable |= NP_MISC_ENABLE_PEBS_UNAVAILABLE;
+	}
+}
+
 bool np_allocate(np_machine *m)
 {
 	if (m->alloc_failures == 0)

@@ -170,6 +170,13 @@ bool np_mem_poke(np_machine *m, uint64_t addr, const void *data, size_t len)
 	return walk(m, addr, len, 0, copy_in, (void *)data);
 }
 
+/* AS-1: [addr, addr+len) must not wrap and must end at or below
+ * MmUserProbeAddress. */
+static bool in_user_range(const np_machine *m, uint64_t addr, uint64_t len)
+{
+	return addr + len >= addr && addr + len <= np_user_probe_address(m);
+}
+
 /* AS-2, AS-3: a user-mode probe: alignment first, then the range below
  * MmUserProbeAddress, then access to every byte (over adjacent regions too).
  * A kernel-mode request is trusted and passes unprobed. */
@@ -180,7 +187,7 @@ static uint32_t probe(np_machine *m, uint64_t addr, uint64_t len, unsigned align
 		return NP_STATUS_SUCCESS;
 	if (align > 1 && addr % align != 0)
 		return NP_STATUS_DATATYPE_MISALIGNMENT;
-	if (addr + len < addr || addr + len > np_user_probe_address(m))
+	if (!in_user_range(m, addr, len))
 		return NP_STATUS_ACCESS_VIOLATION;
 	return walk(m, addr, len, need, each, NULL) ? NP_STATUS_SUCCESS : NP_STATUS_ACCESS_VIOLATION;
 }
@@ -192,7 +199,22 @@ uint32_t np_probe_for_write(np_machine *m, uint64_t addr, uint64_t len, unsigned
 }
 
 /* AS-3: the read probe of an input array, with the kernel's copy of it. */
-uint32_t np_probe_for_read(np_machine *m, uint64_t addr, uint64_t len, unsigned align)
+uint32_t np_probe_input_array(np_machine *m, uint64_t addr, uint64_t len, unsigned align)
 {
 	return probe(m, addr, len, align, NP_PROT_READ, NULL);
+}
+
+/* SY-1, SY-2: the probe NtSetSystemInformation makes of its buffer, which
+ * it only reads: alignment first, then the range. It touches nothing, so an
+ * unmapped or read-only buffer passes; a later access may still fault (SY-5). */
+uint32_t np_probe_for_read(np_machine *m, uint64_t addr, uint64_t len, unsigned align)
+{
+	if (m->previous_mode == NP_MODE_KERNEL)
+		return NP_STATUS_SUCCESS;
+	if (addr % align != 0)
+		return NP_STATUS_DATATYPE_MISALIGNMENT;
+	if (!in_user_range(m, addr, len))
+		return NP_STATUS_ACCESS_VIOLATION;
+	walk(m, addr, len, 0, revoke_vanishing, NULL);
+	return NP_STATUS_SUCCESS;
 }

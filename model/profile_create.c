@@ -118,7 +118,7 @@ static uint32_t probe_arguments(np_machine *m, const request *r)
 			return st;
 	}
 	if (r->ex && r->a.group_count != 0)                            /* CP-14 */
-		return np_probe_for_read(m, r->a.affinity_array,
+		return np_probe_input_array(m, r->a.affinity_array,
 					 (uint64_t)r->a.group_count * group_affinity_size(m), 4);
 	return NP_STATUS_SUCCESS;
 }

@@ -1,12 +1,22 @@
 /* TraceSetInformation and TraceQueryInformation, classes 0x05 and 0x07
  * (SPEC.md §TR). These are user-mode functions (ADVAPI32, later SECHOST) that
- * repackage the native calls. */
+ * repackage the native calls: NtSetIntervalProfile and NtQueryIntervalProfile,
+ * and NtSetSystemInformation and NtQuerySystemInformation with class
+ * SystemPerformanceTraceInformation (0x1F) (SY-25). */
 #include <string.h>
 
-#include "etw_time_profile.h"
 #include "internal.h"
 
 #define TRACE_PROFILE_INTERVAL_SIZE 8u
+
+/* SY-25: the functions' own buffers (locals and the double buffer of class
+ * 7) live in the caller's process. The model maps one region for them, at a
+ * user address that vectors and tests leave alone, the first time one is
+ * needed: the kernel's probes of them pass. */
+#define LIBRARY_BUFFER      0x7FF00000ull
+#define LIBRARY_BUFFER_SIZE 0x10000u
+#define LIBRARY_RETLEN      0x00u   /* a ULONG that receives ReturnLength */
+#define LIBRARY_INFO        0x10u   /* the information buffer passed to the kernel */
 
 static const char kernel_caller[] =
 	"Trace* functions are user-mode library functions; there is no kernel-mode caller (TR-10)";
@@ -14,12 +24,26 @@ static const char other_class[] =
 	"only information classes 5 and 7 are modelled (TR-1)";
 static const char unreadable_buffer[] =
 	"the caller's TraceInformation buffer must be readable: a bad buffer faults in the caller, which the model does not simulate";
+static const char no_room[] =
+	"the caller's address space has no room at 0x7FF00000 for the Trace* functions' own buffers (SY-25)";
 
 static np_result win32_of(np_result r)
 {
 	if (r.kind == NP_RESULT_STATUS)
 		r = np_win32(np_status_to_win32(r.code));   /* TR-9 */
 	return r;
+}
+
+static bool write_u32(np_machine *m, uint64_t at, uint32_t v) { return np_mem_write(m, at, &v, 4); }
+
+/* The base of the functions' own buffers, mapped on first use; 0 when the
+ * caller's address space has something else there. */
+static uint64_t library_buffer(np_machine *m)
+{
+	if (m->library_buffer == 0 &&
+	    np_mem_map(m, LIBRARY_BUFFER, LIBRARY_BUFFER_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, 0) == NULL)
+		m->library_buffer = LIBRARY_BUFFER;
+	return m->library_buffer;
 }
 
 /* TR-1: the class gate shared by both functions; NULL means "handle it". */
@@ -39,6 +63,18 @@ static const np_result *class_gate(const np_machine *m, uint32_t info_class, boo
 	return NULL;
 }
 
+/* TR-4, SY-25: an EVENT_TRACE_TIME_PROFILE_INFORMATION in the functions'
+ * own buffer; returns its address (0: no room). */
+static uint64_t time_profile_request(np_machine *m, uint32_t interval)
+{
+	uint64_t lib = library_buffer(m);
+	if (lib == 0)
+		return 0;
+	uint32_t request[2] = { NP_EVENT_TRACE_TIME_PROFILE_INFORMATION, interval };
+	np_mem_write(m, lib + LIBRARY_INFO, request, sizeof request);
+	return lib + LIBRARY_INFO;
+}
+
 np_result np_trace_set_information(np_machine *m, uint64_t session, uint32_t info_class,
 				   uint64_t buffer, uint32_t length)
 {
@@ -56,94 +92,16 @@ np_result np_trace_set_information(np_machine *m, uint64_t session, uint32_t inf
 	uint32_t field[2];
 	if (!np_mem_read(m, buffer, field, sizeof field))
 		return np_not_applicable(unreadable_buffer);
-	if (field[0] == NP_PROFILE_TIME)                           /* TR-4 */
-		return np_win32(np_status_to_win32(np_etw_time_profile_set(m, field[1])));
-	return win32_of(np_nt_set_interval_profile(m, field[1], field[0])); /* TR-6 */
+	if (field[0] != NP_PROFILE_TIME)                           /* TR-6 */
+		return win32_of(np_nt_set_interval_profile(m, field[1], field[0]));
+	uint64_t request = time_profile_request(m, field[1]);      /* TR-4, SY-25 */
+	if (request == 0)
+		return np_not_applicable(no_room);
+	return win32_of(np_nt_set_system_information(m, NP_SYSTEM_PERFORMANCE_TRACE_INFORMATION, request,
+						     NP_EVENT_TRACE_TIME_PROFILE_SIZE));
 }
 
-/* ---- class 7: the chain of PROFILE_SOURCE_INFO records (TR-7) ---- */
-
-static size_t description_of(const np_hal_source *s, uint32_t source, char *out, size_t cap)
-{
-	if (s->description) {
-		size_t n = strlen(s->description);
-		memcpy(out, s->description, n + 1);
-		return n;
-	}
-	static const char hex[] = "0123456789ABCDEF";
-	/* HL-1: a source whose HAL name the model does not carry */
-	memcpy(out, "Source0x", 8);
-	out[8] = hex[(source >> 4) & 0xF];
-	out[9] = hex[source & 0xF];
-	out[10] = '\0';
-	(void)cap;
-	return 10;
-}
-
-/* TR-7: fixed part 0x18 bytes, the NUL-terminated UTF-16 description after it,
- * each record rounded up to 8 bytes so the next one's ULONG64 stays aligned. */
-static uint32_t record_size(size_t chars)
-{
-	uint32_t n = NP_PROFILE_SOURCE_INFO_FIXED + (uint32_t)(chars + 1) * 2u;
-	return (n + 7u) & ~7u;
-}
-
-static uint32_t source_list_size(const np_machine *m)
-{
-	uint32_t total = 0;
-	char name[64];
-	for (uint32_t s = 0; s < NP_HAL_SOURCES; s++)
-		if (m->hal.source[s].supported)
-			total += record_size(description_of(&m->hal.source[s], s, name, sizeof name));
-	return total;
-}
-
-static bool write_u32(np_machine *m, uint64_t at, uint32_t v) { return np_mem_write(m, at, &v, 4); }
-
-/* Writes the chain; false when a byte of the caller's buffer is not writable. */
-static bool write_source_list(np_machine *m, uint64_t buffer)
-{
-	uint64_t at = buffer;
-	uint64_t last = 0;
-	char name[64];
-	for (uint32_t s = 0; s < NP_HAL_SOURCES; s++) {
-		const np_hal_source *src = &m->hal.source[s];
-		if (!src->supported)
-			continue;
-		size_t chars = description_of(src, s, name, sizeof name);
-		uint32_t size = record_size(chars);
-		uint8_t rec[NP_PROFILE_SOURCE_INFO_FIXED + 2 * 64 + 8];
-		memset(rec, 0, sizeof rec);
-		uint32_t fixed[4] = { size, s, src->min, src->max };
-		memcpy(rec, fixed, sizeof fixed);
-		for (size_t i = 0; i < chars; i++)
-			rec[NP_PROFILE_SOURCE_INFO_FIXED + 2 * i] = (uint8_t)name[i];
-		if (!np_mem_write(m, at, rec, size))
-			return false;
-		last = at;
-		at += size;
-	}
-	return last == 0 || write_u32(m, last, 0);   /* TR-7: the last record ends the chain */
-}
-
-static np_result query_source_list(np_machine *m, uint64_t buffer, uint32_t length,
-				   uint64_t return_length)
-{
-	uint32_t needed = source_list_size(m);
-	if (buffer == 0 || length < needed) {                  /* TR-7, K-SRCLIST-LEN */
-		if (return_length && !write_u32(m, return_length, needed))
-			return np_not_applicable(unreadable_buffer);
-		return np_win32(m->knobs.srclist_len == NP_SRCLIST_MORE_DATA ? NP_ERROR_MORE_DATA
-									     : NP_ERROR_BAD_LENGTH);
-	}
-	if (!np_allocate(m))
-		return np_win32(NP_ERROR_OUTOFMEMORY);              /* TR-8 */
-	if (!write_source_list(m, buffer))
-		return np_not_applicable(unreadable_buffer);
-	if (return_length && !write_u32(m, return_length, needed))
-		return np_not_applicable(unreadable_buffer);
-	return np_win32(NP_ERROR_SUCCESS);
-}
+/* ---- class 5 ---- */
 
 static np_result query_interval(np_machine *m, uint64_t buffer, uint32_t length,
 				uint64_t return_length)
@@ -157,12 +115,78 @@ static np_result query_interval(np_machine *m, uint64_t buffer, uint32_t length,
 	uint32_t source;
 	if (!np_mem_read(m, buffer, &source, sizeof source))
 		return np_not_applicable(unreadable_buffer);
-	if (source == NP_PROFILE_TIME) {                         /* TR-4 */
-		if (!write_u32(m, buffer + 4, np_etw_time_profile_query(m)))
-			return np_not_applicable(unreadable_buffer);
-		return np_win32(NP_ERROR_SUCCESS);
+	if (source != NP_PROFILE_TIME)                             /* TR-6 */
+		return win32_of(np_nt_query_interval_profile(m, source, buffer + 4));
+	uint64_t request = time_profile_request(m, 0);             /* TR-4, SY-25 */
+	if (request == 0)
+		return np_not_applicable(no_room);
+	/* a well-formed request from the functions' own buffer: the kernel
+	 * answers STATUS_SUCCESS (SY-23) */
+	np_result r = np_nt_query_system_information(m, NP_SYSTEM_PERFORMANCE_TRACE_INFORMATION, request,
+						     NP_EVENT_TRACE_TIME_PROFILE_SIZE, 0);
+	uint32_t interval = 0;
+	np_mem_read(m, request + 4, &interval, sizeof interval);
+	if (!write_u32(m, buffer + 4, interval))
+		return np_not_applicable(unreadable_buffer);
+	return win32_of(r);
+}
+
+/* ---- class 7: the chain of PROFILE_SOURCE_INFO records (TR-7, TR-8, SY-24) ---- */
+
+/* Copies n bytes of the functions' own buffer to the caller's. */
+static bool copy_out(np_machine *m, uint64_t to, uint64_t from, uint32_t n)
+{
+	uint8_t chunk[256];
+	while (n > 0) {
+		uint32_t k = n < sizeof chunk ? n : (uint32_t)sizeof chunk;
+		np_mem_read(m, from, chunk, k);
+		if (!np_mem_write(m, to, chunk, k))
+			return false;
+		to += k;
+		from += k;
+		n -= k;
 	}
-	return win32_of(np_nt_query_interval_profile(m, source, buffer + 4)); /* TR-6 */
+	return true;
+}
+
+/* SY-25: asks the kernel for the list (sub-class 0x0D) in the functions'
+ * own buffer, of length bytes; *total receives the kernel's return length. */
+static np_result kernel_source_list(np_machine *m, uint64_t lib, uint32_t length, uint32_t *total)
+{
+	uint32_t request[2] = { NP_EVENT_TRACE_PROFILE_SOURCE_LIST_INFORMATION, 0 };
+	np_mem_write(m, lib + LIBRARY_INFO, request, sizeof request);
+	np_result r = np_nt_query_system_information(m, NP_SYSTEM_PERFORMANCE_TRACE_INFORMATION,
+						     lib + LIBRARY_INFO, length, lib + LIBRARY_RETLEN);
+	np_mem_read(m, lib + LIBRARY_RETLEN, total, sizeof *total);
+	return r;
+}
+
+static np_result query_source_list(np_machine *m, uint64_t buffer, uint32_t length,
+				   uint64_t return_length)
+{
+	uint64_t lib = library_buffer(m);
+	if (lib == 0)
+		return np_not_applicable(no_room);
+	/* SY-25: a first query with a header-sized buffer learns the size */
+	uint32_t total = 0;
+	kernel_source_list(m, lib, NP_EVENT_TRACE_PROFILE_LIST_SIZE, &total);
+	uint32_t needed = total - NP_EVENT_TRACE_PROFILE_LIST_HEADER;
+	if (buffer == 0 || length < needed) {                  /* TR-7, K-SRCLIST-LEN */
+		if (return_length && !write_u32(m, return_length, needed))
+			return np_not_applicable(unreadable_buffer);
+		return np_win32(m->knobs.srclist_len == NP_SRCLIST_MORE_DATA ? NP_ERROR_MORE_DATA
+									     : NP_ERROR_BAD_LENGTH);
+	}
+	if (!np_allocate(m))
+		return np_win32(NP_ERROR_OUTOFMEMORY);              /* TR-8 */
+	/* SY-25: the double buffer holds the header and the whole chain */
+	uint32_t own = total < NP_EVENT_TRACE_PROFILE_LIST_SIZE ? NP_EVENT_TRACE_PROFILE_LIST_SIZE : total;
+	kernel_source_list(m, lib, own, &total);   /* room for it all: STATUS_SUCCESS (SY-24) */
+	if (!copy_out(m, buffer, lib + LIBRARY_INFO + NP_EVENT_TRACE_PROFILE_LIST_HEADER, needed))
+		return np_not_applicable(unreadable_buffer);
+	if (return_length && !write_u32(m, return_length, needed))
+		return np_not_applicable(unreadable_buffer);
+	return np_win32(NP_ERROR_SUCCESS);
 }
 
 np_result np_trace_query_information(np_machine *m, uint64_t session, uint32_t info_class,

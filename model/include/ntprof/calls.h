@@ -112,4 +112,39 @@ np_result np_profile_interrupt(np_machine *m, const np_interrupt *irq, unsigned 
 /* Sizes of the source-list records (TR-7), for callers that parse the chain. */
 #define NP_PROFILE_SOURCE_INFO_FIXED 0x18u
 
+/* SYSTEM_INFORMATION_CLASS values modelled (SY-*). */
+#define NP_SYSTEM_PERFORMANCE_TRACE_INFORMATION   0x1Fu
+#define NP_SYSTEM_PROCESSOR_PROFILE_CONTROL_AREA  0x81u
+
+/* EVENT_TRACE_INFORMATION_CLASS values modelled: the first dword of a
+ * class 0x1F buffer (SY-21). */
+#define NP_EVENT_TRACE_TIME_PROFILE_INFORMATION         0x03u
+#define NP_EVENT_TRACE_PROFILE_SOURCE_LIST_INFORMATION  0x0Du
+
+/* SY-23: EVENT_TRACE_TIME_PROFILE_INFORMATION {class, ProfileInterval}. */
+#define NP_EVENT_TRACE_TIME_PROFILE_SIZE  8u
+/* SY-24: EVENT_TRACE_PROFILE_LIST_INFORMATION: the class at 0, the chain of
+ * PROFILE_SOURCE_INFO records from 8; its declared size is 0x28. */
+#define NP_EVENT_TRACE_PROFILE_LIST_HEADER  8u
+#define NP_EVENT_TRACE_PROFILE_LIST_SIZE    0x28u
+
+/* SY-9: SYSTEM_PROCESSOR_PROFILE_CONTROL_AREA is a pointer (output) and a
+ * BOOLEAN Allocate (input) after it: 8 bytes for a 32-bit caller, 16 for a
+ * 64-bit one. A user-mode WOW64 caller is 32-bit; kernel-mode code on a
+ * 64-bit kernel is 64-bit. */
+static inline unsigned np_caller_pointer_size(const np_machine *m)
+{
+	return m->arch == NP_X86 || (m->arch == NP_WOW64 && m->previous_mode == NP_MODE_USER) ? 4u : 8u;
+}
+
+/* NtSetSystemInformation(SystemInformationClass, SystemInformation,
+ * SystemInformationLength) (SY-*). Classes 0x1F and 0x81 are modelled. */
+np_result np_nt_set_system_information(np_machine *m, uint32_t info_class, uint64_t buffer,
+				       uint32_t length);
+
+/* NtQuerySystemInformation(SystemInformationClass, SystemInformation,
+ * SystemInformationLength, ReturnLength) (SY-*). return_length may be 0 (NULL). */
+np_result np_nt_query_system_information(np_machine *m, uint32_t info_class, uint64_t buffer,
+					 uint32_t length, uint64_t return_length);
+
 #endif

@@ -14,7 +14,7 @@
 
 #define NP_MAX_CPUS        64u   /* one processor group for now */
 #define NP_HAL_SOURCES     256u  /* sources 0x00..0xFF have a HAL table entry (KS-2) */
-#define NP_MAX_REGIONS     32u
+#define NP_MAX_REGIONS     40u   /* a harness vector maps up to 32, the Trace* functions 1 (SY-25) */
 #define NP_MAX_EVENTS      32u
 #define NP_PAGE_SIZE       0x1000u
 #define NP_MAX_GROUPS      4u    /* processor groups modelled (MC-4) */
@@ -109,6 +109,17 @@ typedef enum np_knob_oob {
 	NP_OOB_PAGE,        /* default: corruption in the last mapped page, bug check past it */
 	NP_OOB_BUGCHECK, NP_OOB_CORRUPTION, NP_OOB_IGNORE
 } np_knob_oob;
+/* K-PEBS-ON-FREE (SY-14): does the PEBS test of SY-11 also guard a free. */
+typedef enum np_knob_pebs_on_free { NP_PEBS_FREE_CHECKED, NP_PEBS_FREE_UNCHECKED } np_knob_pebs_on_free;
+
+/* K-PPCA-LENGTH-ORDER (SY-8): is the class 0x81 length tested after the
+ * user-mode refusal of SY-7 (mode-first) or before it (length-first). */
+typedef enum np_knob_ppca_length_order { NP_PPCA_MODE_FIRST, NP_PPCA_LENGTH_FIRST } np_knob_ppca_length_order;
+
+/* K-PPCA-LENGTH-STATUS (SY-8): the status of a wrong class 0x81 length. */
+typedef enum np_knob_ppca_length_status {
+	NP_PPCA_INFO_LENGTH_MISMATCH, NP_PPCA_INVALID_PARAMETER
+} np_knob_ppca_length_status;
 
 typedef struct np_knobs {
 	np_knob_hal_clamp hal_clamp;
@@ -136,7 +147,27 @@ typedef struct np_knobs {
 	np_knob_src16 src16;
 	np_ver inclusive_lo, inclusive_hi; /* K-INCLUSIVE-END (IN-4); lo > hi = never */
 	np_knob_oob oob;
+	np_knob_pebs_on_free pebs_on_free;
+	np_knob_ppca_length_order ppca_length_order;
+	np_knob_ppca_length_status ppca_length_status;
 } np_knobs;
+
+/* ---- Per-processor state (SY-15, SY-16) ---- */
+
+/* SY-11: the vendor as the kernel records it for each processor. */
+typedef enum np_vendor { NP_VENDOR_INTEL, NP_VENDOR_AMD, NP_VENDOR_OTHER } np_vendor;
+
+/* SY-11: the bits of the PEBS test. */
+#define NP_MISC_ENABLE_PERFMON_AVAILABLE  (1ull << 7)   /* IA32_MISC_ENABLE bit 7 */
+#define NP_MISC_ENABLE_PEBS_UNAVAILABLE   (1ull << 12)  /* IA32_MISC_ENABLE bit 12 */
+#define NP_CPUID1_ECX_DTES64              (1u << 2)     /* CPUID leaf 1, ECX bit 2 */
+
+typedef struct np_cpu {
+	np_vendor vendor;
+	uint64_t misc_enable;      /* MSR IA32_MISC_ENABLE (0x1A0) */
+	uint32_t cpuid1_ecx;       /* ECX of CPUID leaf 1 */
+	uint64_t control_area;     /* SY-13: its PROCESSOR_PROFILE_CONTROL_AREA, 0 = none */
+} np_cpu;
 
 /* ---- The simulated HAL (HL-1..HL-5) ---- */
 typedef struct np_hal_source {
@@ -238,6 +269,9 @@ typedef struct np_machine {
 	bool etw_time_interval_set;
 	np_event event[NP_MAX_EVENTS];
 	unsigned event_count, events_lost;
+	np_cpu cpu[NP_MAX_CPUS];           /* SY-16: every processor, active or not */
+	unsigned pool_allocations;         /* SY-17: non-paged allocations made so far */
+	uint64_t library_buffer;           /* SY-25: the Trace* functions' own buffer, 0 = not yet mapped */
 	np_memory mem;
 	np_handle_entry handle[NP_MAX_HANDLES];
 	np_profile profile[NP_MAX_PROFILES];
@@ -263,6 +297,14 @@ np_config_error np_machine_set_hal(np_machine *m, np_hal_kind kind);
 np_config_error np_machine_set_cpus(np_machine *m, unsigned cpus);
 /* MC-4: active processor groups; more than one only on x64 from 6.1. */
 np_config_error np_machine_set_groups(np_machine *m, unsigned groups);
+
+/* SY-15: moves the calling thread to another active processor between calls. */
+np_config_error np_machine_move_thread(np_machine *m, unsigned cpu);
+
+/* SY-16: sets one processor's PEBS state: on = an Intel processor whose
+ * IA32_MISC_ENABLE says PEBS is available and whose CPUID has DTES64;
+ * off = the same with IA32_MISC_ENABLE bit 12 (PEBS unavailable) set. */
+void np_cpu_set_pebs(np_cpu *c, bool on);
 
 /* Highest user-mode address + 1 as the probes test it (AS-1). */
 uint64_t np_user_probe_address(const np_machine *m);

@@ -1,0 +1,71 @@
+/* SystemPerformanceTraceInformation (0x1F): the EVENT_TRACE_INFORMATION_CLASS
+ * in the buffer's first dword picks the behaviour (SPEC.md SY-20..SY-22). */
+#include "sysinfo.h"
+
+static const char unmodelled_subclass[] =
+	"only EVENT_TRACE_INFORMATION_CLASS 0x03 and 0x0D are modelled (SY-22)";
+
+#define NEVER NP_VERSION_COUNT
+
+/* SY-22: the sub-classes each version accepts, for a query and for a set
+ * (GC-ETIC). Any value not accepted gets STATUS_NOT_IMPLEMENTED. */
+static const struct {
+	uint32_t subclass;
+	np_ver query_from, set_from;
+} accepted[] = {
+	{ 0x00, NP_V6_0, NEVER },     /* EventTraceKernelVersionInformation */
+	{ 0x01, NP_V6_0, NP_V6_2 },   /* EventTraceGroupMaskInformation: set from 6.2 */
+	{ 0x02, NP_V6_0, NEVER },     /* EventTracePerformanceInformation */
+	{ 0x03, NP_V6_0, NP_V6_0 },   /* EventTraceTimeProfileInformation (SY-23) */
+	{ 0x04, NP_V6_0, NEVER },     /* EventTraceSessionSecurityInformation */
+	{ 0x05, NP_V6_1, NP_V6_1 },   /* EventTraceSpinlockInformation */
+	{ 0x06, NP_V6_1, NP_V6_1 },   /* EventTraceStackTracingInformation */
+	{ 0x07, NP_V6_1, NP_V6_1 },   /* EventTraceExecutiveResourceInformation */
+	{ 0x08, NP_V6_1, NEVER },     /* EventTraceHeapTracingInformation */
+	{ 0x09, NP_V6_1, NEVER },     /* EventTraceHeapSummaryTracingInformation */
+	{ 0x0A, NP_V6_1, NP_V6_1 },   /* EventTracePoolTagFilterInformation */
+	{ 0x0B, NEVER, NP_V6_2 },     /* EventTracePebsTracingInformation */
+	{ 0x0C, NEVER, NP_V6_2 },     /* EventTraceProfileConfigInformation */
+	{ 0x0D, NP_V6_2, NEVER },     /* EventTraceProfileSourceListInformation (SY-24) */
+	{ 0x0E, NEVER, NP_V6_2 },     /* EventTraceProfileEventListInformation */
+	{ 0x0F, NEVER, NP_V6_2 },     /* EventTraceProfileCounterListInformation */
+	{ 0x10, NEVER, NP_V6_2 },     /* EventTraceStackCachingInformation */
+	{ 0x11, NEVER, NP_V6_2 },     /* EventTraceObjectTypeFilterInformation */
+	{ 0x12, NP_V1607, NP_V1607 }, /* EventTraceSoftRestartInformation */
+	{ 0x13, NEVER, NP_V1709 },    /* EventTraceLastBranchConfigurationInformation */
+	{ 0x14, NEVER, NP_V1709 },    /* EventTraceLastBranchEventListInformation */
+	{ 0x15, NEVER, NP_V1803 },    /* EventTraceProfileSourceAddInformation */
+	{ 0x16, NEVER, NP_V1803 },    /* EventTraceProfileSourceRemoveInformation */
+	{ 0x17, NEVER, NP_V1803 },    /* EventTraceProcessorTraceConfigurationInformation */
+	{ 0x18, NEVER, NP_V1803 },    /* EventTraceProcessorTraceEventListInformation */
+	{ 0x19, NP_V1803, NP_V1803 }, /* EventTraceCoverageSamplerInformation */
+};
+
+static bool subclass_accepted(np_ver v, uint32_t subclass, bool query)
+{
+	for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++)
+		if (accepted[i].subclass == subclass)
+			return v >= (query ? accepted[i].query_from : accepted[i].set_from);
+	return false;
+}
+
+np_result np_performance_trace(const np_sysinfo *rq)
+{
+	/* SY-21: the sub-class is the first dword; a buffer too small to hold it
+	 * is an invalid parameter */
+	if (rq->length < sizeof(uint32_t))
+		return np_status(NP_STATUS_INVALID_PARAMETER);
+	uint32_t subclass;
+	if (!np_sysinfo_read(rq, 0, &subclass, sizeof subclass))
+		return np_sysinfo_fault(rq->m);                          /* SY-5 */
+	if (!subclass_accepted(rq->m->version, subclass, rq->query))
+		return np_status(NP_STATUS_NOT_IMPLEMENTED);              /* SY-22 */
+	switch (subclass) {
+	case NP_EVENT_TRACE_TIME_PROFILE_INFORMATION:
+		return np_etw_time_profile(rq);                           /* SY-23 */
+	case NP_EVENT_TRACE_PROFILE_SOURCE_LIST_INFORMATION:
+		return np_etw_profile_source_list(rq);                    /* SY-24 */
+	default:
+		return np_not_applicable(unmodelled_subclass);            /* SY-22 */
+	}
+}

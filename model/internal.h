@@ -40,6 +40,12 @@ uint32_t np_handle_reference(np_machine *m, uint64_t handle, np_object_type type
 /* A 32-bit caller's handle, sign-extended as WOW64 does (MC-3). */
 uint64_t np_handle_widen(const np_machine *m, uint64_t handle);
 
+/* MC-2, MC-4: the active processors of a group as a KAFFINITY. */
+static inline uint64_t np_active_mask(const np_machine *m)
+{
+	return m->cpus >= 64 ? UINT64_MAX : (1ull << m->cpus) - 1;
+}
+
 /* Bug check codes the model can predict. */
 #define NP_BUGCHECK_IRQL_NOT_LESS_OR_EQUAL   0x0000000Au
 #define NP_BUGCHECK_KMODE_EXCEPTION_NOT_HANDLED 0x0000001Eu

@@ -3,11 +3,6 @@
 
 #include "internal.h"
 
-static uint64_t active_mask(const np_machine *m)
-{
-	return m->cpus >= 64 ? UINT64_MAX : (1ull << m->cpus) - 1;
-}
-
 /* ST-1, SP-1: the handle must name a profile granting PROFILE_CONTROL.
  * A halted machine answers every call with its bug check. */
 static np_result resolve(np_machine *m, uint64_t handle, np_profile **out)
@@ -69,7 +64,7 @@ static void choose_processors(const np_machine *m, np_profile *p)
 		memcpy(p->run_mask, p->group_mask, sizeof p->run_mask);
 		return;
 	}
-	uint64_t active = active_mask(m), chosen = p->stored_affinity & active;
+	uint64_t active = np_active_mask(m), chosen = p->stored_affinity & active;
 	if (!np_has_source_argument(m->version))
 		chosen = active;                        /* 3.10, 3.50: no Affinity */
 	else if (np_has_sp4_profile_fixes(m->version) ? chosen == 0 : p->stored_affinity == 0)

@@ -18,22 +18,11 @@ typedef struct request {
 
 static bool caller_is_32bit(const np_machine *m) { return m->arch != NP_X64; }
 
-/* The largest SIZE_T of the kernel's arithmetic: 32 bits on an x86 kernel;
- * a WOW64 caller's values are zero-extended into 64 bits (CP-10). */
-static uint64_t size_max(const np_machine *m)
+/* All ones in the kernel's word: the largest SIZE_T (CP-10; a WOW64 caller's
+ * values are zero-extended into 64 bits) and the all-ones KAFFINITY (CP-16). */
+static uint64_t kernel_word_max(const np_machine *m)
 {
 	return m->arch == NP_X86 ? 0xFFFFFFFFull : UINT64_MAX;
-}
-
-/* All-ones KAFFINITY in the kernel's width (CP-16). */
-static uint64_t kernel_all_ones(const np_machine *m)
-{
-	return m->arch == NP_X86 ? 0xFFFFFFFFull : UINT64_MAX;
-}
-
-static uint64_t active_mask(const np_machine *m)
-{
-	return m->cpus >= 64 ? UINT64_MAX : (1ull << m->cpus) - 1;
 }
 
 /* A 32-bit caller cannot pass more than 32 bits in a pointer, SIZE_T or
@@ -127,7 +116,7 @@ static uint32_t probe_arguments(np_machine *m, const request *r)
 static uint32_t check_element(const np_machine *m, request *r, uint64_t mask, unsigned group,
 			      bool reserved_zero)
 {
-	if (group >= m->groups || mask == 0 || (mask & ~active_mask(m)) != 0 || !reserved_zero)
+	if (group >= m->groups || mask == 0 || (mask & ~np_active_mask(m)) != 0 || !reserved_zero)
 		return NP_STATUS_INVALID_PARAMETER;
 	if (r->masks[group] != 0 && m->knobs.groups == NP_GROUPS_REJECT)
 		return NP_STATUS_INVALID_PARAMETER;
@@ -163,12 +152,12 @@ static uint32_t check_processors(np_machine *m, request *r)
 	if (!r->ex) {
 		/* CP-1, CP-16, CP-17: one element for the current group; only an
 		 * all-ones mask in the kernel's width means "every active processor" */
-		uint64_t mask = r->a.affinity == kernel_all_ones(m) ? active_mask(m) : r->a.affinity;
+		uint64_t mask = r->a.affinity == kernel_word_max(m) ? np_active_mask(m) : r->a.affinity;
 		return check_element(m, r, mask, m->current_group, true);
 	}
 	if (r->a.group_count == 0) {      /* CP-15: every active processor */
 		for (unsigned g = 0; g < m->groups; g++)
-			r->masks[g] = active_mask(m);
+			r->masks[g] = np_active_mask(m);
 		return NP_STATUS_SUCCESS;
 	}
 	for (unsigned i = 0; i < r->a.group_count; i++) {
@@ -285,7 +274,7 @@ static np_result create(np_machine *m, np_create_profile_args args, bool ex)
 		return np_status(NP_STATUS_INVALID_PARAMETER);
 	if (buffer_too_small(m, a->profile_size, a->bucket_size, a->buffer_size))
 		return np_status(NP_STATUS_BUFFER_TOO_SMALL);
-	if (a->profile_size > size_max(m) - a->profile_base)            /* CP-10 */
+	if (a->profile_size > kernel_word_max(m) - a->profile_base)            /* CP-10 */
 		return np_status(NP_STATUS_BUFFER_OVERFLOW);
 
 	/* CP-11, CP-12..CP-14, CP-15..CP-18 in the order K-ORDER-PROBE says */

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ntprof/backend.h"
+#include "ntprof/session.h"
 #include "ntprof/runner.h"
 #include "ntprof/status.h"
 #include "ntprof/vector.h"

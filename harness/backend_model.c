@@ -8,7 +8,7 @@
 
 #include "catalog.h"
 #include "given.h"
-#include "ntprof/backend.h"
+#include "ntprof/session.h"
 #include "ntprof/calls.h"
 #include "ntprof/names.h"
 #include "ntprof/status.h"

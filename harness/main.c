@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ntprof/backend.h"
+#include "ntprof/session.h"
 #include "ntprof/rules_index.h"
 #include "catalog.h"
 #include "ntprof/runner.h"

@@ -41,6 +41,8 @@ static void text_row(FILE *out, const np_row *r)
 			r->vector->step[r->step].function, r->expected, r->got);
 	if (r->note[0])
 		fprintf(out, " (%s)", r->note);
+	if (r->model[0])
+		fprintf(out, " [model: %s]", r->model);
 	fputc('\n', out);
 }
 
@@ -56,6 +58,8 @@ static void report_text(FILE *out, const np_run *run, bool verbose)
 {
 	fprintf(out, "ntprof run: backend %s, %u vectors, %u targets, %u results\n", run->backend,
 		run->vectors, run->targets, run->count);
+	for (unsigned i = 0; i < run->nenv; i++)
+		fprintf(out, "env %s: %s\n", run->env[i].name, run->env[i].value);
 	for (unsigned i = 0; i < run->count; i++) {
 		const np_row *r = &run->row[i];
 		if (verbose || (r->cls != NP_CLASS_MATCH && r->cls != NP_CLASS_NOT_APPLICABLE))
@@ -144,7 +148,10 @@ static void report_json(FILE *out, const np_run *run)
 {
 	fprintf(out, "{\"tool\":\"ntprof\",\"format\":1,");
 	json_field(out, "backend", run->backend, true);
-	fprintf(out, "\"summary\":{");
+	fprintf(out, "\"environment\":{");
+	for (unsigned i = 0; i < run->nenv; i++)
+		json_field(out, run->env[i].name, run->env[i].value, i + 1 < run->nenv);
+	fprintf(out, "},\"summary\":{");
 	for (unsigned c = 0; c < NP_CLASS_COUNT; c++)
 		fprintf(out, "%s\"%s\":%u", c ? "," : "", np_class_name((np_class)c), run->tally[c]);
 	fprintf(out, "},\"results\":[\n");
@@ -162,6 +169,7 @@ static void report_json(FILE *out, const np_run *run)
 		fprintf(out, "\"line\":%d,\"step\":%d,", step_line(r), r->step + 1);
 		json_field(out, "expected", r->expected, true);
 		json_field(out, "got", r->got, true);
+		json_field(out, "model", r->model, true);
 		json_field(out, "note", r->note, false);
 		fprintf(out, "}%s\n", i + 1 < run->count ? "," : "");
 	}

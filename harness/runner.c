@@ -1,5 +1,6 @@
 /* Runs vectors on a backend: picks the expectation for the target, compares
  * the canonical record with it, and classifies the result. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,6 +209,15 @@ bool np_run_vectors(np_backend *b, const np_vector_set *set, const np_target_lis
 		}
 	}
 	return true;
+}
+
+void np_run_env(np_run *run, const char *name, const char *value)
+{
+	if (run->nenv == sizeof run->env / sizeof *run->env)
+		return;
+	np_pair *p = &run->env[run->nenv++];
+	snprintf(p->name, sizeof p->name, "%s", name);
+	snprintf(p->value, sizeof p->value, "%s", value);
 }
 
 void np_run_free(np_run *run)

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "ntprof/backend.h"
+#include "ntprof/session.h"
 #include "ntprof/vector.h"
 
 typedef enum np_class {
@@ -32,6 +32,7 @@ typedef struct np_row {
 	char expected[NP_TEXT_MAX * 2];
 	char got[NP_TEXT_MAX * 2];
 	char note[NP_TEXT_MAX];        /* reason or alternative flag */
+	char model[NP_TEXT_MAX * 2];   /* live runs: what the model gives at that step ("" = not asked) */
 } np_row;
 
 typedef struct np_run {
@@ -40,7 +41,13 @@ typedef struct np_run {
 	unsigned count, cap;
 	unsigned tally[NP_CLASS_COUNT];
 	unsigned vectors, targets;
+	np_pair env[32];               /* the environment the run saw (live runs: probed) */
+	unsigned nenv;
 } np_run;
+
+/* Adds one environment line to a run's report (ignored past 32); call it
+ * after np_run_vectors, which starts the run afresh. */
+void np_run_env(np_run *run, const char *name, const char *value);
 
 /* Targets: every existing (version, architecture) pair, or those listed. */
 typedef struct np_target_list {

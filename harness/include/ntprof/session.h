@@ -1,0 +1,43 @@
+/* ntprof harness: backend sessions (begin, step, end).
+ *
+ * A backend evaluates steps on one target: the model, a live Windows (or
+ * Wine) system, or another implementation. The runner gives each vector a
+ * fresh session (begin .. end) and feeds it the vector's steps in order. */
+#ifndef NTPROF_SESSION_H
+#define NTPROF_SESSION_H
+
+#include "ntprof/vector.h"
+
+/* The canonical record of one step: its outcome and every out-value, as text
+ * (numbers in decimal; "-" for an out-parameter the call did not write). */
+typedef struct np_record {
+	np_outcome outcome;
+	np_pair out[NP_MAX_OUTS];
+	unsigned nout;
+	char why[NP_TEXT_MAX];     /* NOT_APPLICABLE, STUB, CRASHED: the reason */
+} np_record;
+
+typedef struct np_target {
+	np_ver version;
+	np_arch arch;
+} np_target;
+
+typedef struct np_backend {
+	const char *name;
+	/* Prepares a fresh system for one vector. Returns NULL, or why the vector
+	 * cannot run there (it is then "not applicable" with that reason). */
+	const char *(*begin)(struct np_backend *self, np_target target, const np_vector *v);
+	void (*step)(struct np_backend *self, const np_step *step, np_record *out);
+	void (*end)(struct np_backend *self);
+	void (*destroy)(struct np_backend *self);
+	void *state;
+} np_backend;
+
+/* The reference backend: the model library. */
+np_backend *np_backend_model_new(void);
+
+/* Sets one out-value of a record. */
+void np_record_out(np_record *r, const char *name, const char *value);
+void np_record_out_u32(np_record *r, const char *name, uint32_t value);
+
+#endif

@@ -425,7 +425,9 @@ static void create_step(native_state *s, const np_step *st, const np_function *f
 	}
 	if (f->id == NP_FN_CREATE_PROFILE) {
 		const char *aff = arg_of(st, f, "Affinity");
-		a.affinity = strcmp(aff, "all") == 0 ? NP_AFFINITY_ALL : u64_arg(st, f, "Affinity");
+		/* all: (KAFFINITY)-1 as the caller writes it, in its own width */
+		uint64_t all = s->pointer_size == 4 ? 0xFFFFFFFFull : NP_AFFINITY_ALL;
+		a.affinity = strcmp(aff, "all") == 0 ? all : u64_arg(st, f, "Affinity");
 		if (!lacking(s, r))
 			set_result(s, r, s->impl->create_profile(s->sys, st->function, &a));
 	} else {

@@ -20,6 +20,11 @@ typedef struct model_sys {
 	uint64_t next;                  /* where the next region goes */
 } model_sys;
 
+np_machine *np_impl_model_machine(void *sys)
+{
+	return &((model_sys *)sys)->m;
+}
+
 static ntprof_result from_np(np_result r)
 {
 	static const uint32_t kind[] = {

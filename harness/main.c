@@ -9,6 +9,7 @@
 #include <malloc.h>
 #endif
 
+#include "backend_dl.h"
 #include "ntprof/session.h"
 #include "ntprof/rules_index.h"
 #include "catalog.h"
@@ -23,7 +24,7 @@ static int usage(const char *why)
 	if (why)
 		fprintf(stderr, "ntprof: %s\n", why);
 	fprintf(stderr,
-		"usage: ntprof run [--backend model] [--target VERSION[/ARCH]]... [--format text|tap|junit|json]\n"
+		"usage: ntprof run [--backend model|dl:PATH.so] [--target VERSION[/ARCH]]... [--format text|tap|junit|json]\n"
 		"                  [--output FILE] [--verbose] [--root DIR] [FILE|DIR]...\n"
 		"       ntprof call [--target VERSION[/ARCH]] [--given KEY=VALUE]... STEP...\n"
 		"       ntprof explain [--root DIR] RULE | --check\n"
@@ -67,6 +68,19 @@ static const char *need_value(int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
+/* `model` or `dl:PATH`; NULL with why when it cannot be had. */
+static np_backend *open_backend(const char *name, char *why, size_t cap)
+{
+	if (strcmp(name, "model") == 0) {
+		snprintf(why, cap, "out of memory");
+		return np_backend_model_new();
+	}
+	if (strncmp(name, "dl:", 3) == 0 && name[3])
+		return np_backend_dl_new(name + 3, why, cap);
+	snprintf(why, cap, "unknown backend (available: model, dl:PATH)");
+	return NULL;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	np_target_list targets = { .count = 0 };
@@ -107,10 +121,6 @@ static int cmd_run(int argc, char **argv)
 			paths[npaths++] = a;
 		}
 	}
-	if (strcmp(backend, "model") != 0) {
-		fprintf(stderr, "ntprof: --backend %s: unknown backend (available: model)\n", backend);
-		return EXIT_BAD_INPUT;
-	}
 	char fixtures[600];
 	if (npaths == 0) {
 		const char *r = np_find_root(root);
@@ -138,11 +148,24 @@ static int cmd_run(int argc, char **argv)
 		np_vectors_free(&set);
 		return EXIT_BAD_INPUT;
 	}
-	np_backend *b = np_backend_model_new();
+	char why[400];
+	np_backend *b = open_backend(backend, why, sizeof why);
+	if (!b) {
+		fprintf(stderr, "ntprof: --backend %s: %s\n", backend, why);
+		np_vectors_free(&set);
+		return EXIT_BAD_INPUT;
+	}
 	np_run run;
-	if (!b || !np_run_vectors(b, &set, &targets, &run)) {
+	if (!np_run_vectors(b, &set, &targets, &run)) {
 		fprintf(stderr, "ntprof: out of memory\n");
 		return EXIT_BAD_INPUT;
+	}
+	if (strcmp(backend, "model") != 0) {   /* the reference beside each difference */
+		np_backend *model = np_backend_model_new();
+		if (model) {
+			np_run_beside(&run, model);
+			model->destroy(model);
+		}
 	}
 	sink out;
 	int status = 0;

@@ -211,6 +211,35 @@ bool np_run_vectors(np_backend *b, const np_vector_set *set, const np_target_lis
 	return true;
 }
 
+/* What the reference gives for row's vector and target at the row's deciding
+ * step (or, for a vector that did not start, whether the reference can
+ * start it). */
+static void reference_at(np_backend *ref, const np_row *row, char *buf, size_t cap)
+{
+	const np_vector *v = row->vector;
+	const char *why = ref->begin(ref, row->target, v);
+	if (why) {
+		snprintf(buf, cap, "not applicable (%s)", why);
+	} else if (row->step < 0) {
+		snprintf(buf, cap, "applicable");
+	} else {
+		np_record rec;
+		for (int s = 0; s <= row->step; s++)
+			ref->step(ref, &v->step[s], &rec);
+		describe_record(&rec, buf, cap);
+	}
+	ref->end(ref);
+}
+
+void np_run_beside(np_run *run, np_backend *reference)
+{
+	for (unsigned i = 0; i < run->count; i++) {
+		np_row *row = &run->row[i];
+		if (row->cls != NP_CLASS_MATCH && row->cls != NP_CLASS_ALTERNATIVE)
+			reference_at(reference, row, row->model, sizeof row->model);
+	}
+}
+
 void np_run_env(np_run *run, const char *name, const char *value)
 {
 	if (run->nenv == sizeof run->env / sizeof *run->env)

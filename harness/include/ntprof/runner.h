@@ -45,6 +45,10 @@ typedef struct np_run {
 	unsigned nenv;
 } np_run;
 
+/* Fills row.model, for every row that did not match, with what the
+ * reference backend (the model) gives at the row's deciding step. */
+void np_run_beside(np_run *run, np_backend *reference);
+
 /* Adds one environment line to a run's report (ignored past 32); call it
  * after np_run_vectors, which starts the run afresh. */
 void np_run_env(np_run *run, const char *name, const char *value);

@@ -13,6 +13,7 @@
 #include "ntprof/session.h"
 #include "ntprof/rules_index.h"
 #include "catalog.h"
+#include "ntprof/known.h"
 #include "ntprof/runner.h"
 #include "ntprof/version.h"
 
@@ -25,7 +26,8 @@ static int usage(const char *why)
 		fprintf(stderr, "ntprof: %s\n", why);
 	fprintf(stderr,
 		"usage: ntprof run [--backend model|dl:PATH.so] [--target VERSION[/ARCH]]... [--format text|tap|junit|json]\n"
-		"                  [--output FILE] [--verbose] [--root DIR] [FILE|DIR]...\n"
+		"                  [--output FILE] [--verbose] [--root DIR]\n"
+		"                  [--known FILE] [--known-write FILE] [FILE|DIR]...\n"
 		"       ntprof call [--target VERSION[/ARCH]] [--given KEY=VALUE]... STEP...\n"
 		"       ntprof explain [--root DIR] RULE | --check\n"
 		"       ntprof versions\n");
@@ -61,6 +63,15 @@ static bool sink_close(sink *s)
 	return ok;
 }
 
+/* Gives up an opened sink: its temporary file goes, the target stays as it was. */
+static void sink_abort(sink *s)
+{
+	if (!s->path)
+		return;
+	fclose(s->f);
+	remove(s->tmp);
+}
+
 static const char *need_value(int argc, char **argv, int *i)
 {
 	if (*i + 1 >= argc)
@@ -86,6 +97,7 @@ static int cmd_run(int argc, char **argv)
 	np_target_list targets = { .count = 0 };
 	np_format fmt = NP_FORMAT_TEXT;
 	const char *output = NULL, *root = NULL, *backend = "model";
+	const char *known_path = NULL, *known_write = NULL;
 	bool verbose = false;
 	const char *paths[256];
 	unsigned npaths = 0;
@@ -112,6 +124,12 @@ static int cmd_run(int argc, char **argv)
 		} else if (strcmp(a, "--root") == 0) {
 			if (!(root = need_value(argc, argv, &i)))
 				return usage("--root needs a directory");
+		} else if (strcmp(a, "--known") == 0) {
+			if (!(known_path = need_value(argc, argv, &i)))
+				return usage("--known needs a known-divergence file");
+		} else if (strcmp(a, "--known-write") == 0) {
+			if (!(known_write = need_value(argc, argv, &i)))
+				return usage("--known-write needs a file");
 		} else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
 			verbose = true;
 		} else if (a[0] == '-') {
@@ -133,19 +151,30 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (targets.count == 0)
 		np_targets_all(&targets);
+	if (output && known_write && strcmp(output, known_write) == 0)
+		return usage("--output and --known-write name the same file");
 
-	np_vector_set set = { 0 };
+	/* Read before anything runs: a malformed file writes nothing. */
+	np_known known = { 0 };
 	np_error err;
+	if (known_path && !np_known_load(&known, known_path, &err)) {
+		fprintf(stderr, "%s\n", err.text);
+		np_known_free(&known);
+		return EXIT_BAD_INPUT;
+	}
+	np_vector_set set = { 0 };
 	for (unsigned i = 0; i < npaths; i++) {
 		if (!np_vectors_load(&set, paths[i], &err)) {
 			fprintf(stderr, "%s\n", err.text);
 			np_vectors_free(&set);
+			np_known_free(&known);
 			return EXIT_BAD_INPUT;
 		}
 	}
 	if (!np_vectors_check(&set, &err)) {
 		fprintf(stderr, "%s\n", err.text);
 		np_vectors_free(&set);
+		np_known_free(&known);
 		return EXIT_BAD_INPUT;
 	}
 	char why[400];
@@ -153,6 +182,7 @@ static int cmd_run(int argc, char **argv)
 	if (!b) {
 		fprintf(stderr, "ntprof: --backend %s: %s\n", backend, why);
 		np_vectors_free(&set);
+		np_known_free(&known);
 		return EXIT_BAD_INPUT;
 	}
 	np_run run;
@@ -167,25 +197,44 @@ static int cmd_run(int argc, char **argv)
 			model->destroy(model);
 		}
 	}
-	sink out;
+	if (known_path)
+		np_known_apply(&known, &run);
+	/* Both files open before either is written: a bad --known-write
+	 * leaves no report behind, and the reverse. */
+	sink out, kw;
 	int status = 0;
-	if (!sink_open(&out, output)) {
-		fprintf(stderr, "ntprof: --output %s: cannot write\n", output);
+	bool out_open = sink_open(&out, output);
+	bool kw_open = out_open && (!known_write || sink_open(&kw, known_write));
+	if (!out_open || !kw_open) {
+		fprintf(stderr, "ntprof: %s %s: cannot write\n", out_open ? "--known-write" : "--output",
+			out_open ? known_write : output);
+		if (out_open)
+			sink_abort(&out);
 		status = EXIT_BAD_INPUT;
 	} else {
 		np_report(out.f, &run, fmt, verbose);
+		if (known_write)
+			np_known_write(kw.f, &run);
 		if (!sink_close(&out)) {
 			fprintf(stderr, "ntprof: --output %s: cannot write\n", output);
 			status = EXIT_BAD_INPUT;
 		}
+		if (known_write && !sink_close(&kw)) {
+			fprintf(stderr, "ntprof: --known-write %s: cannot write\n", known_write);
+			status = EXIT_BAD_INPUT;
+		}
 	}
-	if (status == 0)
+	if (status == 0) {
 		for (unsigned c = 0; c < NP_CLASS_COUNT; c++)
 			if (np_class_is_failure((np_class)c) && run.tally[c])
 				status = EXIT_DIFFERENCE;
+		if (known_path && np_known_failed(&known))
+			status = EXIT_DIFFERENCE;
+	}
 	np_run_free(&run);
 	b->destroy(b);
 	np_vectors_free(&set);
+	np_known_free(&known);
 	return status;
 }
 

@@ -499,6 +499,73 @@ else
 	pass "run --known-write into a missing directory: exit 2, no report written either"
 fi
 
+# ---- ntprof compare ----
+
+mkdir "$tmp/cmp"
+"$NTPROF_BIN" run --format json --output "$tmp/cmp/win8.json" --target 6.2/x64 "$tmp/mismatch.vec" "$tmp/query.vec" "$tmp/dup1.vec"
+"$NTPROF_BIN" run --format json --output "$tmp/cmp/same.json" --target 6.2/x64 "$tmp/mismatch.vec" "$tmp/query.vec" "$tmp/dup1.vec"
+"$NTPROF_BIN" run --format json --output "$tmp/cmp/rs5.json" --known "$tmp/good.known" --target 1809/x64 "$tmp/mismatch.vec" "$tmp/query.vec"
+
+want_out "compare: two runs that agree, exit 0" \
+"ntprof compare: 2 files, 2 columns, 3 vectors, 0 differ
+  vector        win8                                                   same
+  cli/mismatch  status-mismatch step 1: STATUS_PRIVILEGE_NOT_HELD      status-mismatch step 1: STATUS_PRIVILEGE_NOT_HELD
+  cli/query     output-mismatch step 1: STATUS_SUCCESS Interval=39063  output-mismatch step 1: STATUS_SUCCESS Interval=39063
+  cli/dup       match                                                  match" \
+	compare "$tmp/cmp/win8.json" "$tmp/cmp/same.json"
+
+# a known divergence is the same behaviour as the unlisted one; a vector one run lacks differs
+nt compare --differences "$tmp/cmp/win8.json" "$tmp/cmp/rs5.json"
+if [ "$rc" -ne 1 ]; then
+	fail "compare --differences: runs that differ" "want exit status 1"
+elif [ "$(cat "$tmp/out")" != "ntprof compare: 2 files, 2 columns, 3 vectors, 1 differ (only those are shown)
+  vector   win8   rs5
+* cli/dup  match  -" ]; then
+	fail "compare --differences: runs that differ" "want the header and the one differing row"
+else
+	pass "compare --differences: only the differing row, marked, exit 1"
+fi
+
+nt compare --format markdown --output "$tmp/cmp/table.md" "$tmp/cmp/win8.json" "$tmp/cmp/rs5.json"
+if [ "$rc" -ne 1 ] || [ -s "$tmp/out" ] || [ -s "$tmp/err" ]; then
+	fail "compare --format markdown --output F" "want exit 1 and nothing on stdout or stderr"
+elif [ "$(sed -n 3,4p "$tmp/cmp/table.md")" != '| | vector | win8 | rs5 |
+|---|---|---|---|' ] ||
+	! grep -q -x -F '|   | `cli/mismatch` | `status-mismatch step 1: STATUS_PRIVILEGE_NOT_HELD` | `known status-mismatch step 1: STATUS_PRIVILEGE_NOT_HELD` |' "$tmp/cmp/table.md" ||
+	! grep -q -F '| `cli/dup` | `match` | `-` |' "$tmp/cmp/table.md"; then
+	fail "compare --format markdown --output F" "want a markdown table in F"
+else
+	pass "compare --format markdown --output F: a markdown table in F"
+fi
+
+nt compare "$tmp/outdir/good.json"
+if [ "$rc" -eq 2 ] || [ "$(head -n 1 "$tmp/out")" != 'ntprof compare: 1 files, 73 columns, 304 vectors, '"$(sed -n '1s/.*, \([0-9]*\) differ$/\1/p' "$tmp/out")"' differ' ]; then
+	fail "compare: a run of every fixture on every target" "want 73 columns (one per target) and 304 vectors"
+else
+	pass "compare: a run of every fixture on every target has a column per target"
+fi
+
+for f in "$root"/conformance/data/bad-json/*.json; do
+	name=${f##*/}
+	want=$(sed -n "s/^$name => :\\([0-9]*\\): .*/\\1/p" "$root/conformance/data/bad-json/expected.txt")
+	nt compare --output "$tmp/cmp/bad.txt" "$tmp/cmp/win8.json" "$f"
+	if [ -z "$want" ]; then
+		fail "compare $name" "expected.txt has no line for it"
+	elif [ "$rc" -ne 2 ] || ! head -n 1 "$tmp/err" | grep -q -F "$f:$want: "; then
+		fail "compare $name" "want exit 2 and $f:$want: on stderr"
+	elif [ -e "$tmp/cmp/bad.txt" ] || [ -s "$tmp/out" ]; then
+		fail "compare $name" "want nothing written"
+	else
+		pass "compare $name: exit 2, file:$want:, nothing written"
+	fi
+done
+want_error "compare: a file that does not exist" 2 "$tmp/cmp/absent.json:0: cannot open" compare "$tmp/cmp/absent.json"
+want_error "compare: no file" 2 'compare needs at least one JSON result file' compare --differences
+want_error "compare: --format json" 2 'compare: --format takes text or markdown' compare --format json "$tmp/cmp/win8.json"
+want_error "compare: unknown option" 2 'compare: unknown option --bogus' compare --bogus "$tmp/cmp/win8.json"
+want_error "compare --output: a directory that does not exist" 2 "--output $tmp/none/t.txt: cannot write" \
+	compare --output "$tmp/none/t.txt" "$tmp/cmp/win8.json"
+
 echo "1..$n"
 if [ "$failed" -ne 0 ]; then
 	echo "# $failed of $n checks failed" >&2

@@ -1,6 +1,8 @@
-/* ntprof: run vectors against a backend, evaluate calls on the model, explain
- * rules. Exit status: 0 all well, 1 a difference (mismatch, failed check),
- * 2 bad input (usage, an unreadable or malformed file, an unknown version). */
+/* ntprof: run vectors against a backend, compare result files, evaluate calls
+ * on the model, explain rules. Exit status: 0 all well, 1 a difference
+ * (mismatch, unlisted or stale known divergence, differing results, failed
+ * check), 2 bad input (usage, an unreadable or malformed file, an unknown
+ * version). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "ntprof/session.h"
 #include "ntprof/rules_index.h"
 #include "catalog.h"
+#include "ntprof/compare.h"
 #include "ntprof/known.h"
 #include "ntprof/runner.h"
 #include "ntprof/version.h"
@@ -28,6 +31,7 @@ static int usage(const char *why)
 		"usage: ntprof run [--backend model|dl:PATH.so] [--target VERSION[/ARCH]]... [--format text|tap|junit|json]\n"
 		"                  [--output FILE] [--verbose] [--root DIR]\n"
 		"                  [--known FILE] [--known-write FILE] [FILE|DIR]...\n"
+		"       ntprof compare [--format text|markdown] [--output FILE] [--differences] RESULT.json...\n"
 		"       ntprof call [--target VERSION[/ARCH]] [--given KEY=VALUE]... STEP...\n"
 		"       ntprof explain [--root DIR] RULE | --check\n"
 		"       ntprof versions\n");
@@ -363,6 +367,61 @@ static int cmd_explain(int argc, char **argv)
 	return status;
 }
 
+/* compare: exit 0 when every row agrees, 1 when some differ (as diff does),
+ * 2 on bad input; the table goes through the sink either way. */
+static int cmd_compare(int argc, char **argv)
+{
+	np_table_format fmt = NP_TABLE_TEXT;
+	const char *output = NULL;
+	bool differences = false;
+	int nfiles = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		if (strcmp(a, "--format") == 0) {
+			if (!(v = need_value(argc, argv, &i)) || !np_table_format_parse(v, &fmt))
+				return usage("compare: --format takes text or markdown");
+		} else if (strcmp(a, "--output") == 0) {
+			if (!(output = need_value(argc, argv, &i)))
+				return usage("--output needs a file");
+		} else if (strcmp(a, "--differences") == 0) {
+			differences = true;
+		} else if (a[0] == '-') {
+			fprintf(stderr, "ntprof: compare: unknown option %s\n", a);
+			return usage(NULL);
+		} else {
+			argv[nfiles++] = argv[i];   /* the files, in order, at the front */
+		}
+	}
+	if (nfiles == 0)
+		return usage("compare needs at least one JSON result file (ntprof run --format json)");
+	np_compare *c = np_compare_new();
+	np_error err;
+	if (!c) {
+		fprintf(stderr, "ntprof: out of memory\n");
+		return EXIT_BAD_INPUT;
+	}
+	for (int i = 0; i < nfiles; i++)
+		if (!np_compare_load(c, argv[i], &err)) {
+			fprintf(stderr, "%s\n", err.text);
+			np_compare_free(c);
+			return EXIT_BAD_INPUT;
+		}
+	sink out;
+	int status = np_compare_differing(c) ? EXIT_DIFFERENCE : 0;
+	if (!sink_open(&out, output)) {
+		fprintf(stderr, "ntprof: --output %s: cannot write\n", output);
+		status = EXIT_BAD_INPUT;
+	} else {
+		np_compare_print(out.f, c, fmt, differences);
+		if (!sink_close(&out)) {
+			fprintf(stderr, "ntprof: --output %s: cannot write\n", output);
+			status = EXIT_BAD_INPUT;
+		}
+	}
+	np_compare_free(c);
+	return status;
+}
+
 static int cmd_versions(void)
 {
 	for (unsigned v = 0; v < NP_VERSION_COUNT; v++) {
@@ -396,6 +455,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 2, argv + 2);
 	if (strcmp(cmd, "call") == 0)
 		return cmd_call(argc - 2, argv + 2);
+	if (strcmp(cmd, "compare") == 0)
+		return cmd_compare(argc - 2, argv + 2);
 	if (strcmp(cmd, "explain") == 0)
 		return cmd_explain(argc - 2, argv + 2);
 	if (strcmp(cmd, "versions") == 0)

@@ -271,8 +271,24 @@ static void test_known_read_long_line_and_missing_file(void **state)
 	text[4998] = '\n';
 	text[4999] = '\0';
 	assert_false(parse(f, text));
-	assert_string_equal(f->err.text, "k.known:2: line too long (at most 2046 bytes)");
+	assert_string_equal(f->err.text, "k.known:2: line too long (at most 2047 bytes)");
+	text[7] = '#';        /* a comment of 2047 bytes, the longest line, then a longer one */
+	text[2054] = '\n';
+	assert_false(parse(f, text));
+	assert_string_equal(f->err.text, "k.known:3: line too long (at most 2047 bytes)");
 	free(text);
+
+	/* a NUL inside a line is no end of it */
+	static const char nul[] = "a/b stub step 1: st\0ub # r\n";
+	FILE *in = fmemopen((void *)nul, sizeof nul - 1, "r");
+	assert_non_null(in);
+	np_known_free(&f->known);
+	assert_false(np_known_read(&f->known, "k.known", in, &f->err));
+	fclose(in);
+	assert_string_equal(f->err.text, "k.known:1: control character 0x00");
+	/* nor a lone carriage return */
+	assert_false(parse(f, "a/b stub step 1: st\rub # r\n"));
+	assert_string_equal(f->err.text, "k.known:1: control character 0x0D");
 
 	char path[700];
 	snprintf(path, sizeof path, "%s/absent.known", f->dir);

@@ -204,19 +204,23 @@ bool np_known_read(np_known *k, const char *path, FILE *in, np_error *err)
 		return fail(err, path, 0, "out of memory");
 	memcpy(k->path, path, plen + 1);
 	char line[LINE_MAX_BYTES];
-	int lineno = 0;
-	while (fgets(line, sizeof line, in)) {
+	int lineno = 0, c = 0;
+	while (c != EOF) {
+		/* a byte at a time: fgets would hide a NUL inside a line */
+		size_t len = 0;
 		lineno++;
-		size_t len = strlen(line);
-		if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(in))
-			return fail(err, path, lineno, "line too long (at most %d bytes)", LINE_MAX_BYTES - 2);
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		for (size_t i = 0; i < len; i++)
-			if ((unsigned char)line[i] < 0x20 && line[i] != '\t')
-				return fail(err, path, lineno, "control character 0x%02X", (unsigned)(unsigned char)line[i]);
-		if (strlen(line) != len)
-			return fail(err, path, lineno, "NUL byte in the line");
+		while ((c = getc(in)) != EOF && c != '\n') {
+			if (len == LINE_MAX_BYTES - 1)
+				return fail(err, path, lineno, "line too long (at most %d bytes)", LINE_MAX_BYTES - 1);
+			if (c < 0x20 && c != '\t' && c != '\r')
+				return fail(err, path, lineno, "control character 0x%02X", (unsigned)c);
+			line[len++] = (char)c;
+		}
+		if (len && line[len - 1] == '\r')
+			len--;
+		line[len] = '\0';
+		if (memchr(line, '\r', len))
+			return fail(err, path, lineno, "control character 0x0D");
 		const char *s = line;
 		while (is_blank(*s))
 			s++;

@@ -78,6 +78,30 @@ else
 	not_ok "dl_faulty.so: every difference is in NtCreateProfile or NtSetIntervalProfile" "$others"
 fi
 
+# Judged by a mirrored model (--reference model --given): the model with 32
+# processors is the expectation, not the fixture's single-processor one.
+run --backend "dl:$dir/dl_faithful.so" --reference model --given cpus=32 --target 6.1/wow64
+if [ "$rc" -eq 0 ] && grep -q '^env cpus: 32$' "$tmp/out" &&
+	grep -q '^summary: [1-9][0-9]* match, 0 match-alternative, 0 known, 0 status-mismatch, 0 output-mismatch' "$tmp/out"; then
+	ok "mirrored: dl_faithful.so matches the model with 32 processors"
+else
+	not_ok "mirrored: dl_faithful.so matches the model with 32 processors" "rc $rc"
+fi
+run --backend "dl:$dir/dl_faulty.so" --reference model --given cpus=32 --target 6.1/wow64
+if [ "$rc" -eq 1 ] &&
+	grep -q '^status-mismatch *create/affinity-all-wow64-31-processors on 6.1/wow64 .*expected STATUS_INVALID_PARAMETER' "$tmp/out"; then
+	ok "mirrored: bug 4 caught where the vector's own cpus=31 holds"
+else
+	not_ok "mirrored: bug 4 caught where the vector's own cpus=31 holds" "rc $rc"
+fi
+"$NTPROF_BIN" run --reference model --given cpus=2 "$fixtures" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q 'need exactly one --target' "$tmp/err"; then
+	ok "--reference without one --target is refused"
+else
+	not_ok "--reference without one --target is refused" "rc $rc"
+fi
+
 # refused OBJECT MESSAGE: exit 2, the message on stderr, nothing on stdout.
 refused() {
 	run --backend "dl:$1"

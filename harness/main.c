@@ -30,6 +30,7 @@ static int usage(const char *why)
 	fprintf(stderr,
 		"usage: ntprof run [--backend model|dl:PATH.so] [--target VERSION[/ARCH]]... [--format text|tap|junit|json]\n"
 		"                  [--output FILE] [--verbose] [--root DIR]\n"
+		"                  [--reference model [--given KEY=VALUE]...]\n"
 		"                  [--known FILE] [--known-write FILE] [FILE|DIR]...\n"
 		"       ntprof compare [--format text|markdown] [--output FILE] [--differences] RESULT.json...\n"
 		"       ntprof call [--target VERSION[/ARCH]] [--given KEY=VALUE]... STEP...\n"
@@ -102,7 +103,9 @@ static int cmd_run(int argc, char **argv)
 	np_format fmt = NP_FORMAT_TEXT;
 	const char *output = NULL, *root = NULL, *backend = "model";
 	const char *known_path = NULL, *known_write = NULL;
-	bool verbose = false;
+	bool verbose = false, mirrored = false;   /* --reference/--given: judged by the mirrored model */
+	np_pair extra[NP_MAX_GIVEN];
+	unsigned nextra = 0;
 	const char *paths[256];
 	unsigned npaths = 0;
 	for (int i = 0; i < argc; i++) {
@@ -136,6 +139,22 @@ static int cmd_run(int argc, char **argv)
 				return usage("--known-write needs a file");
 		} else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
 			verbose = true;
+		} else if (strcmp(a, "--reference") == 0) {
+			if (!(v = need_value(argc, argv, &i)) || strcmp(v, "model") != 0)
+				return usage("--reference takes model");
+			mirrored = true;
+		} else if (strcmp(a, "--given") == 0) {
+			if (!(v = need_value(argc, argv, &i)))
+				return usage("--given needs KEY=VALUE");
+			if (nextra == NP_MAX_GIVEN)
+				return usage("too many --given");
+			const char *e = np_parse_given_pair(v, &extra[nextra]);
+			if (e) {
+				fprintf(stderr, "ntprof: --given %s: %s\n", v, e);
+				return EXIT_BAD_INPUT;
+			}
+			nextra++;
+			mirrored = true;
 		} else if (a[0] == '-') {
 			fprintf(stderr, "ntprof: run: unknown option %s\n", a);
 			return usage(NULL);
@@ -143,6 +162,8 @@ static int cmd_run(int argc, char **argv)
 			paths[npaths++] = a;
 		}
 	}
+	if (mirrored && targets.count != 1)
+		return usage("--reference and --given need exactly one --target VERSION/ARCH");
 	char fixtures[600];
 	if (npaths == 0) {
 		const char *r = np_find_root(root);
@@ -190,11 +211,20 @@ static int cmd_run(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	np_run run;
-	if (!np_run_vectors(b, &set, &targets, &run)) {
+	np_backend *reference = mirrored ? np_backend_model_new() : NULL;
+	bool ran = mirrored ? reference && np_run_mirrored(b, reference, &set, targets.t[0], extra,
+							     nextra, &run)
+			    : np_run_vectors(b, &set, &targets, &run);
+	if (reference)
+		reference->destroy(reference);
+	if (!ran) {
 		fprintf(stderr, "ntprof: out of memory\n");
+		np_known_free(&known);
 		return EXIT_BAD_INPUT;
 	}
-	if (strcmp(backend, "model") != 0) {   /* the reference beside each difference */
+	for (unsigned i = 0; i < nextra; i++)
+		np_run_env(&run, extra[i].name, extra[i].value);
+	if (!mirrored && strcmp(backend, "model") != 0) {   /* the reference beside each difference */
 		np_backend *model = np_backend_model_new();
 		if (model) {
 			np_run_beside(&run, model);

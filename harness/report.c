@@ -59,6 +59,8 @@ static void text_row(FILE *out, const np_run *run, const np_row *r)
 		fprintf(out, " (%s)", r->note);
 	if (r->model[0])
 		fprintf(out, " [model: %s]", r->model);
+	if (r->fixture[0])
+		fprintf(out, " [fixture: %s]", r->fixture);
 	if (run->known)
 		known_note(out, run, r);
 	fputc('\n', out);
@@ -307,6 +309,7 @@ static void report_json(FILE *out, const np_run *run)
 		json_field(out, "expected", r->expected, true);
 		json_field(out, "got", r->got, true);
 		json_field(out, "model", r->model, true);
+		json_field(out, "fixture", r->fixture, true);
 		json_field(out, "note", r->note, true);
 		char listed[NP_TEXT_MAX * 3] = "";
 		if (run->known && r->listed)

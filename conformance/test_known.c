@@ -532,10 +532,9 @@ static void test_known_write_round_trip(void **state)
 	np_run_env(&f->run, "wine", "8.0");
 	write_known(f);
 	assert_non_null(strstr(f->text, "# env wine: 8.0\n"));
-	/* privilege failed wherever it ran except 6.1: one line per target;
-	 * query failed everywhere alike: one line for every target */
-	assert_line_in(f->text, "known/privilege on 6.2 arch=x64 status-mismatch step 1: " PRIV " # TODO");
-	assert_line_in(f->text, "known/privilege on 1809 arch=x64 status-mismatch step 1: " PRIV " # TODO");
+	/* privilege failed on x64 and ran on x86 (6.1) only otherwise: scoped;
+	 * query failed everywhere alike, emon wherever it ran: no scope */
+	assert_line_in(f->text, "known/privilege arch=x64 status-mismatch step 1: " PRIV " # TODO");
 	assert_line_in(f->text, "known/query output-mismatch step 1: " QUERY " # TODO");
 	assert_line_in(f->text, "known/emon output-mismatch step 1: " QUERY " # TODO");
 	assert_line_in(f->text, "known/trace not-exported step 2: not-exported # TODO");
@@ -546,9 +545,45 @@ static void test_known_write_round_trip(void **state)
 	char *fixed = replace_all(f->text, "# TODO", "# explained");
 	parse_ok(f, fixed);
 	free(fixed);
-	assert_int_equal(f->known.count, 5);
+	assert_int_equal(f->known.count, 4);
 	np_known_apply(&f->known, &f->run);
 	assert_counts(f, 9, 0, 0, 0);
+}
+
+/* Scopes: per architecture, versions from a failure up to where the vector
+ * ran otherwise; two outcomes of one vector get lines that share no target,
+ * and the file reads back and matches the run exactly. */
+static void test_known_write_scopes(void **state)
+{
+	fx *f = *state;
+	static const char *const many[] = { "6.1", "6.2/x64", "1809", NULL };
+	snprintf(f->vec, sizeof f->vec, "%s/scopes.vec", f->dir);
+	FILE *out = fopen(f->vec, "w");
+	assert_non_null(out);
+	fputs("vector known/privilege\n"   /* match on 6.1, fails from 6.2 */
+	      "  title   t\n  rules   SI-1\n  source  s\n  applies >=6.1\n"
+	      "  call    NtSetIntervalProfile Interval=5000\n"
+	      "  expect  STATUS_SUCCESS\n"
+	      "vector known/denied\n"      /* fails everywhere, one way on 6.1, another from 6.2 */
+	      "  title   t\n  rules   SI-1\n  source  s\n  applies >=6.1\n"
+	      "  call    NtSetIntervalProfile Interval=5000\n"
+	      "  expect  STATUS_ACCESS_DENIED\n", out);
+	assert_int_equal(fclose(out), 0);
+	if (!np_vectors_load(&f->set, f->vec, &f->err))
+		fail_msg("%s", f->err.text);
+	run_on(f, many);
+	write_known(f);
+	assert_line_in(f->text, "known/privilege on >=1809 arch=x86,wow64 status-mismatch step 1: " PRIV " # TODO");
+	assert_line_in(f->text, "known/privilege on >=6.2 arch=x64 status-mismatch step 1: " PRIV " # TODO");
+	assert_line_in(f->text, "known/denied on <=6.1 status-mismatch step 1: STATUS_SUCCESS (0x00000000) # TODO");
+	assert_line_in(f->text, "known/denied on >=1809 arch=x86,wow64 status-mismatch step 1: " PRIV " # TODO");
+	assert_line_in(f->text, "known/denied on >=6.2 arch=x64 status-mismatch step 1: " PRIV " # TODO");
+	char *fixed = replace_all(f->text, "# TODO", "# explained");
+	parse_ok(f, fixed);
+	free(fixed);
+	assert_int_equal(f->known.count, 5);
+	np_known_apply(&f->known, &f->run);
+	assert_counts(f, 11, 0, 0, 0);
 }
 
 /* Rewritten from a run with the file applied: the reasons of the entries
@@ -603,6 +638,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_known_apply_scoped),
 	T(test_known_apply_catches_any_wrong_field),
 	T(test_known_write_round_trip),
+	T(test_known_write_scopes),
 	T(test_known_write_keeps_reasons),
 	T(test_known_write_nothing_failing),
 };

@@ -359,9 +359,117 @@ static bool ran(const np_row *r)
 	return r->cls != NP_CLASS_NOT_APPLICABLE && r->cls != NP_CLASS_SKIPPED;
 }
 
-/* One vector's rows (g[0..n)): one line when every failing row failed alike
- * and either the run had one target or the vector failed wherever it ran,
- * the entry's own line when one entry matched them all, else a line per target. */
+static bool same_outcome(const np_row *a, const np_row *b)
+{
+	return np_row_observed(a) == np_row_observed(b) && a->step == b->step && same_text(a->got, b->got);
+}
+
+/* One vector's rows by target (NULL: no row there). */
+typedef struct grid {
+	const np_row *at[NP_VERSION_COUNT][NP_ARCH_COUNT];
+} grid;
+
+/* 'F' failed as `like` did there, 'O' ran there otherwise, 'N' did not run there. */
+static char state_at(const grid *g, unsigned v, unsigned a, const np_row *like)
+{
+	const np_row *r = g->at[v][a];
+	if (!r || !ran(r))
+		return 'N';
+	return np_class_is_failure(np_row_observed(r)) && same_outcome(r, like) ? 'F' : 'O';
+}
+
+typedef struct span {
+	unsigned lo, hi;
+	bool arch[NP_ARCH_COUNT];
+	const np_row *known, *differs, *first;   /* for the reason */
+} span;
+
+static void scope_of(const span *s, char *buf, size_t cap)
+{
+	const unsigned last = NP_VERSION_COUNT - 1;
+	const char *lo = np_version_key((np_ver)s->lo), *hi = np_version_key((np_ver)s->hi);
+	size_t used = 0;
+	buf[0] = '\0';
+	if (s->lo == 0 && s->hi == last)
+		;
+	else if (s->lo == s->hi)
+		used = (size_t)snprintf(buf, cap, "on %s", lo);
+	else if (s->lo == 0)
+		used = (size_t)snprintf(buf, cap, "on <=%s", hi);
+	else if (s->hi == last)
+		used = (size_t)snprintf(buf, cap, "on >=%s", lo);
+	else
+		used = (size_t)snprintf(buf, cap, "on %s..%s", lo, hi);
+	unsigned n = 0;
+	for (unsigned a = 0; a < NP_ARCH_COUNT; a++)
+		n += s->arch[a];
+	if (n == NP_ARCH_COUNT)
+		return;
+	for (unsigned a = 0, k = 0; a < NP_ARCH_COUNT && used < cap; a++)
+		if (s->arch[a])
+			used += (size_t)snprintf(buf + used, cap - used, "%s%s", k++ ? "," : used ? " arch=" : "arch=",
+						 np_arch_name((np_arch)a));
+}
+
+/* The failures of one outcome (`like`) in few lines that cover no target
+ * where the vector ran otherwise: per architecture, runs of versions from
+ * one such failure to the last before a target where it ran otherwise,
+ * widened to the end of the version table where nothing ran otherwise
+ * beyond; architectures with the same run share a line. Runs of two
+ * outcomes never meet, so the lines of a vector share no target. */
+static void write_spans(writer *w, const grid *g, const np_row *like)
+{
+	span sp[NP_VERSION_COUNT * NP_ARCH_COUNT];
+	unsigned nsp = 0;
+	for (unsigned a = 0; a < NP_ARCH_COUNT; a++) {
+		bool before = false;   /* ran otherwise at a lower version */
+		for (unsigned v = 0; v < NP_VERSION_COUNT;) {
+			char st = state_at(g, v, a, like);
+			if (st != 'F') {
+				before = before || st == 'O';
+				v++;
+				continue;
+			}
+			span s = { before ? v : 0, v, { false }, NULL, NULL, NULL };
+			unsigned k = v;
+			for (; k < NP_VERSION_COUNT && (st = state_at(g, k, a, like)) != 'O'; k++) {
+				if (st != 'F')
+					continue;
+				const np_row *r = g->at[k][a];
+				s.hi = k;
+				if (!s.first)
+					s.first = r;
+				if (!s.known && r->cls == NP_CLASS_KNOWN)
+					s.known = r;
+				if (!s.differs && r->cls != NP_CLASS_KNOWN && r->listed)
+					s.differs = r;
+			}
+			if (k == NP_VERSION_COUNT)
+				s.hi = NP_VERSION_COUNT - 1;
+			unsigned i = 0;
+			while (i < nsp && (sp[i].lo != s.lo || sp[i].hi != s.hi))
+				i++;
+			if (i == nsp)
+				sp[nsp++] = s;
+			else if (!sp[i].known)
+				sp[i].known = s.known, sp[i].differs = sp[i].differs ? sp[i].differs : s.differs;
+			sp[i].arch[a] = true;
+			before = true;
+			v = k;
+		}
+	}
+	for (unsigned i = 0; i < nsp; i++) {
+		char scope[NP_TEXT_MAX], reason[NP_TEXT_MAX * 2 + 16];
+		scope_of(&sp[i], scope, sizeof scope);
+		reason_for(sp[i].known ? sp[i].known : sp[i].differs ? sp[i].differs : sp[i].first, reason, sizeof reason);
+		emit(w, like->vector->id, scope, np_row_observed(like), like->step + 1, like->got, reason);
+	}
+}
+
+/* One vector's rows (g[0..n)): the entry's own line when one entry matched
+ * every failure; one line without a scope when every failure was alike and
+ * either the run had one target (a live run: the file is that machine's)
+ * or the vector failed wherever it ran; else scoped lines per outcome. */
 static void write_group(writer *w, const np_run *run, const np_row *g, unsigned n)
 {
 	const np_row *first = NULL, *known = NULL, *differs = NULL;
@@ -379,8 +487,7 @@ static void write_group(writer *w, const np_run *run, const np_row *g, unsigned 
 			known = r;
 		if (r->cls != NP_CLASS_KNOWN && r->listed && !differs)
 			differs = r;
-		alike = alike && np_row_observed(r) == np_row_observed(first) && r->step == first->step &&
-			same_text(r->got, first->got);
+		alike = alike && same_outcome(r, first);
 		one_entry = one_entry && r->cls == NP_CLASS_KNOWN && r->listed == first->listed;
 	}
 	if (!failing)
@@ -389,20 +496,26 @@ static void write_group(writer *w, const np_run *run, const np_row *g, unsigned 
 	if (alike && one_entry) {
 		const np_known_entry *e = first->listed;
 		emit(w, first->vector->id, e->scope_text, np_row_observed(first), first->step + 1, first->got, e->reason);
-	} else if (alike && (run->targets == 1 || failing == running)) {
+		return;
+	}
+	if (alike && (run->targets == 1 || failing == running)) {
 		reason_for(known ? known : differs ? differs : first, reason, sizeof reason);
 		emit(w, first->vector->id, "", np_row_observed(first), first->step + 1, first->got, reason);
-	} else {
-		for (unsigned i = 0; i < n; i++) {
-			const np_row *r = &g[i];
-			char scope[NP_TEXT_MAX];
-			if (!np_class_is_failure(np_row_observed(r)))
-				continue;
-			snprintf(scope, sizeof scope, "on %s arch=%s", np_version_key(r->target.version),
-				 np_arch_name(r->target.arch));
-			reason_for(r, reason, sizeof reason);
-			emit(w, r->vector->id, scope, np_row_observed(r), r->step + 1, r->got, reason);
-		}
+		return;
+	}
+	grid gr;
+	memset(&gr, 0, sizeof gr);
+	for (unsigned i = 0; i < n; i++)
+		if (!gr.at[g[i].target.version][g[i].target.arch])   /* the first, should a target repeat */
+			gr.at[g[i].target.version][g[i].target.arch] = &g[i];
+	for (unsigned i = 0; i < n; i++) {
+		bool seen = false;
+		if (!np_class_is_failure(np_row_observed(&g[i])))
+			continue;
+		for (unsigned j = 0; j < i && !seen; j++)
+			seen = np_class_is_failure(np_row_observed(&g[j])) && same_outcome(&g[j], &g[i]);
+		if (!seen)
+			write_spans(w, &gr, &g[i]);
 	}
 }
 

@@ -462,9 +462,10 @@ static bool outputs_equal(const np_record *m, const np_record *b)
 	return true;
 }
 
-/* The first step where b's records differ from m's on target t. A backend
- * that cannot express a step (not applicable) shows nothing there, as in
- * `ntprof run`. */
+/* The first step where b's records differ from m's on target t. A step
+ * that cannot be expressed there (not applicable, for the backend as in
+ * `ntprof run`, or for the model: a 32-bit caller's 64-bit value, a source
+ * on 3.10) shows nothing: its request does not exist on that target. */
 static divergence diverges(const np_xresults *m, const np_xresults *b, unsigned t)
 {
 	divergence d = { -1, { 0, 0 }, { 0, 0 }, false };
@@ -472,7 +473,7 @@ static divergence diverges(const np_xresults *m, const np_xresults *b, unsigned 
 		return d;
 	for (unsigned s = 0; s < m->nstep; s++) {
 		const np_record *mr = &m->rec[t][s], *br = &b->rec[t][s];
-		if (br->outcome.kind == NP_OUT_NOT_APPLICABLE)
+		if (br->outcome.kind == NP_OUT_NOT_APPLICABLE || mr->outcome.kind == NP_OUT_NOT_APPLICABLE)
 			return d;
 		bool other = !same_outcome(&mr->outcome, &br->outcome);
 		if (other || !outputs_equal(mr, br)) {
@@ -801,16 +802,18 @@ static bool report_versions(explorer *x, FILE *out)
 		unique_words(vc->f, rules, NP_MAX_RULES);
 		np_xpoint_describe(&vc->rep, args, sizeof args);
 		np_xvector_id(&vc->rep, id, sizeof id);
-		fprintf(out, "# [%zu] %s: %s on %s, %s from %s (%s); %lu combination%s\n", c + 1,
-			vc->f->name, o1, np_version_key(vc->before), o2, np_version_key(vc->after), archs,
-			vc->count, vc->count == 1 ? "" : "s");
+		/* with --targets, the versions between two explored ones were not run */
+		bool adjacent = vc->after == vc->before + 1;
+		fprintf(out, "# [%zu] %s: %s on %s, %s %s %s (%s); %lu combination%s\n", c + 1,
+			vc->f->name, o1, np_version_key(vc->before), o2, adjacent ? "from" : "on",
+			np_version_key(vc->after), archs, vc->count, vc->count == 1 ? "" : "s");
 		fprintf(out, "# why: %s\n# shown by: %s\n", why, args);
 		if (shown_above(printed, c, &vc->rep)) {
 			fprintf(out, "# (vector %s above)\n\n", id);
 			continue;
 		}
-		snprintf(title, sizeof title, "%s: %s on %s, %s from %s (ntprof explore)", vc->f->name, o1,
-			 np_version_key(vc->before), o2, np_version_key(vc->after));
+		snprintf(title, sizeof title, "%s: %s on %s, %s %s %s (ntprof explore)", vc->f->name, o1,
+			 np_version_key(vc->before), o2, adjacent ? "from" : "on", np_version_key(vc->after));
 		snprintf(source, sizeof source, "derived from the model by ntprof explore --seed %llu",
 			 (unsigned long long)x->o->seed);
 		if (!np_xvector_write(out, x->model, &vc->rep, title, rules, "boundary inferred", source,
@@ -956,8 +959,11 @@ bool np_explore(FILE *out, np_backend *model, const np_explore_options *o, np_ex
 	fprintf(out, "# functions:");
 	for (unsigned i = 0; i < nf; i++)
 		fprintf(out, " %s", fs[i]->name);
-	fprintf(out, "\n# targets: %u; combinations per function: %s\n\n", x.run.count,
-		o->budget ? "--budget" : "each boundary alone, every pair, numeric triples");
+	if (o->budget)
+		fprintf(out, "\n# targets: %u; combinations per function: %lu\n\n", x.run.count, o->budget);
+	else
+		fprintf(out, "\n# targets: %u; combinations per function: each boundary alone, every pair, "
+			"numeric triples\n\n", x.run.count);
 	np_xspace *spaces = calloc(nf ? nf : 1, sizeof *spaces);
 	ok = ok && spaces;
 	for (unsigned i = 0; ok && i < nf && !st->stopped_by_time; i++)

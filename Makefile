@@ -1,7 +1,8 @@
 # ntprof: a C11 model of the NT profile-interval calls, its harness and tests.
 #
 #   make [all]        library, ntprof, test programs (in build/)
-#   make run          build/ntprof run: every fixture against the model
+#   make run          build/ntprof run: every fixture against the model,
+#                     and the version matrix in build/reports/matrix.html
 #   make check        Kyua suite, plain build and sanitizer build (build/asan)
 #   make coverage     Kyua suite on a --coverage build, lcov report of model/
 #   make install      PREFIX (default /usr/local) under DESTDIR
@@ -153,7 +154,11 @@ $(KYUAFILE): FORCE
 deps:
 	@tools/ensure-debs.sh $(DEB_PACKAGES)
 
+# The version matrix first: it is written (atomically, through a temporary
+# file) even when the run finds a difference and make stops there.
 run: deps $(PROGRAM)
+	@mkdir -p $(B)/reports
+	$(PROGRAM) matrix --format html --output $(B)/reports/matrix.html
 	$(PROGRAM) run
 
 # What the tests see besides Kyua's own sandbox (fresh cwd, HOME, TMPDIR):

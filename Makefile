@@ -1,9 +1,11 @@
 # ntprof: a C11 model of the NT profile-interval calls, its harness and tests.
 #
 #   make [all]        library, ntprof, test programs (in build/)
-#   make run          build/ntprof run: every fixture against the model
+#   make run          build/ntprof run: every fixture against the model,
+#                     and the version matrix in build/reports/matrix.html
 #   make check        Kyua suite, plain build and sanitizer build (build/asan)
 #   make coverage     Kyua suite on a --coverage build, lcov report of model/
+#   make bench        build/bench/bench: the model's speed (not a test)
 #   make install      PREFIX (default /usr/local) under DESTDIR
 #   make deps         install the Debian packages the tests need
 #
@@ -75,6 +77,10 @@ DL_SRC      := $(wildcard conformance/dl_*.c)
 DL_SO       := $(DL_SRC:%.c=$(B)/%.so)
 PIC_OBJ     := $(patsubst %.c,$(B)/pic/%.o,$(MODEL_SRC) harness/impl_model.c harness/given.c harness/catalog.c harness/parse.c)
 TEST_SCRIPT := $(TEST_SH:%=$(B)/%)
+# The benchmark (bench/, issue 6): built with the tests, so that it keeps
+# compiling under every compiler and tree, and run only by `make bench`.
+BENCH_SRC   := $(wildcard bench/*.c)
+BENCH_BIN   := $(BENCH_SRC:%.c=$(B)/%)
 LIB         := $(B)/libntprof.a
 PROGRAM     := $(B)/ntprof
 KYUAFILE    := $(B)/conformance/Kyuafile
@@ -90,13 +96,13 @@ HARNESS_DEFS = -Iharness/include -Iharness \
 $(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
 $(B)/conformance/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) -Iconformance
 
-.PHONY: all lib tests run check coverage install uninstall clean deps help FORCE
+.PHONY: all lib tests run check coverage bench install uninstall clean deps help FORCE
 .SUFFIXES:
 .DELETE_ON_ERROR:
 
 all: $(LIB) $(PROGRAM) tests
 lib: $(LIB)
-tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILE) $(DL_SO)
+tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILE) $(DL_SO) $(BENCH_BIN)
 
 # Objects depend on this file, which changes only when the compiler or the
 # flags do: `make CC=clang` after a gcc build rebuilds instead of saying
@@ -148,12 +154,23 @@ $(KYUAFILE): FORCE
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
 -include $(MODEL_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d) $(TEST_BIN:=.d) $(PIC_OBJ:.o=.d) \
-	$(DL_SRC:%.c=$(B)/pic/%.d)
+	$(DL_SRC:%.c=$(B)/pic/%.d) $(BENCH_BIN:=.d)
+
+$(BENCH_BIN): $(B)/bench/%: $(B)/bench/%.o $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Run only here, never by `make check`: it prints figures and exits 0.
+bench: $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do $$b || exit 1; done
 
 deps:
 	@tools/ensure-debs.sh $(DEB_PACKAGES)
 
+# The version matrix first: it is written (atomically, through a temporary
+# file) even when the run finds a difference and make stops there.
 run: deps $(PROGRAM)
+	@mkdir -p $(B)/reports
+	$(PROGRAM) matrix --format html --output $(B)/reports/matrix.html
 	$(PROGRAM) run
 
 # What the tests see besides Kyua's own sandbox (fresh cwd, HOME, TMPDIR):

@@ -566,6 +566,124 @@ want_error "compare: unknown option" 2 'compare: unknown option --bogus' compare
 want_error "compare --output: a directory that does not exist" 2 "--output $tmp/none/t.txt: cannot write" \
 	compare --output "$tmp/none/t.txt" "$tmp/cmp/win8.json"
 
+# ---- ntprof matrix and ntprof diff (issue 6) ----
+si="$root/fixtures/interval/set-interval.vec"
+
+# SI-1: the 6.2 cell of set-interval/privilege-threshold is marked (text: *)
+nt matrix "$si"
+row=$(grep '^set-interval/privilege-threshold  *1 ' "$tmp/out")
+if [ "$rc" -ne 0 ] || [ -s "$tmp/err" ]; then
+	fail "matrix: text" "want exit 0 and nothing on stderr"
+elif ! printf '%s\n' "$row" | grep -q -E '  SUCCESS +\*PRIVILEGE_NOT_HELD +PRIVILEGE_NOT_HELD '; then
+	fail "matrix: text" "want SUCCESS, *PRIVILEGE_NOT_HELD (6.2), PRIVILEGE_NOT_HELD (6.3) in: $row"
+elif printf '%s\n' "$row" | grep -q -F '*SUCCESS'; then
+	fail "matrix: text" "the first version a vector applies to is no change: $row"
+else
+	pass "matrix: text marks SI-1's change at 6.2"
+fi
+
+nt matrix --format markdown "$si"
+if [ "$rc" -ne 0 ] || ! grep -q -F '| `SUCCESS` | ≠ `PRIVILEGE_NOT_HELD` | `PRIVILEGE_NOT_HELD` |' "$tmp/out" ||
+	! grep -q -F '| vector | step | function | rules | 3.10 | 3.50 |' "$tmp/out"; then
+	fail "matrix: markdown" "want the header and ≠ before the 6.2 cell"
+else
+	pass "matrix: markdown marks SI-1's change at 6.2"
+fi
+
+nt matrix --arch x64 "$si"
+if [ "$rc" -ne 0 ] || ! head -n 1 "$tmp/out" | grep -q 'architectures x64$' ||
+	sed 1,5d "$tmp/out" | grep -q 'x86: '; then
+	fail "matrix --arch x64" "want one architecture and no split cell"
+else
+	pass "matrix --arch x64: one architecture"
+fi
+
+# HTML: one self-contained page, written atomically
+nt matrix --format html --output "$tmp/m.html"
+page="$tmp/m.html"
+if [ "$rc" -ne 0 ] || [ -s "$tmp/out" ] || [ ! -s "$page" ]; then
+	fail "matrix --format html --output" "want exit 0, the page in the file, nothing on stdout"
+elif grep -q -i -E '(src|href)="?(https?:|//)|<script|<link|@import|url\(' "$page"; then
+	fail "matrix --format html" "the page fetches something: $(grep -o -i -E '(src|href)="?(https?:|//)[^ ]*|<script|<link|@import|url\(' "$page" | head -n 1)"
+elif ! grep -q -F '<a href="#rule-SI-1" title="SI-1 — Privilege from 6.2">SI-1</a>' "$page" ||
+	! grep -q -F '<div class="rule" id="rule-SI-1">' "$page" ||
+	! grep -q -F 'x" colspan="20" title="6.2 to 11-24H2; was SUCCESS on 6.1">PRIVILEGE_NOT_HELD</td>' "$page"; then
+	fail "matrix --format html" "want SI-1 linked to its embedded text and the 6.2 change marked"
+else
+	# every in-page link has its anchor
+	missing=$(grep -o 'href="#[^"]*"' "$page" | sed 's/href="#//; s/"$//' | sort -u | while read -r id; do
+		grep -q -F "id=\"$id\"" "$page" || echo "$id"; done)
+	if [ -n "$missing" ]; then
+		fail "matrix --format html" "links without an anchor: $missing"
+	elif ls "$tmp" | grep -q 'm.html.tmp'; then
+		fail "matrix --format html" "a temporary file is left"
+	else
+		pass "matrix --format html: self-contained, rules linked and embedded, change marked"
+	fi
+fi
+
+want_error "matrix: unknown architecture" 2 '--arch x86,arm64: unknown architecture arm64' matrix --arch x86,arm64 "$si"
+want_error "matrix: empty architecture" 2 '--arch x86,: expected x86, x64 or wow64' matrix --arch x86, "$si"
+want_error "matrix: --format pdf" 2 'matrix: --format takes text, markdown or html' matrix --format pdf "$si"
+want_error "matrix: unknown option" 2 'matrix: unknown option --bogus' matrix --bogus
+want_error "matrix: a file that does not exist" 2 "$tmp/absent.vec:0: cannot open" matrix "$tmp/absent.vec"
+want_error "matrix --output: a directory that does not exist" 2 "--output $tmp/none/m.html: cannot write" \
+	matrix --format html --output "$tmp/none/m.html" "$si"
+want_error "matrix --format html: a root without SPEC.md" 2 'cannot find SPEC.md for the rule texts' \
+	matrix --format html --root "$tmp" "$si"
+
+# diff: 6.1 -> 6.2 (SI-1), grouped by function, both outcomes; exit 1 as diff(1)
+nt diff 6.1 6.2
+if [ "$rc" -ne 1 ] || [ -s "$tmp/err" ]; then
+	fail "diff 6.1 6.2" "want exit 1 (differences) and nothing on stderr"
+elif ! grep -q '^NtSetIntervalProfile: SI-1 ' "$tmp/out" ||
+	! grep -A 2 '^  set-interval/privilege-threshold step 1 (SI-1 MC-1 VR-1)$' "$tmp/out" |
+		tr '\n' '|' | grep -q -F '    6.1  SUCCESS|    6.2  PRIVILEGE_NOT_HELD|'; then
+	fail "diff 6.1 6.2" "want set-interval/privilege-threshold under NtSetIntervalProfile with both outcomes"
+elif awk '/^[^ ]/ { if (seen[$1]++) exit 1 }' "$tmp/out"; then
+	pass "diff 6.1 6.2: SI-1 under NtSetIntervalProfile, one group per function"
+else
+	fail "diff 6.1 6.2" "a function heads two groups"
+fi
+
+nt diff 1803 1809
+if [ "$rc" -ne 1 ] || ! grep -A 2 '^  counting/end-of-region step 4 ' "$tmp/out" | tr '\n' '|' |
+	grep -q -F '    1803  corruption Counted=1|    1809  Counted=0|'; then
+	fail "diff 1803 1809" "want IN-4's inclusive end: corruption Counted=1 on 1803, Counted=0 on 1809"
+else
+	pass "diff 1803 1809: the inclusive end of IN-4"
+fi
+
+nt diff 6.2 6.2
+if [ "$rc" -ne 0 ] || [ -s "$tmp/out" ] || [ -s "$tmp/err" ]; then
+	fail "diff 6.2 6.2" "want exit 0 and nothing printed"
+else
+	pass "diff 6.2 6.2: nothing, exit 0"
+fi
+nt diff 1909 1909/x64
+if [ "$rc" -ne 0 ] || [ -s "$tmp/out" ]; then
+	fail "diff: one architecture of a version with itself" "want exit 0 and nothing"
+else
+	pass "diff 1909 1909/x64: nothing, exit 0"
+fi
+nt diff 4.0/x86 11-24H2/x64
+if [ "$rc" -ne 1 ] || ! grep -q -E '^    4\.0/x86  +' "$tmp/out" || ! grep -q -E '^    11-24H2/x64  +' "$tmp/out"; then
+	fail "diff 4.0/x86 11-24H2/x64" "want exit 1 and sides labelled VERSION/ARCH"
+else
+	pass "diff 4.0/x86 11-24H2/x64: sides on architectures of their own"
+fi
+
+want_error "diff: unknown first version" 2 'diff: VERSION_A 7.5: unknown version' diff 7.5 6.2
+want_error "diff: unknown second version" 2 'diff: VERSION_B 6.9: unknown version' diff 6.1 6.9
+want_error "diff: unknown architecture of a side" 2 'diff: VERSION_B 6.2/arm: unknown architecture' diff 6.1 6.2/arm
+want_error "diff: an architecture a side lacks" 2 'diff: VERSION_A 4.0/x64: x64 does not exist on 4.0 (VR-3)' \
+	diff 4.0/x64 6.1
+want_error "diff: no architecture in common" 2 '4.0 and 11-24H2 have no architecture in common' diff 4.0 11-24H2
+want_error "diff: --arch a version lacks" 2 '--arch x64: x64 does not exist on 4.0' diff --arch x64 4.0 6.1
+want_error "diff: --arch and VERSION/ARCH" 2 'not both' diff --arch x64 6.1/x64 6.2
+want_error "diff: one version" 2 'diff needs two versions' diff 6.1
+want_error "diff: unknown option" 2 'diff: unknown option --format' diff --format html 6.1 6.2
+
 echo "1..$n"
 if [ "$failed" -ne 0 ]; then
 	echo "# $failed of $n checks failed" >&2

@@ -494,6 +494,66 @@ static void test_in5_counter_index(void **state)
 	assert_int_equal(rd32(m, BUF + 0x303C), 1);
 }
 
+/* The profile slot a handle names (MC-3: handle 4 * (i + 1) is entry i). */
+static unsigned slot_of(const np_machine *m, uint64_t h)
+{
+	assert_true(h >= 4 && h / 4 <= NP_MAX_HANDLES);
+	assert_int_equal(m->handle[h / 4 - 1].type, NP_OBJ_PROFILE);
+	return m->handle[h / 4 - 1].object;
+}
+
+/* IN-5, ST-5: counters in a large region, whose pages the model backs only
+ * once written, are counted without the one-block mapping of the start. */
+static void test_in5_sparse_buffer(void **state)
+{
+	np_machine *m = *state;
+	const uint64_t big = 0x40000000u, size = 32u << 20;   /* past the 16 MiB kept as one block */
+	assert_null(np_mem_map(m, big, size, NP_PROT_READ | NP_PROT_WRITE, 0, 0));
+	uint64_t h = start(m, simple(m, big + size - 0x1000));
+	np_profile *p = &m->profile[slot_of(m, h)];
+	assert_null(p->mapped);
+	assert_int_equal(irq(m, REGION + 0x10), 1);
+	assert_int_equal(irq(m, REGION + 0x1F), 1);
+	assert_int_equal(rd32(m, big + size - 0x1000 + 4), 2);
+	/* a buffer in a block-backed region is counted through the start's mapping */
+	h = start(m, simple(m, BUF));
+	assert_non_null(m->profile[slot_of(m, h)].mapped);
+	assert_int_equal(irq(m, REGION + 0x10), 2);
+	assert_int_equal(rd32(m, BUF + 4), 1);
+	assert_int_equal(rd32(m, big + size - 0x1000 + 4), 3);
+}
+
+/* IN-1, ST-7, SP-3, SP-5: the lists hold the started profiles, and only
+ * them, through every start, stop and deleting close; a profile that
+ * reuses a deleted started one's slot does not count until started. */
+static void test_in1_lists_follow_start_stop_close(void **state)
+{
+	np_machine *m = *state;
+	uint64_t a = start(m, simple(m, BUF));
+	unsigned slot = slot_of(m, a);
+	assert_int_equal(m->started_profiles, 1ull << slot);
+	assert_status(np_nt_close(m, a), NP_STATUS_SUCCESS);     /* SP-5: deleted, stops */
+	assert_int_equal(m->started_profiles, 0);
+	np_create_profile_args args = {
+		.profile_handle = HCELL, .process = NP_HANDLE_CURRENT_PROCESS, .profile_base = REGION,
+		.profile_size = 0x100, .bucket_size = 4, .buffer = BUF2, .buffer_size = 0x40,
+		.source = NP_PROFILE_TIME, .affinity = all_cpus(m),
+	};
+	uint64_t b = 0;
+	assert_status(np_nt_create_profile(m, &args), NP_STATUS_SUCCESS);
+	assert_true(np_mem_read(m, HCELL, &b, 8));
+	assert_int_equal(slot_of(m, b), slot);                   /* the same slot */
+	assert_int_equal(irq(m, REGION), 0);
+	assert_status(np_nt_start_profile(m, b), NP_STATUS_SUCCESS);
+	assert_int_equal(irq(m, REGION), 1);
+	assert_status(np_nt_stop_profile(m, b), NP_STATUS_SUCCESS);
+	assert_int_equal(m->started_profiles, 0);
+	assert_null(m->profile[slot].mapped);
+	assert_int_equal(irq(m, REGION), 0);
+	assert_int_equal(rd32(m, BUF2), 1);
+	assert_int_equal(rd32(m, BUF), 0);
+}
+
 /* IN-6: counters are 32-bit and wrap to 0, touching nothing else. */
 static void test_in6_counters_wrap(void **state)
 {
@@ -791,6 +851,8 @@ static const struct CMUnitTest tests[] = {
 	T(test_in4_zero_size_region, bare),
 	T(test_in4_inclusive_end_knob, bare),
 	T(test_in5_counter_index, x64_6_1),
+	T(test_in5_sparse_buffer, x64_6_1),
+	T(test_in1_lists_follow_start_stop_close, x64_6_1),
 	T(test_in6_counters_wrap, x64_6_1),
 	T(test_in7_slack_corruption, x64_6_1),
 	T(test_in7_past_page_bugcheck, x64_6_1),

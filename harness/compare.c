@@ -585,7 +585,7 @@ unsigned np_compare_differing(const np_compare *c)
 
 /* Markdown: inside a code span only | (a table's separator) needs a backslash;
  * a backtick in the text takes a double-backtick span. */
-static void md_code(FILE *out, const char *s)
+void np_md_code(FILE *out, const char *s)
 {
 	const char *fence = strchr(s, '`') ? "`` " : "`", *close = strchr(s, '`') ? " ``" : "`";
 	fputs(fence, out);
@@ -597,7 +597,7 @@ static void md_code(FILE *out, const char *s)
 	fputs(close, out);
 }
 
-static void md_text(FILE *out, const char *s)
+void np_md_text(FILE *out, const char *s)
 {
 	for (; *s; s++) {
 		if (strchr("\\|*_`<>[]", *s))
@@ -617,7 +617,7 @@ void np_compare_print(FILE *out, np_compare *c, np_table_format fmt, bool differ
 		fprintf(out, "\n| | vector |");
 		for (unsigned k = 0; k < c->ncols; k++) {
 			fputc(' ', out);
-			md_text(out, np_compare_label(c, k));
+			np_md_text(out, np_compare_label(c, k));
 			fprintf(out, " |");
 		}
 		fprintf(out, "\n|---|---|");
@@ -629,12 +629,12 @@ void np_compare_print(FILE *out, np_compare *c, np_table_format fmt, bool differ
 			if (differences_only && !d)
 				continue;
 			fprintf(out, "| %s | ", d ? "≠" : " ");
-			md_code(out, c->vector[r]);
+			np_md_code(out, c->vector[r]);
 			fprintf(out, " |");
 			for (unsigned k = 0; k < c->ncols; k++) {
 				np_compare_cell(c, r, k, text, sizeof text);
 				fputc(' ', out);
-				md_code(out, text);
+				np_md_code(out, text);
 				fprintf(out, " |");
 			}
 			fputc('\n', out);

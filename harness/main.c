@@ -18,6 +18,7 @@
 #include "ntprof/compare.h"
 #include "ntprof/explore.h"
 #include "ntprof/known.h"
+#include "ntprof/matrix.h"
 #include "ntprof/runner.h"
 #include "ntprof/version.h"
 
@@ -34,6 +35,8 @@ static int usage(const char *why)
 		"                  [--reference model [--given KEY=VALUE]...]\n"
 		"                  [--known FILE] [--known-write FILE] [FILE|DIR]...\n"
 		"       ntprof compare [--format text|markdown] [--output FILE] [--differences] RESULT.json...\n"
+		"       ntprof matrix [--format text|markdown|html] [--arch LIST] [--output FILE] [--root DIR] [FILE|DIR]...\n"
+		"       ntprof diff [--arch LIST] [--root DIR] VERSION_A[/ARCH] VERSION_B[/ARCH] [FILE|DIR]...\n"
 		"       ntprof call [--target VERSION[/ARCH]] [--given KEY=VALUE]... STEP...\n"
 		"       ntprof explore [--function F]... [--target VERSION[/ARCH]]... [--targets LIST]\n"
 		"                      [--against model|dl:PATH.so] [--budget N | --seconds S] [--seed N]\n"
@@ -99,6 +102,63 @@ static np_backend *open_backend(const char *name, char *why, size_t cap)
 		return np_backend_dl_new(name + 3, why, cap);
 	snprintf(why, cap, "unknown backend (available: model, dl:PATH)");
 	return NULL;
+}
+
+/* Reads the vector files (or, with none, the fixtures/ of the root) into
+ * set, checked; false with the message printed (nothing is then written). */
+static bool load_vectors(np_vector_set *set, const char *const *paths, unsigned npaths, const char *root)
+{
+	char fixtures[600];
+	const char *dflt[1];
+	np_error err;
+	if (npaths == 0) {
+		const char *r = np_find_root(root);
+		if (!r) {
+			fprintf(stderr, "ntprof: cannot find fixtures/ (use --root DIR or name files)\n");
+			return false;
+		}
+		snprintf(fixtures, sizeof fixtures, "%.580s/fixtures", r);
+		dflt[0] = fixtures;
+		paths = dflt;
+		npaths = 1;
+	}
+	memset(set, 0, sizeof *set);
+	for (unsigned i = 0; i < npaths; i++)
+		if (!np_vectors_load(set, paths[i], &err)) {
+			fprintf(stderr, "%s\n", err.text);
+			np_vectors_free(set);
+			return false;
+		}
+	if (!np_vectors_check(set, &err)) {
+		fprintf(stderr, "%s\n", err.text);
+		np_vectors_free(set);
+		return false;
+	}
+	return true;
+}
+
+/* --arch LIST: comma-separated architectures, added to chosen. */
+static bool parse_arches(const char *list, bool chosen[NP_ARCH_COUNT])
+{
+	char word[16];
+	for (const char *p = list;;) {
+		size_t n = strcspn(p, ",");
+		np_arch a;
+		if (n == 0 || n >= sizeof word) {
+			fprintf(stderr, "ntprof: --arch %s: expected x86, x64 or wow64, comma-separated\n", list);
+			return false;
+		}
+		memcpy(word, p, n);
+		word[n] = '\0';
+		if (!np_arch_parse(word, &a)) {
+			fprintf(stderr, "ntprof: --arch %s: unknown architecture %s (x86, x64 or wow64)\n", list, word);
+			return false;
+		}
+		chosen[a] = true;
+		if (!p[n])
+			return true;
+		p += n + 1;
+	}
 }
 
 static int cmd_run(int argc, char **argv)
@@ -168,16 +228,6 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (mirrored && targets.count != 1)
 		return usage("--reference and --given need exactly one --target VERSION/ARCH");
-	char fixtures[600];
-	if (npaths == 0) {
-		const char *r = np_find_root(root);
-		if (!r) {
-			fprintf(stderr, "ntprof: cannot find fixtures/ (use --root DIR or name files)\n");
-			return EXIT_BAD_INPUT;
-		}
-		snprintf(fixtures, sizeof fixtures, "%.580s/fixtures", r);
-		paths[npaths++] = fixtures;
-	}
 	if (targets.count == 0)
 		np_targets_all(&targets);
 	if (output && known_write && strcmp(output, known_write) == 0)
@@ -191,18 +241,8 @@ static int cmd_run(int argc, char **argv)
 		np_known_free(&known);
 		return EXIT_BAD_INPUT;
 	}
-	np_vector_set set = { 0 };
-	for (unsigned i = 0; i < npaths; i++) {
-		if (!np_vectors_load(&set, paths[i], &err)) {
-			fprintf(stderr, "%s\n", err.text);
-			np_vectors_free(&set);
-			np_known_free(&known);
-			return EXIT_BAD_INPUT;
-		}
-	}
-	if (!np_vectors_check(&set, &err)) {
-		fprintf(stderr, "%s\n", err.text);
-		np_vectors_free(&set);
+	np_vector_set set;
+	if (!load_vectors(&set, paths, npaths, root)) {
 		np_known_free(&known);
 		return EXIT_BAD_INPUT;
 	}
@@ -575,6 +615,220 @@ static int cmd_compare(int argc, char **argv)
 	return status;
 }
 
+/* matrix: every vector on every version (and chosen architecture) of the
+ * model, a row per vector and step, a column per version. Exit 0, or 2 on
+ * bad input; the table goes through the sink. */
+static int cmd_matrix(int argc, char **argv)
+{
+	np_matrix_format fmt = NP_MATRIX_TEXT;
+	const char *output = NULL, *root = NULL;
+	bool arches[NP_ARCH_COUNT] = { false }, any_arch = false;
+	const char *paths[256];
+	unsigned npaths = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		if (strcmp(a, "--format") == 0) {
+			if (!(v = need_value(argc, argv, &i)) || !np_matrix_format_parse(v, &fmt))
+				return usage("matrix: --format takes text, markdown or html");
+		} else if (strcmp(a, "--arch") == 0) {
+			if (!(v = need_value(argc, argv, &i)))
+				return usage("--arch needs x86, x64 or wow64 (comma-separated)");
+			if (!parse_arches(v, arches))
+				return EXIT_BAD_INPUT;
+			any_arch = true;
+		} else if (strcmp(a, "--output") == 0) {
+			if (!(output = need_value(argc, argv, &i)))
+				return usage("--output needs a file");
+		} else if (strcmp(a, "--root") == 0) {
+			if (!(root = need_value(argc, argv, &i)))
+				return usage("--root needs a directory");
+		} else if (a[0] == '-') {
+			fprintf(stderr, "ntprof: matrix: unknown option %s\n", a);
+			return usage(NULL);
+		} else if (npaths < 256) {
+			paths[npaths++] = a;
+		}
+	}
+	if (!any_arch)
+		for (unsigned k = 0; k < NP_ARCH_COUNT; k++)
+			arches[k] = true;
+	/* The page embeds the rule texts: SPEC.md is read before anything runs. */
+	np_index rules = { 0 };
+	np_error err;
+	if (fmt == NP_MATRIX_HTML) {
+		const char *r = np_find_root(root);
+		if (!r) {
+			fprintf(stderr, "ntprof: matrix: cannot find SPEC.md for the rule texts (use --root DIR)\n");
+			return EXIT_BAD_INPUT;
+		}
+		if (!np_spec_load(&rules, r, &err)) {
+			fprintf(stderr, "%s\n", err.text);
+			np_index_free(&rules);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	np_vector_set set;
+	if (!load_vectors(&set, paths, npaths, root)) {
+		np_index_free(&rules);
+		return EXIT_BAD_INPUT;
+	}
+	bool versions[NP_VERSION_COUNT];
+	for (unsigned v = 0; v < NP_VERSION_COUNT; v++)
+		versions[v] = true;
+	np_backend *b = np_backend_model_new();
+	np_matrix *m = b ? np_matrix_build(b, &set, versions, arches) : NULL;
+	int status = 0;
+	sink out;
+	if (!m) {
+		fprintf(stderr, "ntprof: out of memory\n");
+		status = EXIT_BAD_INPUT;
+	} else if (!sink_open(&out, output)) {
+		fprintf(stderr, "ntprof: --output %s: cannot write\n", output);
+		status = EXIT_BAD_INPUT;
+	} else {
+		np_matrix_print(out.f, m, fmt, &rules);
+		if (!sink_close(&out)) {
+			fprintf(stderr, "ntprof: --output %s: cannot write\n", output);
+			status = EXIT_BAD_INPUT;
+		}
+	}
+	np_matrix_free(m);
+	if (b)
+		b->destroy(b);
+	np_vectors_free(&set);
+	np_index_free(&rules);
+	return status;
+}
+
+/* One side of `ntprof diff`: VERSION[/ARCH]; false with the argument named. */
+static bool diff_side(const char *what, const char *text, np_target *t, bool *has_arch)
+{
+	char version[NP_NAME_MAX];
+	const char *slash = strchr(text, '/');
+	size_t n = slash ? (size_t)(slash - text) : strlen(text);
+	*has_arch = slash != NULL;
+	if (n >= sizeof version || (memcpy(version, text, n), version[n] = '\0', !np_version_parse(version, &t->version))) {
+		fprintf(stderr, "ntprof: diff: %s %s: unknown version (see `ntprof versions`)\n", what, text);
+		return false;
+	}
+	t->arch = NP_X86;
+	if (slash && !np_arch_parse(slash + 1, &t->arch)) {
+		fprintf(stderr, "ntprof: diff: %s %s: unknown architecture (x86, x64 or wow64)\n", what, text);
+		return false;
+	}
+	if (slash && !np_arch_exists(t->version, t->arch)) {
+		fprintf(stderr, "ntprof: diff: %s %s: %s does not exist on %s (VR-3)\n", what, text,
+			np_arch_name(t->arch), np_version_key(t->version));
+		return false;
+	}
+	return true;
+}
+
+/* diff: the steps whose outcome on the model differs between two versions,
+ * on each architecture both have (or those chosen), grouped by function.
+ * Exit 0 when nothing differs (nothing is printed), 1 when something does,
+ * as diff(1); 2 on bad input. */
+static int cmd_diff(int argc, char **argv)
+{
+	const char *root = NULL, *side[2] = { NULL, NULL };
+	bool arches[NP_ARCH_COUNT] = { false }, any_arch = false;
+	const char *paths[256];
+	unsigned npaths = 0, nsides = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		if (strcmp(a, "--arch") == 0) {
+			if (!(v = need_value(argc, argv, &i)))
+				return usage("--arch needs x86, x64 or wow64 (comma-separated)");
+			if (!parse_arches(v, arches))
+				return EXIT_BAD_INPUT;
+			any_arch = true;
+		} else if (strcmp(a, "--root") == 0) {
+			if (!(root = need_value(argc, argv, &i)))
+				return usage("--root needs a directory");
+		} else if (a[0] == '-') {
+			fprintf(stderr, "ntprof: diff: unknown option %s\n", a);
+			return usage(NULL);
+		} else if (nsides < 2) {
+			side[nsides++] = a;
+		} else if (npaths < 256) {
+			paths[npaths++] = a;
+		}
+	}
+	if (nsides < 2)
+		return usage("diff needs two versions, e.g. ntprof diff 6.1 6.2");
+	np_target ta, tb;
+	bool arch_a, arch_b;
+	if (!diff_side("VERSION_A", side[0], &ta, &arch_a) || !diff_side("VERSION_B", side[1], &tb, &arch_b))
+		return EXIT_BAD_INPUT;
+	if ((arch_a || arch_b) && any_arch)
+		return usage("diff: give architectures either with --arch or as VERSION/ARCH, not both");
+	np_target a[NP_ARCH_COUNT], b[NP_ARCH_COUNT];
+	unsigned npairs = 0;
+	if (arch_a || arch_b) {
+		/* one pair; a side without /ARCH is read on the other's architecture */
+		a[0] = ta;
+		b[0] = tb;
+		if (!arch_a)
+			a[0].arch = tb.arch;
+		if (!arch_b)
+			b[0].arch = ta.arch;
+		const np_target *lacking = !np_arch_exists(a[0].version, a[0].arch) ? &a[0]
+					   : !np_arch_exists(b[0].version, b[0].arch) ? &b[0] : NULL;
+		if (lacking) {
+			fprintf(stderr, "ntprof: diff: %s: %s does not exist on %s (VR-3)\n",
+				lacking == &a[0] ? side[0] : side[1], np_arch_name(lacking->arch),
+				np_version_key(lacking->version));
+			return EXIT_BAD_INPUT;
+		}
+		npairs = 1;
+	} else {
+		for (unsigned k = 0; k < NP_ARCH_COUNT; k++) {
+			if (any_arch && !arches[k])
+				continue;
+			bool on_a = np_arch_exists(ta.version, (np_arch)k), on_b = np_arch_exists(tb.version, (np_arch)k);
+			if (any_arch && (!on_a || !on_b)) {
+				fprintf(stderr, "ntprof: diff: --arch %s: %s does not exist on %s (VR-3)\n",
+					np_arch_name((np_arch)k), np_arch_name((np_arch)k),
+					np_version_key(on_a ? tb.version : ta.version));
+				return EXIT_BAD_INPUT;
+			}
+			if (on_a && on_b) {
+				a[npairs] = (np_target){ ta.version, (np_arch)k };
+				b[npairs++] = (np_target){ tb.version, (np_arch)k };
+			}
+		}
+		if (npairs == 0) {
+			fprintf(stderr, "ntprof: diff: %s and %s have no architecture in common (VR-3); "
+				"name one for each, e.g. %s/x86 %s/x64\n", side[0], side[1], side[0], side[1]);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	np_vector_set set;
+	if (!load_vectors(&set, paths, npaths, root))
+		return EXIT_BAD_INPUT;
+	bool versions[NP_VERSION_COUNT] = { false }, used[NP_ARCH_COUNT] = { false };
+	for (unsigned k = 0; k < npairs; k++) {
+		versions[a[k].version] = versions[b[k].version] = true;
+		used[a[k].arch] = used[b[k].arch] = true;
+	}
+	np_backend *be = np_backend_model_new();
+	np_matrix *m = be ? np_matrix_build(be, &set, versions, used) : NULL;
+	int status;
+	if (!m) {
+		fprintf(stderr, "ntprof: out of memory\n");
+		status = EXIT_BAD_INPUT;
+	} else {
+		status = np_matrix_diff(stdout, m, a, b, npairs) ? EXIT_DIFFERENCE : 0;
+		if (fflush(stdout) != 0)
+			status = EXIT_BAD_INPUT;
+	}
+	np_matrix_free(m);
+	if (be)
+		be->destroy(be);
+	np_vectors_free(&set);
+	return status;
+}
+
 static int cmd_versions(void)
 {
 	for (unsigned v = 0; v < NP_VERSION_COUNT; v++) {
@@ -612,6 +866,10 @@ int main(int argc, char **argv)
 		return cmd_compare(argc - 2, argv + 2);
 	if (strcmp(cmd, "explain") == 0)
 		return cmd_explain(argc - 2, argv + 2);
+	if (strcmp(cmd, "matrix") == 0)
+		return cmd_matrix(argc - 2, argv + 2);
+	if (strcmp(cmd, "diff") == 0)
+		return cmd_diff(argc - 2, argv + 2);
 	if (strcmp(cmd, "explore") == 0)
 		return cmd_explore(argc - 2, argv + 2);
 	if (strcmp(cmd, "versions") == 0)

@@ -199,11 +199,16 @@ static bool load_spec(np_index *ix, np_error *err)
 	return true;
 }
 
-bool np_index_build(np_index *ix, const char *root, np_error *err)
+bool np_spec_load(np_index *ix, const char *root, np_error *err)
 {
 	memset(ix, 0, sizeof *ix);
 	snprintf(ix->root, sizeof ix->root, "%s", root);
-	if (!load_spec(ix, err))
+	return load_spec(ix, err);
+}
+
+bool np_index_build(np_index *ix, const char *root, np_error *err)
+{
+	if (!np_spec_load(ix, root, err))
 		return false;
 	static const char *const code[] = { ".c", ".h", NULL };
 	static const char *const tests[] = { ".c", ".h", ".sh", NULL };

@@ -67,8 +67,10 @@ uint64_t np_handle_open(np_machine *m, np_object_type type, unsigned object, uin
 static void release_profile(np_machine *m, unsigned index)
 {
 	np_profile *p = &m->profile[index];
-	if (--p->handles == 0)
+	if (--p->handles == 0) {
+		m->started_profiles &= ~(1ull << index);
 		memset(p, 0, sizeof *p);
+	}
 }
 
 /* MC-5 */

@@ -56,6 +56,16 @@ static uint32_t lock_buffer(np_machine *m, const np_profile *p)
 	return NP_STATUS_SUCCESS;
 }
 
+/* ST-5: the system-space view of the locked counters, through which
+ * interrupts count (IN-5) whatever the caller does to its own mapping later.
+ * A buffer in a large, sparsely backed region has no one block to point
+ * at; the interrupt then finds its pages each time. */
+static uint8_t *map_counters(np_machine *m, const np_profile *p)
+{
+	np_region *r = p->buffer_size ? np_mem_find(m, p->buffer, p->buffer_size) : NULL;
+	return r && r->bytes ? r->bytes + (p->buffer - r->base) : NULL;
+}
+
 /* ST-6: the processors a started profile counts on. */
 static void choose_processors(const np_machine *m, np_profile *p)
 {
@@ -96,7 +106,9 @@ np_result np_nt_start_profile(np_machine *m, uint64_t profile_handle)
 			np_region_copy_in(r, p->buffer - r->base + off, zeros, (size_t)n);
 		}
 	}
+	p->mapped = map_counters(m, p);                                 /* ST-5 */
 	p->started = true;                                              /* ST-7 */
+	m->started_profiles |= 1ull << (p - m->profile);
 	return np_status(NP_STATUS_SUCCESS);
 }
 
@@ -109,6 +121,8 @@ np_result np_nt_stop_profile(np_machine *m, uint64_t profile_handle)
 	if (!p->started)                                                /* SP-2 */
 		return np_status(NP_STATUS_PROFILING_NOT_STARTED);
 	p->started = false;                                             /* SP-3, SP-4 */
+	m->started_profiles &= ~(1ull << (p - m->profile));
+	p->mapped = NULL;
 	memset(p->run_mask, 0, sizeof p->run_mask);
 	return np_status(NP_STATUS_SUCCESS);
 }

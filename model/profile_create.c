@@ -239,15 +239,22 @@ static np_result make_object(np_machine *m, const request *r, unsigned process)
 	return np_status(NP_STATUS_SUCCESS);
 }
 
-static np_result create(np_machine *m, np_create_profile_args args, bool ex)
+static np_result create(np_machine *m, const np_create_profile_args *args, bool ex)
 {
 	if (m->halted)
 		return np_bugcheck(m->halt_code);
-	request r = { .ex = ex };
-	if (caller_is_32bit(m) && !fits_32bit_caller(&args))
+	if (caller_is_32bit(m) && !fits_32bit_caller(args))
 		return np_not_applicable("a 32-bit caller cannot pass a value wider than 32 bits");
-	widen(m, &args);
-	r.a = args;
+	/* One copy, widened in place and set field by field: an initializer
+	 * (a string store) and a second copy after widen() (wide loads of
+	 * narrow stores) cost more than the checks of a failing call (make bench). */
+	request r;
+	r.a = *args;
+	widen(m, &r.a);
+	r.ex = ex;
+	r.segmented = false;
+	r.segment = 0;
+	memset(r.masks, 0, sizeof r.masks);
 	np_create_profile_args *a = &r.a;
 	if (!np_has_source_argument(m->version) &&                     /* CP-0 */
 	    (a->source != NP_PROFILE_TIME || a->affinity != 0xFFFFFFFFu))
@@ -312,12 +319,12 @@ static np_result create(np_machine *m, np_create_profile_args args, bool ex)
 
 np_result np_nt_create_profile(np_machine *m, const np_create_profile_args *a)
 {
-	return create(m, *a, false);
+	return create(m, a, false);
 }
 
 np_result np_nt_create_profile_ex(np_machine *m, const np_create_profile_args *a)
 {
 	if (!np_has_group_affinity(m->version))                         /* CP-0 */
 		return np_not_exported();
-	return create(m, *a, true);
+	return create(m, a, true);
 }

@@ -1,6 +1,8 @@
 /* Counting at a profile interrupt (SPEC.md IN-1..IN-8). */
 #include "internal.h"
 
+#include <string.h>
+
 /* How bad one increment went, in increasing order. */
 typedef enum hit { HIT_SKIPPED, HIT_NONE, HIT_CORRUPTION, HIT_BUGCHECK } hit;
 
@@ -16,6 +18,33 @@ static void increment(np_machine *m, uint64_t addr)
 	np_region_copy_out(r, addr - r->base, &v, sizeof v);
 	v++;                                         /* IN-6: wraps to 0 */
 	np_region_copy_in(r, addr - r->base, &v, sizeof v);
+}
+
+/* IN-5, IN-6: a counter inside the buffer, through the kernel's mapping
+ * of the locked counters when there is one (ST-5). */
+static void count(np_machine *m, const np_profile *p, uint64_t offset)
+{
+	if (!p->mapped) {
+		increment(m, p->buffer + offset);
+		return;
+	}
+	uint32_t v;
+	memcpy(&v, p->mapped + offset, sizeof v);    /* the buffer need not be aligned */
+	v++;                                         /* IN-6: wraps to 0 */
+	memcpy(p->mapped + offset, &v, sizeof v);
+}
+
+/* The lowest set bit's index (x != 0). */
+static unsigned lowest_bit(uint64_t x)
+{
+#if defined(__GNUC__)
+	return (unsigned)__builtin_ctzll(x);
+#else
+	unsigned n = 0;
+	while (!(x & 1u))
+		x >>= 1, n++;
+	return n;
+#endif
 }
 
 /* IN-7: an increment whose counter is not wholly inside the buffer. */
@@ -72,9 +101,9 @@ np_result np_profile_interrupt(np_machine *m, const np_interrupt *irq, unsigned 
 	/* IN-1: the interrupted process's list, then the global list */
 	unsigned lists[2] = { irq->process, 0 };
 	for (unsigned l = 0; l < 2; l++) {
-		for (unsigned i = 0; i < NP_MAX_PROFILES; i++) {
-			np_profile *p = &m->profile[i];
-			if (!p->started || p->process != lists[l])
+		for (uint64_t left = m->started_profiles; left; left &= left - 1) {
+			np_profile *p = &m->profile[lowest_bit(left)];
+			if (!p->started || p->process != lists[l])   /* the flag is the truth */
 				continue;
 			if (p->segment != 0)                              /* IN-8: before any test */
 				return np_not_applicable("K-SEGMENT-MATCH: segment-mode profiles are not modelled (IN-8)");
@@ -84,7 +113,7 @@ np_result np_profile_interrupt(np_machine *m, const np_interrupt *irq, unsigned 
 			uint64_t addr = p->buffer + offset;
 			hit h = HIT_NONE;
 			if (offset + 4 <= p->buffer_size)
-				increment(m, addr);
+				count(m, p, offset);
 			else
 				h = overrun(m, p, addr);                  /* IN-7 */
 			if (h != HIT_SKIPPED)

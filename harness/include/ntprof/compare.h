@@ -39,4 +39,9 @@ bool np_compare_row_differs(const np_compare *c, unsigned row);
 
 void np_compare_print(FILE *out, np_compare *c, np_table_format fmt, bool differences_only);
 
+/* Markdown table cells: text as a code span (only | escaped), or as plain
+ * text with Markdown's special characters escaped. Shared with ntprof matrix. */
+void np_md_code(FILE *out, const char *s);
+void np_md_text(FILE *out, const char *s);
+
 #endif

@@ -34,6 +34,9 @@ typedef struct np_index {
 const char *np_find_root(const char *explicit_root);
 
 bool np_index_build(np_index *ix, const char *root, np_error *err);
+/* Only SPEC.md's rules (ix->rule), for those who need the texts alone
+ * (ntprof matrix --format html); np_index_free releases them. */
+bool np_spec_load(np_index *ix, const char *root, np_error *err);
 void np_index_free(np_index *ix);
 const np_rule *np_index_rule(const np_index *ix, const char *id);
 

@@ -254,6 +254,8 @@ typedef struct np_profile {
 	uint64_t group_mask[NP_MAX_GROUPS]; /* from 6.1: validated (CP-15) */
 	bool started;
 	uint64_t run_mask[NP_MAX_GROUPS];   /* while started: where it counts (ST-6) */
+	uint8_t *mapped;              /* while started: the kernel's mapping of the locked
+				       * counters (ST-5), or NULL to reach them through np_mem_find */
 } np_profile;
 
 typedef struct np_machine {
@@ -281,6 +283,7 @@ typedef struct np_machine {
 	np_memory mem;
 	np_handle_entry handle[NP_MAX_HANDLES];
 	np_profile profile[NP_MAX_PROFILES];
+	uint64_t started_profiles;   /* IN-1: the kernel's lists of started profiles, bit i for profile[i] */
 	unsigned started_elsewhere;  /* ST-3: profiles other callers keep started */
 	unsigned lock_failures;      /* injected: the next N buffer locks fail (ST-5) */
 	unsigned map_failures;       /* injected: the next N mappings fail (ST-5) */

@@ -630,12 +630,12 @@ static void test_report_json_result_fields(void **state)
 		 "{\"vector\":\"report/status\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"status-mismatch\","
 		 "\"rules\":\"SI-1,MC-1\",\"file\":\"%s\",\"line\":11,\"step\":1,"
 		 "\"expected\":\"STATUS_SUCCESS (0x00000000)\",\"got\":\"STATUS_PRIVILEGE_NOT_HELD (0xC0000061)\","
-		 "\"note\":\"\"}", f->path);
+		 "\"model\":\"\",\"note\":\"\"}", f->path);
 	assert_contains(f->out, want);
 	snprintf(want, sizeof want,
 		 "{\"vector\":\"report/na\",\"version\":\"5.1\",\"arch\":\"x86\",\"class\":\"not-applicable\","
 		 "\"rules\":\"KS-3\",\"file\":\"%s\",\"line\":20,\"step\":0,\"expected\":\"\",\"got\":\"\","
-		 "\"note\":\"" NA_REASON "\"}", f->path);
+		 "\"model\":\"\",\"note\":\"" NA_REASON "\"}", f->path);
 	assert_contains(f->out, want);
 }
 

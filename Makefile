@@ -6,6 +6,7 @@
 #   make coverage     Kyua suite on a --coverage build, lcov report of model/
 #   make install      PREFIX (default /usr/local) under DESTDIR
 #   make deps         install the Debian packages the tests need
+#   make windows      build/win/{x86_64,i686}/ntprof.exe (mingw-w64, fixtures compiled in)
 #
 # Run make from the repository root. Local overrides go in config.mak
 # (CC, CFLAGS, PREFIX, ...), which is read after the defaults below.
@@ -20,8 +21,15 @@ PREFIX   = /usr/local
 VERSION  = 0.1
 DESTDIR  =
 
-# Debian packages `make deps` provides; later work adds more (mingw-w64, wine).
-DEB_PACKAGES = libcmocka-dev kyua lcov
+# Debian packages `make deps` provides: the test tools, the mingw-w64 cross
+# compilers of `make windows` and Wine, under which make check runs the exe.
+DEB_PACKAGES = libcmocka-dev kyua lcov gcc-mingw-w64-x86-64-win32 gcc-mingw-w64-i686-win32 \
+	wine wine64
+
+# The Windows exe's compilers (`make windows`), one per architecture.
+WIN_ARCHES  = x86_64 i686
+WIN_CC_x86_64 = x86_64-w64-mingw32-gcc
+WIN_CC_i686   = i686-w64-mingw32-gcc
 
 # Kyua case timeout in seconds.
 TEST_TIMEOUT = 300
@@ -85,7 +93,7 @@ HARNESS_DEFS = -Iharness/include -Iharness \
 $(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
 $(B)/conformance/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) -Iconformance
 
-.PHONY: all lib tests run check coverage install uninstall clean deps help FORCE
+.PHONY: all lib tests run check coverage install uninstall clean deps help windows FORCE
 .SUFFIXES:
 .DELETE_ON_ERROR:
 
@@ -134,6 +142,43 @@ $(KYUAFILE): FORCE
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
 -include $(MODEL_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d) $(TEST_BIN:=.d)
+
+# ---- The Windows exe -------------------------------------------------------
+# build/win/ARCH/ntprof.exe: the model, the harness, harness/win/ (the live
+# Windows backend, compiled only here) and the fixtures compiled in, so that
+# the exe runs alone. __USE_MINGW_ANSI_STDIO: msvcrt's printf knows neither
+# %zu nor %llu. -static: the exe imports system DLLs only (KERNEL32, msvcrt,
+# ADVAPI32), no libgcc or winpthread DLL; ntdll is never linked, every
+# native call is bound at run time (harness/win/impl_windows.c).
+WIN_SRC     := $(MODEL_SRC) $(HARNESS_SRC) $(wildcard harness/win/*.c)
+WIN_EMBED   := build/win/fixtures_embedded.c
+WIN_CFLAGS   = -std=c11 -Wall -Wextra -Werror -O2 -D__USE_MINGW_ANSI_STDIO=1
+WIN_CPPFLAGS = -Imodel/include -Imodel -Iharness/include -Iharness -DNTPROF_EMBEDDED_FIXTURES \
+	-DNTPROF_SOURCE_ROOT="\".\"" -DNTPROF_DATADIR="\".\""
+WIN_LDFLAGS  = -static
+
+windows: $(WIN_ARCHES:%=build/win/%/ntprof.exe)
+
+# Always regenerated; the script replaces the file only when a fixture
+# changed (or one was added or removed), so objects rebuild only then.
+$(WIN_EMBED): FORCE
+	@tools/embed-fixtures.sh $(ROOT) $@
+
+define WIN_ARCH_RULES
+build/win/$(1)/.flags: FORCE
+	@mkdir -p $$(@D)
+	@printf '%s\n' '$$(WIN_CC_$(1)) $$(WIN_CPPFLAGS) $$(WIN_CFLAGS) $$(WIN_LDFLAGS)' | cmp -s - $$@ || \
+		printf '%s\n' '$$(WIN_CC_$(1)) $$(WIN_CPPFLAGS) $$(WIN_CFLAGS) $$(WIN_LDFLAGS)' > $$@
+build/win/$(1)/%.o: %.c build/win/$(1)/.flags
+	@mkdir -p $$(@D)
+	$$(WIN_CC_$(1)) $$(WIN_CPPFLAGS) $$(WIN_CFLAGS) -MMD -MP -c -o $$@ $$<
+build/win/$(1)/fixtures_embedded.o: $(WIN_EMBED) build/win/$(1)/.flags
+	$$(WIN_CC_$(1)) $$(WIN_CPPFLAGS) $$(WIN_CFLAGS) -c -o $$@ $$<
+build/win/$(1)/ntprof.exe: $(WIN_SRC:%.c=build/win/$(1)/%.o) build/win/$(1)/fixtures_embedded.o
+	$$(WIN_CC_$(1)) $$(WIN_LDFLAGS) -o $$@ $$^
+-include $(WIN_SRC:%.c=build/win/$(1)/%.d)
+endef
+$(foreach a,$(WIN_ARCHES),$(eval $(call WIN_ARCH_RULES,$(a))))
 
 deps:
 	@tools/ensure-debs.sh $(DEB_PACKAGES)

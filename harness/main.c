@@ -5,6 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef _WIN32
+#include <windows.h>
+#endif
+#ifdef NTPROF_EMBEDDED_FIXTURES
+#include "win/fixtures_embedded.h"
+#endif
 
 #include "ntprof/session.h"
 #include "ntprof/rules_index.h"
@@ -47,11 +53,24 @@ static bool sink_open(sink *s, const char *path)
 	return s->f != NULL;
 }
 
+/* Moves tmp over path in one step. POSIX rename() replaces an existing
+ * file atomically; the C library's rename() on Windows refuses to, while
+ * MoveFileEx with MOVEFILE_REPLACE_EXISTING replaces it without a moment
+ * where path is missing (removing it first would leave one). */
+static bool replace_file(const char *tmp, const char *path)
+{
+#ifdef _WIN32
+	return MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING) != 0;
+#else
+	return rename(tmp, path) == 0;
+#endif
+}
+
 static bool sink_close(sink *s)
 {
 	if (!s->path)
 		return fflush(stdout) == 0;
-	bool ok = fclose(s->f) == 0 && rename(s->tmp, s->path) == 0;
+	bool ok = fclose(s->f) == 0 && replace_file(s->tmp, s->path);
 	if (!ok)
 		remove(s->tmp);
 	return ok;
@@ -62,6 +81,54 @@ static const char *need_value(int argc, char **argv, int *i)
 	if (*i + 1 >= argc)
 		return NULL;
 	return argv[++*i];
+}
+
+#ifdef NTPROF_EMBEDDED_FIXTURES
+/* The fixtures compiled into the program, in the order of their directory. */
+static bool load_embedded(np_vector_set *set, np_error *err)
+{
+	for (unsigned i = 0; i < np_embedded_fixture_count; i++) {
+		const np_embedded_file *f = &np_embedded_fixtures[i];
+		if (!np_vectors_load_text(set, f->path, f->text, f->len, err))
+			return false;
+	}
+	return true;
+}
+#endif
+
+/* The vectors of the named files and directories; with none, the
+ * repository's fixtures/ (or, in a build that carries its fixtures, those
+ * compiled in, unless --root names a tree). False after printing why. */
+static bool load_vectors(np_vector_set *set, const char *const *paths, unsigned npaths,
+			 const char *root)
+{
+	np_error err;
+	bool ok = true;
+	if (npaths > 0) {
+		for (unsigned i = 0; i < npaths && ok; i++)
+			ok = np_vectors_load(set, paths[i], &err);
+	} else {
+#ifdef NTPROF_EMBEDDED_FIXTURES
+		if (!root)
+			ok = load_embedded(set, &err);
+		else
+#endif
+		{
+			const char *r = np_find_root(root);
+			if (!r) {
+				fprintf(stderr, "ntprof: cannot find fixtures/ (use --root DIR or name files)\n");
+				return false;
+			}
+			char fixtures[600];
+			snprintf(fixtures, sizeof fixtures, "%.580s/fixtures", r);
+			ok = np_vectors_load(set, fixtures, &err);
+		}
+	}
+	if (ok && np_vectors_check(set, &err))
+		return true;
+	fprintf(stderr, "%s\n", err.text);
+	np_vectors_free(set);
+	return false;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -108,33 +175,12 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ntprof: --backend %s: unknown backend (available: model)\n", backend);
 		return EXIT_BAD_INPUT;
 	}
-	char fixtures[600];
-	if (npaths == 0) {
-		const char *r = np_find_root(root);
-		if (!r) {
-			fprintf(stderr, "ntprof: cannot find fixtures/ (use --root DIR or name files)\n");
-			return EXIT_BAD_INPUT;
-		}
-		snprintf(fixtures, sizeof fixtures, "%.580s/fixtures", r);
-		paths[npaths++] = fixtures;
-	}
 	if (targets.count == 0)
 		np_targets_all(&targets);
 
 	np_vector_set set = { 0 };
-	np_error err;
-	for (unsigned i = 0; i < npaths; i++) {
-		if (!np_vectors_load(&set, paths[i], &err)) {
-			fprintf(stderr, "%s\n", err.text);
-			np_vectors_free(&set);
-			return EXIT_BAD_INPUT;
-		}
-	}
-	if (!np_vectors_check(&set, &err)) {
-		fprintf(stderr, "%s\n", err.text);
-		np_vectors_free(&set);
+	if (!load_vectors(&set, paths, npaths, root))
 		return EXIT_BAD_INPUT;
-	}
 	np_backend *b = np_backend_model_new();
 	np_run run;
 	if (!b || !np_run_vectors(b, &set, &targets, &run)) {

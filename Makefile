@@ -77,6 +77,11 @@ HARNESS_OBJ := $(HARNESS_SRC:%.c=$(B)/%.o)
 # Test programs link the harness too, minus its main().
 HARNESS_LIB := $(filter-out $(B)/harness/main.o,$(HARNESS_OBJ))
 TEST_BIN    := $(TEST_SRC:%.c=$(B)/%)
+# Shared objects for `--backend dl:` (conformance/test_dl.sh): each carries
+# its own position-independent copy of the model.
+DL_SRC      := $(wildcard conformance/dl_*.c)
+DL_SO       := $(DL_SRC:%.c=$(B)/%.so)
+PIC_OBJ     := $(patsubst %.c,$(B)/pic/%.o,$(MODEL_SRC) harness/impl_model.c harness/given.c harness/catalog.c harness/parse.c)
 TEST_SCRIPT := $(TEST_SH:%=$(B)/%)
 LIB         := $(B)/libntprof.a
 PROGRAM     := $(B)/ntprof
@@ -99,7 +104,7 @@ $(B)/conformance/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) -Iconformance
 
 all: $(LIB) $(PROGRAM) tests
 lib: $(LIB)
-tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILE)
+tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILE) $(DL_SO)
 
 # Objects depend on this file, which changes only when the compiler or the
 # flags do: `make CC=clang` after a gcc build rebuilds instead of saying
@@ -130,6 +135,15 @@ $(TEST_SCRIPT): $(B)/conformance/%: conformance/%
 	cp $< $@
 	chmod +x $@
 
+# Only ntprof_impl_entry leaves a shared object: the model inside must not
+# interpose on (or be interposed by) the ntprof that loads it.
+$(B)/pic/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(HARNESS_DEFS) -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
+
+$(DL_SO): $(B)/conformance/%.so: $(B)/pic/conformance/%.o $(PIC_OBJ)
+	$(CC) $(ALL_LDFLAGS) -shared -Wl,-z,defs -o $@ $^ $(LDLIBS)
+
 # Kyua reads the list of programs from here: one atf_test_program per CMocka
 # program (np_test.h speaks ATF, so each CMocka test is one Kyua case), one
 # plain_test_program per script. Rewritten only when the list changes.
@@ -141,7 +155,8 @@ $(KYUAFILE): FORCE
 	@printf '%s\n' $(KYUA_LINES) > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
--include $(MODEL_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d) $(TEST_BIN:=.d)
+-include $(MODEL_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d) $(TEST_BIN:=.d) $(PIC_OBJ:.o=.d) \
+	$(DL_SRC:%.c=$(B)/pic/%.d)
 
 # ---- The Windows exe -------------------------------------------------------
 # build/win/ARCH/ntprof.exe: the model, the harness, harness/win/ (the live

@@ -630,13 +630,30 @@ static void test_report_json_result_fields(void **state)
 		 "{\"vector\":\"report/status\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"status-mismatch\","
 		 "\"rules\":\"SI-1,MC-1\",\"file\":\"%s\",\"line\":11,\"step\":1,"
 		 "\"expected\":\"STATUS_SUCCESS (0x00000000)\",\"got\":\"STATUS_PRIVILEGE_NOT_HELD (0xC0000061)\","
-		 "\"model\":\"\",\"note\":\"\"}", f->path);
+		 "\"model\":\"\",\"fixture\":\"\",\"note\":\"\"}", f->path);
 	assert_contains(f->out, want);
 	snprintf(want, sizeof want,
 		 "{\"vector\":\"report/na\",\"version\":\"5.1\",\"arch\":\"x86\",\"class\":\"not-applicable\","
 		 "\"rules\":\"KS-3\",\"file\":\"%s\",\"line\":20,\"step\":0,\"expected\":\"\",\"got\":\"\","
-		 "\"model\":\"\",\"note\":\"" NA_REASON "\"}", f->path);
+		 "\"model\":\"\",\"fixture\":\"\",\"note\":\"" NA_REASON "\"}", f->path);
 	assert_contains(f->out, want);
+}
+
+/* A live run shows what it saw (environment) and the model's outcome beside
+ * the live one, in text and JSON. */
+static void test_report_environment_and_model(void **state)
+{
+	fx *f = *state;
+	small_run(f);
+	np_run_env(&f->run, "windows", "6.1.7601 SP1");
+	np_run_env(&f->run, "wine", "8.0");
+	snprintf(f->run.row[0].model, sizeof f->run.row[0].model, "STATUS_SUCCESS (0x00000000)");
+	report(f, NP_FORMAT_JSON, false);
+	assert_contains(f->out, "\"environment\":{\"windows\":\"6.1.7601 SP1\",\"wine\":\"8.0\"}");
+	assert_contains(f->out, "\"model\":\"STATUS_SUCCESS (0x00000000)\"");
+	report(f, NP_FORMAT_TEXT, true);
+	assert_contains(f->out, "env windows: 6.1.7601 SP1\nenv wine: 8.0\n");
+	assert_contains(f->out, "[model: STATUS_SUCCESS (0x00000000)]");
 }
 
 static void test_report_json_escapes(void **state)
@@ -855,6 +872,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_report_json_well_formed),
 	T(test_report_json_result_fields),
 	T(test_report_json_escapes),
+	T(test_report_environment_and_model),
 	T(test_report_empty_run),
 	cmocka_unit_test(test_report_format_parse),
 	cmocka_unit_test(test_report_record_lines),

@@ -795,8 +795,71 @@ static void test_runner_fail_twin_caught_on_si1_only(void **state)
 	}
 }
 
+/* ---- mirrored runs: a backend judged by a reference that mirrors it ---- */
+
+/* The model against itself, both with 32 processors: every fixture
+ * matches, and where a fixture assumed the default single processor the
+ * row says so (create/affinity-all: WOW64's widened 0xFFFFFFFF is valid
+ * with 32 processors); create/affinity-all-wow64-31-processors sets cpus
+ * itself, so it keeps its own 31 and its fixture holds. */
+static void test_runner_mirrored_model_against_itself(void **state)
+{
+	fx *f = *state;
+	np_target_list all;
+	load_fixtures(f, &all);
+	np_pair extra[1];
+	assert_null(np_parse_given_pair("cpus=32", &extra[0]));
+	np_target t = { NP_V6_1, NP_WOW64 };
+	np_backend *live = np_backend_model_new();
+	assert_non_null(live);
+	bool ran = np_run_mirrored(live, f->model, &f->set, t, extra, 1, &f->run);
+	live->destroy(live);
+	assert_true(ran);
+	assert_true(f->run.count > 100);
+	for (unsigned c = 0; c < NP_CLASS_COUNT; c++)
+		if (np_class_is_failure((np_class)c) && f->run.tally[c])
+			fail_msg("%u rows of class %s", f->run.tally[c], np_class_name((np_class)c));
+	const np_row *r = find_row(&f->run, "create/affinity-all", NP_V6_1, NP_WOW64);
+	assert_non_null(r);
+	assert_int_equal(r->cls, NP_CLASS_MATCH);
+	assert_string_equal(r->fixture, "STATUS_INVALID_PARAMETER (0xC000000D) ProfileHandle=- (step 1)");
+	r = find_row(&f->run, "create/affinity-all-wow64-31-processors", NP_V6_1, NP_WOW64);
+	assert_non_null(r);
+	assert_string_equal(r->fixture, "");
+}
+
+/* A wrong backend is judged by the mirrored reference, not by the fixture:
+ * the privilege twin is caught on SI-1 vectors, with the reference's
+ * outcome as the expectation. */
+static void test_runner_mirrored_catches_twin(void **state)
+{
+	fx *f = *state;
+	np_target_list all;
+	load_fixtures(f, &all);
+	np_pair extra[1];
+	assert_null(np_parse_given_pair("cpus=2", &extra[0]));
+	np_backend *twin = twin_new(true);
+	assert_non_null(twin);
+	bool ran = np_run_mirrored(twin, f->model, &f->set, (np_target){ NP_V1809, NP_X64 }, extra, 1,
+				   &f->run);
+	twin->destroy(twin);
+	assert_true(ran);
+	const np_row *r = find_row(&f->run, "set-interval/privilege-threshold", NP_V1809, NP_X64);
+	assert_non_null(r);
+	assert_int_equal(r->cls, NP_CLASS_STATUS_MISMATCH);
+	assert_string_equal(r->expected, "STATUS_PRIVILEGE_NOT_HELD (0xC0000061)");
+	assert_string_equal(r->got, "STATUS_SUCCESS (0x00000000)");
+	assert_true(f->run.tally[NP_CLASS_STATUS_MISMATCH] > 0);
+	for (unsigned i = 0; i < f->run.count; i++)
+		if (f->run.row[i].cls == NP_CLASS_STATUS_MISMATCH)
+			assert_true(cites(f->run.row[i].vector, "SI-1") || cites(f->run.row[i].vector, "TR-5") ||
+				    cites(f->run.row[i].vector, "MC-1"));
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 static const struct CMUnitTest tests[] = {
+	T(test_runner_mirrored_model_against_itself),
+	T(test_runner_mirrored_catches_twin),
 	T(test_runner_match),
 	T(test_runner_match_numeric_and_unnamed),
 	T(test_runner_status_mismatch),

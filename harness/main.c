@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #ifdef _WIN32
 #include <windows.h>
 #endif
@@ -12,6 +15,7 @@
 #include "win/fixtures_embedded.h"
 #endif
 
+#include "backend_dl.h"
 #include "ntprof/session.h"
 #include "ntprof/rules_index.h"
 #include "catalog.h"
@@ -26,8 +30,9 @@ static int usage(const char *why)
 	if (why)
 		fprintf(stderr, "ntprof: %s\n", why);
 	fprintf(stderr,
-		"usage: ntprof run [--backend model] [--target VERSION[/ARCH]]... [--format text|tap|junit|json]\n"
-		"                  [--output FILE] [--verbose] [--root DIR] [FILE|DIR]...\n"
+		"usage: ntprof run [--backend model|dl:PATH.so] [--target VERSION[/ARCH]]... [--format text|tap|junit|json]\n"
+		"                  [--output FILE] [--verbose] [--root DIR]\n"
+		"                  [--reference model [--given KEY=VALUE]...] [FILE|DIR]...\n"
 		"       ntprof call [--target VERSION[/ARCH]] [--given KEY=VALUE]... STEP...\n"
 		"       ntprof explain [--root DIR] RULE | --check\n"
 		"       ntprof versions\n");
@@ -131,12 +136,27 @@ static bool load_vectors(np_vector_set *set, const char *const *paths, unsigned 
 	return false;
 }
 
+/* `model` or `dl:PATH`; NULL with why when it cannot be had. */
+static np_backend *open_backend(const char *name, char *why, size_t cap)
+{
+	if (strcmp(name, "model") == 0) {
+		snprintf(why, cap, "out of memory");
+		return np_backend_model_new();
+	}
+	if (strncmp(name, "dl:", 3) == 0 && name[3])
+		return np_backend_dl_new(name + 3, why, cap);
+	snprintf(why, cap, "unknown backend (available: model, dl:PATH)");
+	return NULL;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	np_target_list targets = { .count = 0 };
 	np_format fmt = NP_FORMAT_TEXT;
 	const char *output = NULL, *root = NULL, *backend = "model";
-	bool verbose = false;
+	bool verbose = false, mirrored = false;   /* --reference/--given: judged by the mirrored model */
+	np_pair extra[NP_MAX_GIVEN];
+	unsigned nextra = 0;
 	const char *paths[256];
 	unsigned npaths = 0;
 	for (int i = 0; i < argc; i++) {
@@ -164,6 +184,22 @@ static int cmd_run(int argc, char **argv)
 				return usage("--root needs a directory");
 		} else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
 			verbose = true;
+		} else if (strcmp(a, "--reference") == 0) {
+			if (!(v = need_value(argc, argv, &i)) || strcmp(v, "model") != 0)
+				return usage("--reference takes model");
+			mirrored = true;
+		} else if (strcmp(a, "--given") == 0) {
+			if (!(v = need_value(argc, argv, &i)))
+				return usage("--given needs KEY=VALUE");
+			if (nextra == NP_MAX_GIVEN)
+				return usage("too many --given");
+			const char *e = np_parse_given_pair(v, &extra[nextra]);
+			if (e) {
+				fprintf(stderr, "ntprof: --given %s: %s\n", v, e);
+				return EXIT_BAD_INPUT;
+			}
+			nextra++;
+			mirrored = true;
 		} else if (a[0] == '-') {
 			fprintf(stderr, "ntprof: run: unknown option %s\n", a);
 			return usage(NULL);
@@ -171,21 +207,40 @@ static int cmd_run(int argc, char **argv)
 			paths[npaths++] = a;
 		}
 	}
-	if (strcmp(backend, "model") != 0) {
-		fprintf(stderr, "ntprof: --backend %s: unknown backend (available: model)\n", backend);
-		return EXIT_BAD_INPUT;
-	}
+	if (mirrored && targets.count != 1)
+		return usage("--reference and --given need exactly one --target VERSION/ARCH");
 	if (targets.count == 0)
 		np_targets_all(&targets);
 
 	np_vector_set set = { 0 };
 	if (!load_vectors(&set, paths, npaths, root))
 		return EXIT_BAD_INPUT;
-	np_backend *b = np_backend_model_new();
+	char why[400];
+	np_backend *b = open_backend(backend, why, sizeof why);
+	if (!b) {
+		fprintf(stderr, "ntprof: --backend %s: %s\n", backend, why);
+		np_vectors_free(&set);
+		return EXIT_BAD_INPUT;
+	}
 	np_run run;
-	if (!b || !np_run_vectors(b, &set, &targets, &run)) {
+	np_backend *reference = mirrored ? np_backend_model_new() : NULL;
+	bool ran = mirrored ? reference && np_run_mirrored(b, reference, &set, targets.t[0], extra,
+							     nextra, &run)
+			    : np_run_vectors(b, &set, &targets, &run);
+	if (reference)
+		reference->destroy(reference);
+	if (!ran) {
 		fprintf(stderr, "ntprof: out of memory\n");
 		return EXIT_BAD_INPUT;
+	}
+	for (unsigned i = 0; i < nextra; i++)
+		np_run_env(&run, extra[i].name, extra[i].value);
+	if (!mirrored && strcmp(backend, "model") != 0) {   /* the reference beside each difference */
+		np_backend *model = np_backend_model_new();
+		if (model) {
+			np_run_beside(&run, model);
+			model->destroy(model);
+		}
 	}
 	sink out;
 	int status = 0;
@@ -353,6 +408,13 @@ static int cmd_versions(void)
 
 int main(int argc, char **argv)
 {
+#ifdef __GLIBC__
+	/* Each vector opens and frees a ~90 KiB simulated machine at the top of
+	 * the heap. glibc would give that memory back to the kernel and take it
+	 * again for the next vector (two brk calls per vector: half of a run's
+	 * time). Keeping up to 16 MiB of free heap avoids it. */
+	mallopt(M_TRIM_THRESHOLD, 16 << 20);
+#endif
 	if (argc < 2)
 		return usage(NULL);
 	const char *cmd = argv[1];

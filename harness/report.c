@@ -43,6 +43,8 @@ static void text_row(FILE *out, const np_row *r)
 		fprintf(out, " (%s)", r->note);
 	if (r->model[0])
 		fprintf(out, " [model: %s]", r->model);
+	if (r->fixture[0])
+		fprintf(out, " [fixture: %s]", r->fixture);
 	fputc('\n', out);
 }
 
@@ -170,6 +172,7 @@ static void report_json(FILE *out, const np_run *run)
 		json_field(out, "expected", r->expected, true);
 		json_field(out, "got", r->got, true);
 		json_field(out, "model", r->model, true);
+		json_field(out, "fixture", r->fixture, true);
 		json_field(out, "note", r->note, false);
 		fprintf(out, "}%s\n", i + 1 < run->count ? "," : "");
 	}

@@ -33,6 +33,7 @@ typedef struct np_row {
 	char got[NP_TEXT_MAX * 2];
 	char note[NP_TEXT_MAX];        /* reason or alternative flag */
 	char model[NP_TEXT_MAX * 2];   /* live runs: what the model gives at that step ("" = not asked) */
+	char fixture[NP_TEXT_MAX * 2]; /* mirrored runs: the fixture's expectation where the reference differs */
 } np_row;
 
 typedef struct np_run {
@@ -44,6 +45,10 @@ typedef struct np_run {
 	np_pair env[32];               /* the environment the run saw (live runs: probed) */
 	unsigned nenv;
 } np_run;
+
+/* Fills row.model, for every row that did not match, with what the
+ * reference backend (the model) gives at the row's deciding step. */
+void np_run_beside(np_run *run, np_backend *reference);
 
 /* Adds one environment line to a run's report (ignored past 32); call it
  * after np_run_vectors, which starts the run afresh. */
@@ -62,6 +67,15 @@ const char *np_targets_add(np_target_list *l, const char *text);
 bool np_run_vectors(np_backend *b, const np_vector_set *set, const np_target_list *targets,
 		    np_run *run);
 void np_run_free(np_run *run);
+
+/* Runs every vector that applies to target t on b, judging each step by
+ * what the reference backend does in the same step, with the settings of
+ * extra (`given` pairs) added to every vector that does not set them
+ * itself: a live system is compared with a model that mirrors it (its
+ * processors, its privilege). Rows note the fixture's own expectation where
+ * the mirrored reference differs from it. False only on out-of-memory. */
+bool np_run_mirrored(np_backend *b, np_backend *reference, const np_vector_set *set, np_target t,
+		     const np_pair *extra, unsigned nextra, np_run *run);
 
 /* Evaluates one vector on one target into row (exposed for tests). */
 void np_run_one(np_backend *b, const np_vector *v, np_target t, np_row *row);

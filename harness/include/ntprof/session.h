@@ -33,7 +33,12 @@ typedef struct np_backend {
 	void *state;
 } np_backend;
 
-/* The reference backend: the model library. */
+/* A backend that drives an implementation of ntprof/backend.h: symbolic
+ * pointers and handles become the implementation's memory and handles. */
+struct ntprof_impl;
+np_backend *np_backend_native_new(const struct ntprof_impl *impl);
+
+/* The reference backend: the model library (np_impl_model). */
 np_backend *np_backend_model_new(void);
 
 /* Sets one out-value of a record. */

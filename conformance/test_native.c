@@ -1,0 +1,185 @@
+/* The interpreter (harness/backend_native.c) over implementations that are
+ * not the model: what it does when an implementation cannot make memory,
+ * lacks a simulation step, refuses a state, reports a stub or a crash, or
+ * returns a result kind it does not know. The model never takes these paths;
+ * a live system or a dl: object does. */
+#include "np_test.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "impl_model.h"
+#include "ntprof/backend.h"
+#include "ntprof/session.h"
+#include "ntprof/status.h"
+#include "ntprof/vector.h"
+
+/* What the bent implementation does differently from the model. */
+static struct {
+	bool no_memory, refuse_open, not_exported;
+	uint32_t set_kind;          /* result kind of NtSetIntervalProfile; 0xFF: the model's */
+} bend;
+
+static uint64_t bent_map(void *sys, uint64_t size, unsigned prot, unsigned flags, uint8_t fill)
+{
+	return bend.no_memory ? 0 : np_impl_model.map(sys, size, prot, flags, fill);
+}
+
+static void *bent_open(const ntprof_system_spec *spec, const char **why)
+{
+	if (bend.refuse_open) {
+		*why = "the live system is 6.1/x64";
+		return NULL;
+	}
+	return np_impl_model.open(spec, why);
+}
+
+static int bent_exported(void *sys, const char *function)
+{
+	return bend.not_exported ? 0 : np_impl_model.exported(sys, function);
+}
+
+static ntprof_result bent_set(void *sys, const char *fn, uint32_t interval, uint32_t source)
+{
+	if (bend.set_kind != 0xFF)
+		return (ntprof_result){ bend.set_kind, 0xC0000005u, "raised in the call" };
+	return np_impl_model.set_interval_profile(sys, fn, interval, source);
+}
+
+static ntprof_impl bent;
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(&bend, 0, sizeof bend);
+	bend.set_kind = 0xFF;
+	bent = np_impl_model;
+	bent.name = "bent";
+	bent.map = bent_map;
+	bent.open = bent_open;
+	bent.exported = bent_exported;
+	bent.set_interval_profile = bent_set;
+	bent.interrupt = NULL;
+	bent.inject = NULL;
+	bent.read_events = NULL;
+	bent.move_thread = NULL;
+	return 0;
+}
+
+/* Runs one step line on 1809/x64 with the given settings; the record. */
+static const char *run_step(const char *line, np_record *rec, const char *given)
+{
+	static np_vector v;
+	static np_step st;
+	memset(&v, 0, sizeof v);
+	if (given)
+		assert_null(np_parse_given_pair(given, &v.given[v.ngiven++]));
+	assert_null(np_parse_step(line, &st));
+	np_backend *b = np_backend_native_new(&bent);
+	assert_non_null(b);
+	np_ver ver;
+	assert_true(np_version_parse("1809", &ver));
+	const char *why = b->begin(b, (np_target){ ver, NP_X64 }, &v);
+	static char kept[NP_TEXT_MAX];
+	kept[0] = '\0';
+	if (why)
+		snprintf(kept, sizeof kept, "%s", why);
+	else
+		b->step(b, &st, rec);
+	b->end(b);
+	b->destroy(b);
+	return why ? kept : NULL;
+}
+
+static void test_native_no_memory_is_not_applicable(void **state)
+{
+	np_record r;
+	(void)state;
+	bend.no_memory = true;
+	assert_null(run_step("NtQueryIntervalProfile Source=ProfileTime Interval=user", &r, "privilege=on"));
+	assert_int_equal(r.outcome.kind, NP_OUT_NOT_APPLICABLE);
+	assert_string_equal(r.why, "the system has no memory to map");
+	assert_null(run_step("NtQueryIntervalProfile Source=ProfileTime Interval=vanishing", &r, NULL));
+	assert_string_equal(r.why, "the system cannot make vanishing memory");
+}
+
+static void test_native_missing_simulation_steps(void **state)
+{
+	np_record r;
+	(void)state;
+	const char *lines[] = { "Interrupt Source=ProfileTime Pc=0x1000", "Inject What=alloc",
+				"ReadEvents", "MoveThread Cpu=0" };
+	for (unsigned i = 0; i < 4; i++) {
+		assert_null(run_step(lines[i], &r, NULL));
+		assert_int_equal(r.outcome.kind, NP_OUT_NOT_APPLICABLE);
+		assert_string_equal(r.why, "the implementation cannot take this step");
+		assert_int_equal(r.nout, 0);
+	}
+}
+
+static void test_native_refused_state(void **state)
+{
+	np_record r;
+	(void)state;
+	bend.refuse_open = true;
+	const char *why = run_step("NtSetIntervalProfile Interval=10000 Source=ProfileTime", &r, NULL);
+	assert_non_null(why);
+	assert_string_equal(why, "the live system is 6.1/x64");
+}
+
+static void test_native_not_exported(void **state)
+{
+	np_record r;
+	(void)state;
+	bend.not_exported = true;
+	assert_null(run_step("NtSetIntervalProfile Interval=10000 Source=ProfileTime", &r, NULL));
+	assert_int_equal(r.outcome.kind, NP_OUT_NOT_EXPORTED);
+}
+
+static void test_native_stub_and_crash(void **state)
+{
+	np_record r;
+	(void)state;
+	bend.set_kind = NTPROF_STUB;
+	assert_null(run_step("NtSetIntervalProfile Interval=10000 Source=ProfileTime", &r, NULL));
+	assert_int_equal(r.outcome.kind, NP_OUT_STUB);
+	assert_string_equal(r.why, "raised in the call");
+	bend.set_kind = NTPROF_CRASHED;
+	assert_null(run_step("NtSetIntervalProfile Interval=10000 Source=ProfileTime", &r, NULL));
+	assert_int_equal(r.outcome.kind, NP_OUT_CRASHED);
+	assert_int_equal(r.outcome.code, 0xC0000005u);
+}
+
+static void test_native_unknown_result_kind(void **state)
+{
+	np_record r;
+	(void)state;
+	bend.set_kind = 42;
+	assert_null(run_step("NtSetIntervalProfile Interval=10000 Source=ProfileTime", &r, NULL));
+	assert_int_equal(r.outcome.kind, NP_OUT_CRASHED);
+	assert_string_equal(r.why, "the implementation returned result kind 42");
+}
+
+/* The model through the same table still answers: the bent pieces are off. */
+static void test_native_model_path(void **state)
+{
+	np_record r;
+	(void)state;
+	assert_null(run_step("NtSetIntervalProfile Interval=10000 Source=ProfileTime", &r, "privilege=off"));
+	assert_int_equal(r.outcome.kind, NP_OUT_STATUS);
+	assert_int_equal(r.outcome.code, NP_STATUS_PRIVILEGE_NOT_HELD);
+}
+
+#define T(f) cmocka_unit_test_setup(f, setup)
+static const struct CMUnitTest tests[] = {
+	T(test_native_no_memory_is_not_applicable),
+	T(test_native_missing_simulation_steps),
+	T(test_native_refused_state),
+	T(test_native_not_exported),
+	T(test_native_stub_and_crash),
+	T(test_native_unknown_result_kind),
+	T(test_native_model_path),
+};
+#undef T
+
+NP_TEST_MAIN(tests)

@@ -1,0 +1,110 @@
+/* `--backend dl:PATH`: an implementation of ntprof/backend.h in a shared
+ * object, driven by the same interpreter as the model. The object is checked
+ * before anything runs: its entry point, its ABI version and every call the
+ * interpreter needs (the simulation steps may be missing). */
+#include <stdio.h>
+#include <string.h>
+
+#include "backend_dl.h"
+#include "ntprof/backend.h"
+
+#ifdef _WIN32
+#include <windows.h>
+#define dl_open(p)     ((void *)LoadLibraryA(p))
+#define dl_sym(h, s)   ((void *)GetProcAddress((HMODULE)(h), (s)))
+#define dl_close(h)    FreeLibrary((HMODULE)(h))
+static const char *dl_error(void) { return "LoadLibrary failed"; }
+#else
+#include <dlfcn.h>
+#define dl_open(p)     dlopen((p), RTLD_NOW | RTLD_LOCAL)
+#define dl_sym(h, s)   dlsym((h), (s))
+#define dl_close(h)    dlclose(h)
+static const char *dl_error(void) { const char *e = dlerror(); return e ? e : "dlopen failed"; }
+#endif
+
+typedef struct dl_backend {
+	np_backend *inner;        /* the interpreter over the object's table */
+	void *handle;
+} dl_backend;
+
+/* The first required member the table lacks, or NULL. */
+static const char *missing_member(const ntprof_impl *t)
+{
+#define NEED(m) if (!t->m) return #m
+	NEED(open); NEED(close); NEED(exported); NEED(map); NEED(read); NEED(write); NEED(poke);
+	NEED(release); NEED(open_process); NEED(set_interval_profile); NEED(query_interval_profile);
+	NEED(create_profile); NEED(create_profile_ex); NEED(start_profile); NEED(stop_profile);
+	NEED(close_handle); NEED(duplicate_object); NEED(set_system_information);
+	NEED(query_system_information); NEED(trace_set_information); NEED(trace_query_information);
+#undef NEED
+	return NULL;
+}
+
+static const char *dl_begin(np_backend *self, np_target t, const np_vector *v)
+{
+	np_backend *in = ((dl_backend *)self->state)->inner;
+	return in->begin(in, t, v);
+}
+
+static void dl_step(np_backend *self, const np_step *st, np_record *r)
+{
+	np_backend *in = ((dl_backend *)self->state)->inner;
+	in->step(in, st, r);
+}
+
+static void dl_end(np_backend *self)
+{
+	np_backend *in = ((dl_backend *)self->state)->inner;
+	in->end(in);
+}
+
+static void dl_destroy(np_backend *self)
+{
+	dl_backend *d = self->state;
+	d->inner->destroy(d->inner);
+	dl_close(d->handle);
+	free(d);
+	free(self);
+}
+
+np_backend *np_backend_dl_new(const char *path, char *err, size_t cap)
+{
+	void *h = dl_open(path);
+	if (!h) {
+		snprintf(err, cap, "cannot load it: %s", dl_error());
+		return NULL;
+	}
+	ntprof_impl_entry_fn *entry;
+	void *sym = dl_sym(h, NTPROF_IMPL_ENTRY);
+	memcpy(&entry, &sym, sizeof entry);   /* object pointer to function pointer, as POSIX allows */
+	const ntprof_impl *t = sym ? entry() : NULL;
+	const char *lack = NULL;
+	if (!sym)
+		snprintf(err, cap, "it does not export %s", NTPROF_IMPL_ENTRY);
+	else if (!t)
+		snprintf(err, cap, "%s returned NULL", NTPROF_IMPL_ENTRY);
+	else if (t->abi != NTPROF_IMPL_ABI)
+		snprintf(err, cap, "its ABI is %u; this ntprof speaks %u", t->abi, NTPROF_IMPL_ABI);
+	else if ((lack = missing_member(t)) != NULL)
+		snprintf(err, cap, "its table has no %s", lack);
+	if (!sym || !t || t->abi != NTPROF_IMPL_ABI || lack) {
+		dl_close(h);
+		return NULL;
+	}
+	np_backend *b = calloc(1, sizeof *b);
+	dl_backend *d = calloc(1, sizeof *d);
+	np_backend *inner = np_backend_native_new(t);
+	if (!b || !d || !inner) {
+		snprintf(err, cap, "out of memory");
+		free(b);
+		free(d);
+		if (inner)
+			inner->destroy(inner);
+		dl_close(h);
+		return NULL;
+	}
+	d->inner = inner;
+	d->handle = h;
+	*b = (np_backend){ t->name ? t->name : "dl", dl_begin, dl_step, dl_end, dl_destroy, d };
+	return b;
+}

@@ -1,0 +1,15 @@
+/* The model as an implementation of ntprof/backend.h: the reference every
+ * other implementation is compared with. */
+#ifndef NTPROF_IMPL_MODEL_H
+#define NTPROF_IMPL_MODEL_H
+
+#include "ntprof/backend.h"
+
+extern const ntprof_impl np_impl_model;
+
+/* The simulated machine behind a system np_impl_model.open() returned: for
+ * wrappers (conformance/dl_faulty.c) that bend the model's behaviour. */
+struct np_machine;
+struct np_machine *np_impl_model_machine(void *sys);
+
+#endif

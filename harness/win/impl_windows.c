@@ -1,0 +1,513 @@
+/* The live system as an implementation of ntprof/backend.h: every call goes
+ * to the real export, bound at run time (never through an import library:
+ * on Wine a missing import binds to a stub that aborts the process). The
+ * prototypes are the project's own: SIZE_T ProfileSize, ULONG_PTR KAFFINITY,
+ * USHORT GroupCount (peers.md §8 on how headers disagree).
+ *
+ * Addresses are real: symbolic regions are VirtualAlloc'd, each followed by
+ * 64 KiB reserved and never committed, so that an overrun meets a page that
+ * is not there, as in the model. */
+#include <windows.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "impl_windows.h"
+
+#define SE_SYSTEM_PROFILE_PRIVILEGE 11u
+#define GUARD 0x10000u
+#define MAX_TRACKED 64
+
+typedef LONG nt_status;
+typedef nt_status(NTAPI *set_interval_fn)(ULONG, ULONG);
+typedef nt_status(NTAPI *query_interval_fn)(ULONG, PULONG);
+typedef nt_status(NTAPI *create_fn)(PHANDLE, HANDLE, PVOID, SIZE_T, ULONG, PULONG, ULONG, ULONG,
+				    ULONG_PTR);
+typedef nt_status(NTAPI *create_ex_fn)(PHANDLE, HANDLE, PVOID, SIZE_T, ULONG, PULONG, ULONG, ULONG,
+				       USHORT, PVOID);
+typedef nt_status(NTAPI *handle_fn)(HANDLE);
+typedef nt_status(NTAPI *duplicate_fn)(HANDLE, HANDLE, HANDLE, PHANDLE, ACCESS_MASK, ULONG, ULONG);
+typedef nt_status(NTAPI *set_sysinfo_fn)(ULONG, PVOID, ULONG);
+typedef nt_status(NTAPI *query_sysinfo_fn)(ULONG, PVOID, ULONG, PULONG);
+typedef ULONG(WINAPI *trace_set_fn)(ULONG64, ULONG, PVOID, ULONG);
+typedef ULONG(WINAPI *trace_query_fn)(ULONG64, ULONG, PVOID, ULONG, PULONG);
+typedef nt_status(NTAPI *adjust_privilege_fn)(ULONG, BOOLEAN, BOOLEAN, PBOOLEAN);
+typedef nt_status(NTAPI *get_version_fn)(PRTL_OSVERSIONINFOEXW);
+typedef const char *(CDECL *wine_version_fn)(void);
+typedef DWORD(WINAPI *processor_count_fn)(WORD);
+typedef WORD(WINAPI *group_count_fn)(void);
+typedef BOOL(WINAPI *is_wow64_fn)(HANDLE, PBOOL);
+
+/* Casts a bound export to its type (GetProcAddress gives FARPROC). */
+#define AS(type, p) ((type)(void *)(p))
+
+void *np_win_bind(const char *function)
+{
+	static const wchar_t *const modules[] = { L"ntdll.dll", L"advapi32.dll", L"sechost.dll",
+						  L"kernel32.dll" };
+	for (unsigned i = 0; i < sizeof modules / sizeof *modules; i++) {
+		HMODULE m = GetModuleHandleW(modules[i]);
+		if (!m && i > 0)
+			m = LoadLibraryW(modules[i]);
+		FARPROC p = m ? GetProcAddress(m, function) : NULL;
+		if (p)
+			return (void *)p;
+	}
+	return NULL;
+}
+
+static const char *integrity_name(void)
+{
+	HANDLE token;
+	static char buf[sizeof(TOKEN_MANDATORY_LABEL) + SECURITY_MAX_SID_SIZE];
+	DWORD got = 0;
+	const char *name = "medium";
+	if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token))
+		return name;
+	if (GetTokenInformation(token, TokenIntegrityLevel, buf, sizeof buf, &got)) {
+		PSID sid = ((TOKEN_MANDATORY_LABEL *)buf)->Label.Sid;
+		DWORD rid = *GetSidSubAuthority(sid, *GetSidSubAuthorityCount(sid) - 1u);
+		name = rid < SECURITY_MANDATORY_MEDIUM_RID ? "low"
+		       : rid < SECURITY_MANDATORY_HIGH_RID ? "medium" : "high";
+	}
+	CloseHandle(token);
+	return name;
+}
+
+/* Sets the privilege; the status, and whether it was enabled before. */
+static nt_status set_privilege(bool on, bool *was)
+{
+	adjust_privilege_fn adjust = AS(adjust_privilege_fn, np_win_bind("RtlAdjustPrivilege"));
+	BOOLEAN before = FALSE;
+	if (!adjust)
+		return (nt_status)0xC0000002L;   /* STATUS_NOT_IMPLEMENTED */
+	nt_status s = adjust(SE_SYSTEM_PROFILE_PRIVILEGE, on, FALSE, &before);
+	if (was)
+		*was = before != FALSE;
+	return s;
+}
+
+void np_win_probe(np_win_env *env)
+{
+	memset(env, 0, sizeof *env);
+	RTL_OSVERSIONINFOEXW vi = { .dwOSVersionInfoSize = sizeof vi };
+	get_version_fn get_version = AS(get_version_fn, np_win_bind("RtlGetVersion"));
+	if (get_version && get_version(&vi) == 0) {
+		env->major = vi.dwMajorVersion;
+		env->minor = vi.dwMinorVersion;
+		env->build = vi.dwBuildNumber;
+		env->service_pack = vi.wServicePackMajor;
+	}
+	snprintf(env->version_text, sizeof env->version_text, "%u.%u.%u SP%u", env->major,
+		 env->minor, env->build, env->service_pack);
+	char build[48];
+	if (env->major == 4 && env->service_pack >= 4)
+		snprintf(build, sizeof build, "4.0sp4");
+	else
+		snprintf(build, sizeof build, "%u.%u.%u", env->major, env->minor, env->build);
+	env->version_known = np_version_parse(build, &env->version);
+
+	BOOL wow = FALSE;
+	is_wow64_fn is_wow64 = AS(is_wow64_fn, np_win_bind("IsWow64Process"));
+	if (is_wow64)
+		is_wow64(GetCurrentProcess(), &wow);
+	env->arch = sizeof(void *) == 8 ? NP_X64 : wow ? NP_WOW64 : NP_X86;
+
+	processor_count_fn count = AS(processor_count_fn, np_win_bind("GetActiveProcessorCount"));
+	group_count_fn groups = AS(group_count_fn, np_win_bind("GetActiveProcessorGroupCount"));
+	SYSTEM_INFO si;
+	GetSystemInfo(&si);
+	env->cpus = count ? count(0xFFFF /* ALL_PROCESSOR_GROUPS */) : si.dwNumberOfProcessors;
+	env->groups = groups ? groups() : 1;
+
+	wine_version_fn wine = AS(wine_version_fn, np_win_bind("wine_get_version"));
+	if (wine)
+		snprintf(env->wine, sizeof env->wine, "%s", wine());
+
+	bool was = false;
+	env->privilege_enableable = set_privilege(true, &was) == 0;
+	env->privilege_enabled = was;
+	if (env->privilege_enableable && !was)
+		set_privilege(false, NULL);   /* leave it as it was */
+	env->integrity = integrity_name();
+}
+
+unsigned np_win_mirror(const np_win_env *env, np_pair *out, unsigned cap)
+{
+	unsigned n = 0;
+	if (n < cap) {
+		snprintf(out[n].name, sizeof out[n].name, "cpus");
+		snprintf(out[n].value, sizeof out[n].value, "%u", env->cpus > 64 ? 64 : env->cpus);
+		n++;
+	}
+	if (env->groups > 1 && n < cap) {
+		snprintf(out[n].name, sizeof out[n].name, "groups");
+		snprintf(out[n].value, sizeof out[n].value, "%u", env->groups);
+		n++;
+	}
+	if (n < cap) {
+		snprintf(out[n].name, sizeof out[n].name, "integrity");
+		snprintf(out[n].value, sizeof out[n].value, "%s", env->integrity);
+		n++;
+	}
+	return n;
+}
+
+/* ---- one open system ---- */
+
+typedef struct win_sys {
+	np_win_env env;
+	bool privilege_was;         /* to restore at close */
+	void *region[MAX_TRACKED];  /* VirtualAlloc'd bases */
+	unsigned nregion;
+	HANDLE handle[MAX_TRACKED]; /* profiles and duplicates the steps made */
+	unsigned nhandle;
+	HANDLE other;               /* another process: a suspended copy of this exe */
+	HANDLE opened[MAX_TRACKED]; /* process handles open_process made */
+	unsigned nopened;
+} win_sys;
+
+static char refusal[160];
+
+/* Whether the live system is in the state `key=value`, or can be put in it. */
+static const char *take_setting(win_sys *s, const char *key, const char *value)
+{
+	char live[16];
+	if (strcmp(key, "privilege") == 0) {
+		if (strcmp(value, "on") == 0 && !s->env.privilege_enableable)
+			return "SeSystemProfilePrivilege cannot be enabled in this process";
+		return NULL;   /* set in open() */
+	}
+	if (strcmp(key, "mode") == 0)
+		return strcmp(value, "user") == 0 ? NULL : "a user-mode harness cannot call from kernel mode";
+	if (strcmp(key, "tracing") == 0)
+		return strcmp(value, "off") == 0 ? NULL : "profile tracing cannot be switched on for one vector";
+	if (strcmp(key, "integrity") == 0)
+		return strcmp(value, s->env.integrity) == 0 ? NULL : "the live process has another integrity level";
+	if (strcmp(key, "cpus") == 0 || strcmp(key, "groups") == 0) {
+		snprintf(live, sizeof live, "%u", key[0] == 'c' ? s->env.cpus : s->env.groups);
+		if (strcmp(value, live) == 0)
+			return NULL;
+		snprintf(refusal, sizeof refusal, "the live system has %s=%s", key, live);
+		return refusal;
+	}
+	if (strcmp(key, "group") == 0)
+		return strcmp(value, "0") == 0 ? NULL : "the harness runs in processor group 0";
+	if (strcmp(key, "alloc") == 0)
+		return strcmp(value, "ok") == 0 ? NULL : "allocations cannot be made to fail on a live system";
+	if (strncmp(key, "K-", 2) == 0) {
+		snprintf(refusal, sizeof refusal, "%s is a choice of the model; the live system is what it is", key);
+		return refusal;
+	}
+	snprintf(refusal, sizeof refusal, "the live system cannot take `given %s=%s`", key, value);
+	return refusal;
+}
+
+static void *win_open(const ntprof_system_spec *spec, const char **why)
+{
+	static win_sys sys;   /* one vector per child process: one system at a time */
+	win_sys *s = &sys;
+	memset(s, 0, sizeof *s);
+	np_win_probe(&s->env);
+	np_ver v;
+	np_arch a;
+	if (!s->env.version_known || !np_version_parse(spec->version, &v) || v != s->env.version ||
+	    !np_arch_parse(spec->arch, &a) || a != s->env.arch) {
+		snprintf(refusal, sizeof refusal, "the live system is %s/%s (%s)",
+			 s->env.version_known ? np_version_key(s->env.version) : "unknown",
+			 np_arch_name(s->env.arch), s->env.version_text);
+		*why = refusal;
+		return NULL;
+	}
+	bool privilege = false;
+	for (unsigned i = 0; i < spec->ngiven; i++) {
+		const char *e = take_setting(s, spec->given[i].key, spec->given[i].value);
+		if (e) {
+			*why = e;
+			return NULL;
+		}
+		if (strcmp(spec->given[i].key, "privilege") == 0)
+			privilege = strcmp(spec->given[i].value, "on") == 0;
+	}
+	/* MC-1: without `given privilege=on` the caller does not have it enabled */
+	if (set_privilege(privilege, &s->privilege_was) != 0 && privilege) {
+		*why = "SeSystemProfilePrivilege cannot be enabled in this process";
+		return NULL;
+	}
+	return s;
+}
+
+static void win_close(void *sys)
+{
+	win_sys *s = sys;
+	handle_fn stop = AS(handle_fn, np_win_bind("NtStopProfile"));
+	handle_fn close = AS(handle_fn, np_win_bind("NtClose"));
+	for (unsigned i = 0; i < s->nhandle; i++) {
+		if (stop)
+			stop(s->handle[i]);   /* a profile not started says so; no harm */
+		if (close)
+			close(s->handle[i]);
+	}
+	for (unsigned i = 0; i < s->nopened; i++)
+		CloseHandle(s->opened[i]);
+	if (s->other) {
+		TerminateProcess(s->other, 0);
+		CloseHandle(s->other);
+	}
+	for (unsigned i = 0; i < s->nregion; i++)
+		VirtualFree(s->region[i], 0, MEM_RELEASE);
+	set_privilege(s->privilege_was, NULL);
+}
+
+static int win_exported(void *sys, const char *function)
+{
+	(void)sys;
+	return np_win_bind(function) != NULL;
+}
+
+static void *ptr(uint64_t addr) { return (void *)(uintptr_t)addr; }
+static uint64_t num(const void *p) { return (uint64_t)(uintptr_t)p; }
+
+static uint64_t win_map(void *sys, uint64_t size, unsigned prot, unsigned flags, uint8_t fill)
+{
+	win_sys *s = sys;
+	if ((flags & NTPROF_MAP_VANISHING) || s->nregion == MAX_TRACKED || size > (SIZE_MAX >> 1))
+		return 0;   /* memory that vanishes once probed cannot be had on demand */
+	SIZE_T n = size ? (SIZE_T)size : 1;
+	char *base = VirtualAlloc(NULL, n + GUARD, MEM_RESERVE, PAGE_NOACCESS);
+	if (!base)
+		return 0;
+	if (!VirtualAlloc(base, n, MEM_COMMIT, PAGE_READWRITE)) {
+		VirtualFree(base, 0, MEM_RELEASE);
+		return 0;
+	}
+	memset(base, fill, n);
+	DWORD old;
+	if (!(prot & NTPROF_PROT_WRITE))
+		VirtualProtect(base, n, PAGE_READONLY, &old);
+	if (flags & NTPROF_MAP_FREED) {
+		VirtualFree(base, 0, MEM_RELEASE);
+		return num(base);
+	}
+	s->region[s->nregion++] = base;
+	return num(base);
+}
+
+static int win_read(void *sys, uint64_t addr, void *out, size_t n)
+{
+	SIZE_T got = 0;
+	(void)sys;
+	return ReadProcessMemory(GetCurrentProcess(), ptr(addr), out, n, &got) && got == n;
+}
+
+/* As the caller: only pages it can write. */
+static int win_write(void *sys, uint64_t addr, const void *in, size_t n)
+{
+	const DWORD writable = PAGE_READWRITE | PAGE_WRITECOPY | PAGE_EXECUTE_READWRITE |
+			       PAGE_EXECUTE_WRITECOPY;
+	for (uint64_t at = addr; at < addr + n;) {
+		MEMORY_BASIC_INFORMATION mi;
+		if (!VirtualQuery(ptr(at), &mi, sizeof mi) || mi.State != MEM_COMMIT ||
+		    !(mi.Protect & writable) || (mi.Protect & PAGE_GUARD))
+			return 0;
+		at = num(mi.BaseAddress) + mi.RegionSize;
+	}
+	SIZE_T put = 0;
+	(void)sys;
+	return WriteProcessMemory(GetCurrentProcess(), ptr(addr), in, n, &put) && put == n;
+}
+
+/* Even into a read-only page: WriteProcessMemory lifts the protection. */
+static int win_poke(void *sys, uint64_t addr, const void *in, size_t n)
+{
+	SIZE_T put = 0;
+	(void)sys;
+	return WriteProcessMemory(GetCurrentProcess(), ptr(addr), in, n, &put) && put == n;
+}
+
+static int win_release(void *sys, uint64_t addr)
+{
+	win_sys *s = sys;
+	for (unsigned i = 0; i < s->nregion; i++)
+		if (num(s->region[i]) == addr) {
+			s->region[i] = s->region[--s->nregion];
+			return VirtualFree(ptr(addr), 0, MEM_RELEASE) != 0;
+		}
+	return 0;
+}
+
+static uint64_t win_open_process(void *sys, int other, uint32_t access)
+{
+	win_sys *s = sys;
+	if (s->nopened == MAX_TRACKED)
+		return 0;
+	if (other && !s->other) {
+		wchar_t self[MAX_PATH];
+		STARTUPINFOW si = { .cb = sizeof si };
+		PROCESS_INFORMATION pi;
+		wchar_t line[] = L"ntprof-idle";
+		if (!GetModuleFileNameW(NULL, self, MAX_PATH) ||
+		    !CreateProcessW(self, line, NULL, NULL, FALSE, CREATE_SUSPENDED, NULL, NULL, &si, &pi))
+			return 0;
+		CloseHandle(pi.hThread);
+		s->other = pi.hProcess;
+	}
+	HANDLE h = NULL;
+	if (other)
+		DuplicateHandle(GetCurrentProcess(), s->other, GetCurrentProcess(), &h, access, FALSE, 0);
+	else
+		h = OpenProcess(access, FALSE, GetCurrentProcessId());
+	if (!h)
+		return 0;
+	s->opened[s->nopened++] = h;
+	return num(h);
+}
+
+static ntprof_result status(nt_status st) { return (ntprof_result){ NTPROF_STATUS, (uint32_t)st, NULL }; }
+static ntprof_result win32(ULONG e) { return (ntprof_result){ NTPROF_WIN32, e, NULL }; }
+static const ntprof_result absent = { NTPROF_NOT_EXPORTED, 0, NULL };
+
+/* Keeps a handle the call wrote at *where, to stop and close it at the end. */
+static void track_handle(win_sys *s, uint64_t where)
+{
+	HANDLE h = NULL;
+	if (s->nhandle < MAX_TRACKED && win_read(s, where, &h, sizeof h) && h)
+		s->handle[s->nhandle++] = h;
+}
+
+static ntprof_result win_set_interval(void *sys, const char *fn, uint32_t interval, uint32_t source)
+{
+	set_interval_fn f = AS(set_interval_fn, np_win_bind(fn));
+	(void)sys;
+	return f ? status(f(interval, source)) : absent;
+}
+
+static ntprof_result win_query_interval(void *sys, const char *fn, uint32_t source, uint64_t p)
+{
+	query_interval_fn f = AS(query_interval_fn, np_win_bind(fn));
+	(void)sys;
+	return f ? status(f(source, ptr(p))) : absent;
+}
+
+static ntprof_result win_create(void *sys, const char *fn, const ntprof_create_args *a)
+{
+	create_fn f = AS(create_fn, np_win_bind(fn));
+	if (!f)
+		return absent;
+	nt_status st = f(ptr(a->profile_handle), ptr(a->process), ptr(a->profile_base),
+			 (SIZE_T)a->profile_size, a->bucket_size, ptr(a->buffer), a->buffer_size,
+			 a->source, (ULONG_PTR)a->affinity);
+	if (st == 0)
+		track_handle(sys, a->profile_handle);
+	return status(st);
+}
+
+static ntprof_result win_create_ex(void *sys, const char *fn, const ntprof_create_args *a)
+{
+	create_ex_fn f = AS(create_ex_fn, np_win_bind(fn));
+	if (!f)
+		return absent;
+	nt_status st = f(ptr(a->profile_handle), ptr(a->process), ptr(a->profile_base),
+			 (SIZE_T)a->profile_size, a->bucket_size, ptr(a->buffer), a->buffer_size,
+			 a->source, a->group_count, ptr(a->affinity_array));
+	if (st == 0)
+		track_handle(sys, a->profile_handle);
+	return status(st);
+}
+
+static ntprof_result handle_call(const char *fn, uint64_t handle)
+{
+	handle_fn f = AS(handle_fn, np_win_bind(fn));
+	return f ? status(f(ptr(handle))) : absent;
+}
+
+static ntprof_result win_start(void *sys, const char *fn, uint64_t h) { (void)sys; return handle_call(fn, h); }
+static ntprof_result win_stop(void *sys, const char *fn, uint64_t h) { (void)sys; return handle_call(fn, h); }
+static ntprof_result win_close_handle(void *sys, const char *fn, uint64_t h) { (void)sys; return handle_call(fn, h); }
+
+static ntprof_result win_duplicate(void *sys, const char *fn, uint64_t handle, uint32_t access,
+				   uint64_t target)
+{
+	duplicate_fn f = AS(duplicate_fn, np_win_bind(fn));
+	if (!f)
+		return absent;
+	nt_status st = f(GetCurrentProcess(), ptr(handle), GetCurrentProcess(), ptr(target), access, 0, 0);
+	if (st == 0)
+		track_handle(sys, target);
+	return status(st);
+}
+
+static ntprof_result win_set_sysinfo(void *sys, const char *fn, uint32_t cls, uint64_t buf, uint32_t len)
+{
+	set_sysinfo_fn f = AS(set_sysinfo_fn, np_win_bind(fn));
+	(void)sys;
+	return f ? status(f(cls, ptr(buf), len)) : absent;
+}
+
+static ntprof_result win_query_sysinfo(void *sys, const char *fn, uint32_t cls, uint64_t buf,
+				       uint32_t len, uint64_t ret)
+{
+	query_sysinfo_fn f = AS(query_sysinfo_fn, np_win_bind(fn));
+	(void)sys;
+	return f ? status(f(cls, ptr(buf), len, ptr(ret))) : absent;
+}
+
+static ntprof_result win_trace_set(void *sys, uint64_t session, uint32_t cls, uint64_t buf, uint32_t len)
+{
+	trace_set_fn f = AS(trace_set_fn, np_win_bind("TraceSetInformation"));
+	(void)sys;
+	return f ? win32(f(session, cls, ptr(buf), len)) : absent;
+}
+
+static ntprof_result win_trace_query(void *sys, uint64_t session, uint32_t cls, uint64_t buf,
+				     uint32_t len, uint64_t ret)
+{
+	trace_query_fn f = AS(trace_query_fn, np_win_bind("TraceQueryInformation"));
+	(void)sys;
+	return f ? win32(f(session, cls, ptr(buf), len, ptr(ret))) : absent;
+}
+
+/* MoveThread: the calling thread pinned to one processor of group 0. */
+static ntprof_result win_move_thread(void *sys, unsigned cpu, unsigned *now)
+{
+	win_sys *s = sys;
+	*now = GetCurrentProcessorNumber();
+	if (cpu >= s->env.cpus || cpu >= 8 * sizeof(DWORD_PTR))
+		return (ntprof_result){ NTPROF_NOT_APPLICABLE, 0, "the live system has no such processor" };
+	if (!SetThreadAffinityMask(GetCurrentThread(), (DWORD_PTR)1 << cpu))
+		return (ntprof_result){ NTPROF_NOT_APPLICABLE, 0, "the thread cannot be moved there" };
+	Sleep(0);   /* let the scheduler move it now */
+	*now = GetCurrentProcessorNumber();
+	return (ntprof_result){ NTPROF_NONE, 0, NULL };
+}
+
+const ntprof_impl np_impl_windows = {
+	.abi = NTPROF_IMPL_ABI,
+	.name = "windows",
+	.open = win_open,
+	.close = win_close,
+	.exported = win_exported,
+	.map = win_map,
+	.read = win_read,
+	.write = win_write,
+	.poke = win_poke,
+	.release = win_release,
+	.open_process = win_open_process,
+	.set_interval_profile = win_set_interval,
+	.query_interval_profile = win_query_interval,
+	.create_profile = win_create,
+	.create_profile_ex = win_create_ex,
+	.start_profile = win_start,
+	.stop_profile = win_stop,
+	.close_handle = win_close_handle,
+	.duplicate_object = win_duplicate,
+	.set_system_information = win_set_sysinfo,
+	.query_system_information = win_query_sysinfo,
+	.trace_set_information = win_trace_set,
+	.trace_query_information = win_trace_query,
+	/* a live system takes no simulated interrupt, injected failure or event read */
+	.interrupt = NULL,
+	.inject = NULL,
+	.read_events = NULL,
+	.move_thread = win_move_thread,
+};

@@ -308,7 +308,7 @@ fi
 
 want_out "run: a good file" \
 	"ntprof run: backend model, 1 vectors, 1 targets, 1 results
-summary: 1 match, 0 match-alternative, 0 status-mismatch, 0 output-mismatch, 0 not-exported, 0 stub, 0 crashed, 0 not-applicable, 0 skipped" \
+summary: 1 match, 0 match-alternative, 0 known, 0 status-mismatch, 0 output-mismatch, 0 not-exported, 0 stub, 0 crashed, 0 not-applicable, 0 skipped" \
 	run --target 6.2/x64 "$tmp/dup1.vec"
 
 vec "$tmp/mismatch.vec" <<'EOF'
@@ -325,7 +325,7 @@ if [ "$rc" -ne 1 ]; then
 	fail "run: a mismatching vector" "want exit status 1"
 elif ! grep -q -F "status-mismatch   cli/mismatch on 6.2/x64 [SI-1] $tmp/mismatch.vec:6 step 1 NtSetIntervalProfile: expected STATUS_SUCCESS (0x00000000), got STATUS_PRIVILEGE_NOT_HELD (0xC0000061)" "$tmp/out"; then
 	fail "run: a mismatching vector" "want the status-mismatch line with file:line"
-elif ! grep -q -x 'summary: 0 match, 0 match-alternative, 4 status-mismatch, 0 output-mismatch, 0 not-exported, 0 stub, 0 crashed, 0 not-applicable, 0 skipped' "$tmp/out"; then
+elif ! grep -q -x 'summary: 0 match, 0 match-alternative, 0 known, 4 status-mismatch, 0 output-mismatch, 0 not-exported, 0 stub, 0 crashed, 0 not-applicable, 0 skipped' "$tmp/out"; then
 	fail "run: a mismatching vector" "want 4 status mismatches in the summary"
 else
 	pass "run: a mismatching vector exits 1 and reports it"
@@ -346,6 +346,225 @@ if [ "$rc" -ne 1 ] || ! grep -q '^status-mismatch   cli/mismatch on 6.2/x64 ' "$
 else
 	pass "run --output: a mismatching vector"
 fi
+
+# ---- known-divergence files (fixtures/known/README.md) ----
+
+priv='STATUS_PRIVILEGE_NOT_HELD (0xC0000061)'
+cat >"$tmp/good.known" <<EOF
+# the privilege check from 6.2 on makes cli/mismatch fail everywhere it runs
+cli/mismatch  status-mismatch  step 1: $priv  # the vector expects success on purpose
+EOF
+nt run --known "$tmp/good.known" --target 6.2/x64 --target 1809 "$tmp/mismatch.vec" "$tmp/dup1.vec"
+if [ "$rc" -ne 0 ]; then
+	fail "run --known: every failure listed" "want exit status 0"
+elif ! grep -q -F "known             cli/mismatch on 1809/wow64 [SI-1] $tmp/mismatch.vec:6 step 1 NtSetIntervalProfile: expected STATUS_SUCCESS (0x00000000), got $priv {status-mismatch, listed at $tmp/good.known:2}" "$tmp/out"; then
+	fail "run --known: every failure listed" "want a known line naming $tmp/good.known:2"
+elif ! grep -q -x "known divergences $tmp/good.known: 1 entries, 4 rows known, 0 unlisted, 0 stale, 0 not run" "$tmp/out" ||
+	! grep -q -x 'summary: 4 match, 0 match-alternative, 4 known, 0 status-mismatch, 0 output-mismatch, 0 not-exported, 0 stub, 0 crashed, 0 not-applicable, 0 skipped' "$tmp/out"; then
+	fail "run --known: every failure listed" "want the known-divergence counts and 4 known in the summary"
+else
+	pass "run --known: listed failures are known, exit 0"
+fi
+
+nt run --known "$tmp/good.known" --format json --target 6.2/x64 "$tmp/mismatch.vec"
+if [ "$rc" -ne 0 ] || ! grep -q -F '"class":"known","observed":"status-mismatch",' "$tmp/out" ||
+	! grep -q -F "\"listed\":\"$tmp/good.known:2\"" "$tmp/out" ||
+	! grep -q -F '"entries":1,"known":1,"unlisted":0,"stale":0,"not-run":0,"stale-entries":[]' "$tmp/out"; then
+	fail "run --known --format json" "want class known, observed, listed and the known counts"
+else
+	pass "run --known --format json: class known, observed class, listed FILE:LINE"
+fi
+
+nt run --known "$tmp/good.known" --format tap --target 6.2/x64 "$tmp/mismatch.vec"
+if [ "$rc" -ne 0 ] || [ "$(sed -n 3p "$tmp/out")" != "not ok 1 - cli/mismatch on 6.2/x64 # TODO known status-mismatch ($tmp/good.known:2)" ]; then
+	fail "run --known --format tap" "want exit 0 and a not ok ... # TODO line"
+else
+	pass "run --known --format tap: a known divergence is an expected failure (# TODO)"
+fi
+
+# unlisted: a second vector fails, and the file does not list it
+vec "$tmp/query.vec" <<'EOF'
+vector cli/query
+  title   t
+  rules   QI-5
+  source  s
+  call    NtQueryIntervalProfile
+  expect  STATUS_SUCCESS Interval=1221
+EOF
+nt run --known "$tmp/good.known" --target 6.2/x64 "$tmp/mismatch.vec" "$tmp/query.vec"
+if [ "$rc" -ne 1 ]; then
+	fail "run --known: an unlisted failure" "want exit status 1"
+elif ! grep -q -F "output-mismatch   cli/query on 6.2/x64 [QI-5] $tmp/query.vec:5 step 1 NtQueryIntervalProfile: expected STATUS_SUCCESS (0x00000000) Interval=1221, got STATUS_SUCCESS (0x00000000) Interval=39063 {unlisted: not in $tmp/good.known}" "$tmp/out" ||
+	! grep -q -F ' 1 rows known, 1 unlisted, 0 stale, 0 not run' "$tmp/out"; then
+	fail "run --known: an unlisted failure" "want the failure marked unlisted and counted"
+else
+	pass "run --known: an unlisted failure fails the run and is named"
+fi
+
+# stale: the listed divergence no longer happens (6.1 has no privilege check)
+vec "$tmp/stale.vec" <<'EOF'
+vector cli/mismatch
+  title   t
+  rules   SI-1
+  source  s
+  call    NtSetIntervalProfile Interval=5000
+  expect  STATUS_SUCCESS
+EOF
+nt run --known "$tmp/good.known" --target 6.1/x64 "$tmp/stale.vec"
+if [ "$rc" -ne 1 ]; then
+	fail "run --known: a stale entry" "want exit status 1"
+elif ! grep -q -x -F "stale             $tmp/good.known:2: cli/mismatch status-mismatch step 1: $priv: listed divergence no longer happens (now match on 6.1/x64)" "$tmp/out"; then
+	fail "run --known: a stale entry" "want a stale line with FILE:LINE and what happens now"
+else
+	pass "run --known: a stale entry fails the run and is named with file:line"
+fi
+
+nt run --known "$tmp/good.known" --format junit --target 6.1/x64 "$tmp/stale.vec"
+if [ "$rc" -ne 1 ] || ! grep -q -F 'tests="2" failures="1" skipped="0"' "$tmp/out" ||
+	! grep -q -F "<testcase classname=\"known-divergences\" name=\"$tmp/good.known:2\"><failure type=\"stale\"" "$tmp/out"; then
+	fail "run --known --format junit: a stale entry" "want a failing known-divergences testcase"
+else
+	pass "run --known --format junit: a stale entry is a failing testcase"
+fi
+
+# a file of a subset: an entry whose vector did not run is neither known nor stale
+nt run --known "$tmp/good.known" --target 6.2/x64 "$tmp/query.vec"
+if [ "$rc" -ne 1 ] || ! grep -q -F ' 0 rows known, 1 unlisted, 0 stale, 1 not run' "$tmp/out"; then
+	fail "run --known: an entry whose vector did not run" "want it counted as not run, not stale"
+else
+	pass "run --known: an entry whose vector did not run is not run, not stale"
+fi
+
+# the fail-twin: the same file with the outcome wrong by one digit is caught both ways
+sed 's/0xC0000061/0xC0000062/' "$tmp/good.known" >"$tmp/twin.known"
+nt run --known "$tmp/twin.known" --target 6.2/x64 "$tmp/mismatch.vec"
+if [ "$rc" -ne 1 ] || ! grep -q -F "{unlisted: $tmp/twin.known:2 lists status-mismatch step 1: STATUS_PRIVILEGE_NOT_HELD (0xC0000062)}" "$tmp/out" ||
+	! grep -q -F "stale             $tmp/twin.known:2: " "$tmp/out"; then
+	fail "run --known: an entry with a wrong outcome" "want exit 1, the row unlisted and the entry stale"
+else
+	pass "run --known: an entry with a wrong outcome leaves the row unlisted and the entry stale"
+fi
+
+# --known-write: every failure, TODO reasons the reader refuses, reasons kept from --known
+mkdir "$tmp/kw"
+nt run --known-write "$tmp/kw/new.known" --target 6.2/x64 --target 1809 "$tmp/mismatch.vec" "$tmp/query.vec"
+if [ "$rc" -ne 1 ] || [ "$(ls -A "$tmp/kw")" != new.known ]; then
+	fail "run --known-write" "want exit 1 (the failures) and new.known alone in the directory"
+elif ! grep -q -x "cli/mismatch  status-mismatch  step 1: $priv  # TODO" "$tmp/kw/new.known" ||
+	! grep -q -x "cli/query     output-mismatch  step 1: STATUS_SUCCESS (0x00000000) Interval=39063  # TODO" "$tmp/kw/new.known"; then
+	fail "run --known-write" "want one line per failing vector with a TODO reason"
+else
+	pass "run --known-write: one line per failing vector, TODO reasons"
+fi
+want_error "run --known: a written file with TODO reasons is refused" 2 \
+	"$tmp/kw/new.known:4: the reason is still TODO: say why cli/mismatch diverges" \
+	run --known "$tmp/kw/new.known" "$tmp/mismatch.vec"
+nt run --known "$tmp/good.known" --known-write "$tmp/kw/new.known" --target 6.2/x64 --target 1809 "$tmp/mismatch.vec" "$tmp/query.vec"
+if [ "$rc" -ne 1 ] || ! grep -q -x "cli/mismatch  status-mismatch  step 1: $priv  # the vector expects success on purpose" "$tmp/kw/new.known"; then
+	fail "run --known F --known-write G" "want the reason of F's entry kept in G"
+else
+	sed 's/# TODO$/# the vector expects the minimum on purpose/' "$tmp/kw/new.known" >"$tmp/kw/done.known"
+	nt run --known "$tmp/kw/done.known" --target 6.2/x64 --target 1809 "$tmp/mismatch.vec" "$tmp/query.vec"
+	if [ "$rc" -ne 0 ]; then
+		fail "run --known F --known-write G" "want G, its TODO filled in, to pass the same run"
+	else
+		pass "run --known F --known-write G: reasons kept; G with its TODO filled in passes"
+	fi
+fi
+
+# bad input: exit 2, the message names file:line or the argument, nothing written
+for f in "$root"/conformance/data/bad-known/*.known; do
+	where=$(sed -n '1s/.* => :\([0-9]*\): .*/\1/p' "$f")
+	nt run --known "$f" --output "$tmp/kw/report.txt" --known-write "$tmp/kw/w.known" "$tmp/mismatch.vec"
+	if [ "$rc" -ne 2 ] || ! head -n 1 "$tmp/err" | grep -q -F "$f:$where: "; then
+		fail "run --known ${f##*/}" "want exit 2 and $f:$where: on stderr"
+	elif [ -e "$tmp/kw/report.txt" ] || [ -e "$tmp/kw/w.known" ] || [ -s "$tmp/out" ]; then
+		fail "run --known ${f##*/}" "want no report and no known file written"
+	else
+		pass "run --known ${f##*/}: exit 2, file:$where:, nothing written"
+	fi
+done
+want_error "run --known: a file that does not exist" 2 "$tmp/absent.known:0: cannot open" \
+	run --known "$tmp/absent.known" "$tmp/mismatch.vec"
+want_error "run --known needs a file" 2 '--known needs a known-divergence file' run --known
+want_error "run --known-write needs a file" 2 '--known-write needs a file' run --known-write
+want_error "run --output and --known-write one file" 2 '--output and --known-write name the same file' \
+	run --output "$tmp/kw/x" --known-write "$tmp/kw/x" "$tmp/mismatch.vec"
+nt run --output "$tmp/kw/report.txt" --known-write "$tmp/none/w.known" "$tmp/mismatch.vec"
+if [ "$rc" -ne 2 ] || ! grep -q -F -- "--known-write $tmp/none/w.known: cannot write" "$tmp/err"; then
+	fail "run --known-write into a missing directory" "want exit 2 and the argument named"
+elif [ -n "$(ls -A "$tmp/kw" | grep -v -x -e new.known -e done.known)" ]; then
+	fail "run --known-write into a missing directory" "want no report left: $(ls -A "$tmp/kw" | tr '\n' ' ')"
+else
+	pass "run --known-write into a missing directory: exit 2, no report written either"
+fi
+
+# ---- ntprof compare ----
+
+mkdir "$tmp/cmp"
+"$NTPROF_BIN" run --format json --output "$tmp/cmp/win8.json" --target 6.2/x64 "$tmp/mismatch.vec" "$tmp/query.vec" "$tmp/dup1.vec"
+"$NTPROF_BIN" run --format json --output "$tmp/cmp/same.json" --target 6.2/x64 "$tmp/mismatch.vec" "$tmp/query.vec" "$tmp/dup1.vec"
+"$NTPROF_BIN" run --format json --output "$tmp/cmp/rs5.json" --known "$tmp/good.known" --target 1809/x64 "$tmp/mismatch.vec" "$tmp/query.vec"
+
+want_out "compare: two runs that agree, exit 0" \
+"ntprof compare: 2 files, 2 columns, 3 vectors, 0 differ
+  vector        win8                                                   same
+  cli/mismatch  status-mismatch step 1: STATUS_PRIVILEGE_NOT_HELD      status-mismatch step 1: STATUS_PRIVILEGE_NOT_HELD
+  cli/query     output-mismatch step 1: STATUS_SUCCESS Interval=39063  output-mismatch step 1: STATUS_SUCCESS Interval=39063
+  cli/dup       match                                                  match" \
+	compare "$tmp/cmp/win8.json" "$tmp/cmp/same.json"
+
+# a known divergence is the same behaviour as the unlisted one; a vector one run lacks differs
+nt compare --differences "$tmp/cmp/win8.json" "$tmp/cmp/rs5.json"
+if [ "$rc" -ne 1 ]; then
+	fail "compare --differences: runs that differ" "want exit status 1"
+elif [ "$(cat "$tmp/out")" != "ntprof compare: 2 files, 2 columns, 3 vectors, 1 differ (only those are shown)
+  vector   win8   rs5
+* cli/dup  match  -" ]; then
+	fail "compare --differences: runs that differ" "want the header and the one differing row"
+else
+	pass "compare --differences: only the differing row, marked, exit 1"
+fi
+
+nt compare --format markdown --output "$tmp/cmp/table.md" "$tmp/cmp/win8.json" "$tmp/cmp/rs5.json"
+if [ "$rc" -ne 1 ] || [ -s "$tmp/out" ] || [ -s "$tmp/err" ]; then
+	fail "compare --format markdown --output F" "want exit 1 and nothing on stdout or stderr"
+elif [ "$(sed -n 3,4p "$tmp/cmp/table.md")" != '| | vector | win8 | rs5 |
+|---|---|---|---|' ] ||
+	! grep -q -x -F '|   | `cli/mismatch` | `status-mismatch step 1: STATUS_PRIVILEGE_NOT_HELD` | `known status-mismatch step 1: STATUS_PRIVILEGE_NOT_HELD` |' "$tmp/cmp/table.md" ||
+	! grep -q -F '| `cli/dup` | `match` | `-` |' "$tmp/cmp/table.md"; then
+	fail "compare --format markdown --output F" "want a markdown table in F"
+else
+	pass "compare --format markdown --output F: a markdown table in F"
+fi
+
+nt compare "$tmp/outdir/good.json"
+if [ "$rc" -eq 2 ] || [ "$(head -n 1 "$tmp/out")" != 'ntprof compare: 1 files, 73 columns, 304 vectors, '"$(sed -n '1s/.*, \([0-9]*\) differ$/\1/p' "$tmp/out")"' differ' ]; then
+	fail "compare: a run of every fixture on every target" "want 73 columns (one per target) and 304 vectors"
+else
+	pass "compare: a run of every fixture on every target has a column per target"
+fi
+
+for f in "$root"/conformance/data/bad-json/*.json; do
+	name=${f##*/}
+	want=$(sed -n "s/^$name => :\\([0-9]*\\): .*/\\1/p" "$root/conformance/data/bad-json/expected.txt")
+	nt compare --output "$tmp/cmp/bad.txt" "$tmp/cmp/win8.json" "$f"
+	if [ -z "$want" ]; then
+		fail "compare $name" "expected.txt has no line for it"
+	elif [ "$rc" -ne 2 ] || ! head -n 1 "$tmp/err" | grep -q -F "$f:$want: "; then
+		fail "compare $name" "want exit 2 and $f:$want: on stderr"
+	elif [ -e "$tmp/cmp/bad.txt" ] || [ -s "$tmp/out" ]; then
+		fail "compare $name" "want nothing written"
+	else
+		pass "compare $name: exit 2, file:$want:, nothing written"
+	fi
+done
+want_error "compare: a file that does not exist" 2 "$tmp/cmp/absent.json:0: cannot open" compare "$tmp/cmp/absent.json"
+want_error "compare: no file" 2 'compare needs at least one JSON result file' compare --differences
+want_error "compare: --format json" 2 'compare: --format takes text or markdown' compare --format json "$tmp/cmp/win8.json"
+want_error "compare: unknown option" 2 'compare: unknown option --bogus' compare --bogus "$tmp/cmp/win8.json"
+want_error "compare --output: a directory that does not exist" 2 "--output $tmp/none/t.txt: cannot write" \
+	compare --output "$tmp/none/t.txt" "$tmp/cmp/win8.json"
 
 echo "1..$n"
 if [ "$failed" -ne 0 ]; then

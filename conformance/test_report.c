@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ntprof/known.h"
 #include "ntprof/session.h"
 #include "ntprof/runner.h"
 #include "ntprof/status.h"
@@ -63,7 +64,7 @@ static const char run_text[] =
 	"  expect  STATUS_SUCCESS Interval=a&b<c>\"d\\e\n";
 
 #define NA_REASON "that HAL profile interface does not exist on this version and architecture (KS-3)"
-#define SUMMARY "5 match, 1 match-alternative, 1 status-mismatch, 2 output-mismatch, 0 not-exported, " \
+#define SUMMARY "5 match, 1 match-alternative, 0 known, 1 status-mismatch, 2 output-mismatch, 0 not-exported, " \
 		"0 stub, 0 crashed, 1 not-applicable, 0 skipped"
 
 typedef struct fx {
@@ -609,7 +610,7 @@ static void test_report_json_well_formed(void **state)
 	if (strncmp(f->out, "{\"tool\":\"ntprof\",", 17) != 0)
 		fail_msg("does not start with {\"tool\":\"ntprof\",:\n%s", f->out);
 	assert_contains(f->out, "\"backend\":\"model\"");
-	assert_contains(f->out, "\"summary\":{\"match\":5,\"match-alternative\":1,\"status-mismatch\":1,"
+	assert_contains(f->out, "\"summary\":{\"match\":5,\"match-alternative\":1,\"known\":0,\"status-mismatch\":1,"
 			"\"output-mismatch\":2,\"not-exported\":0,\"stub\":0,\"crashed\":0,\"not-applicable\":1,"
 			"\"skipped\":0}");
 	assert_int_equal(count_of(f->out, "{\"vector\":"), 10);
@@ -628,14 +629,16 @@ static void test_report_json_result_fields(void **state)
 	report(f, NP_FORMAT_JSON, false);
 	snprintf(want, sizeof want,
 		 "{\"vector\":\"report/status\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"status-mismatch\","
+		 "\"observed\":\"status-mismatch\","
 		 "\"rules\":\"SI-1,MC-1\",\"file\":\"%s\",\"line\":11,\"step\":1,"
 		 "\"expected\":\"STATUS_SUCCESS (0x00000000)\",\"got\":\"STATUS_PRIVILEGE_NOT_HELD (0xC0000061)\","
-		 "\"model\":\"\",\"fixture\":\"\",\"note\":\"\"}", f->path);
+		 "\"model\":\"\",\"fixture\":\"\",\"note\":\"\",\"listed\":\"\"}", f->path);
 	assert_contains(f->out, want);
 	snprintf(want, sizeof want,
 		 "{\"vector\":\"report/na\",\"version\":\"5.1\",\"arch\":\"x86\",\"class\":\"not-applicable\","
+		 "\"observed\":\"not-applicable\","
 		 "\"rules\":\"KS-3\",\"file\":\"%s\",\"line\":20,\"step\":0,\"expected\":\"\",\"got\":\"\","
-		 "\"model\":\"\",\"fixture\":\"\",\"note\":\"" NA_REASON "\"}", f->path);
+		 "\"model\":\"\",\"fixture\":\"\",\"note\":\"" NA_REASON "\",\"listed\":\"\"}", f->path);
 	assert_contains(f->out, want);
 }
 
@@ -672,10 +675,10 @@ static void test_report_empty_run(void **state)
 	f->run.backend = "model";
 	report(f, NP_FORMAT_TEXT, false);
 	assert_string_equal(f->out, "ntprof run: backend model, 0 vectors, 0 targets, 0 results\n"
-			    "summary: 0 match, 0 match-alternative, 0 status-mismatch, 0 output-mismatch, "
+			    "summary: 0 match, 0 match-alternative, 0 known, 0 status-mismatch, 0 output-mismatch, "
 			    "0 not-exported, 0 stub, 0 crashed, 0 not-applicable, 0 skipped\n");
 	report(f, NP_FORMAT_TAP, false);
-	assert_string_equal(f->out, "TAP version 13\n1..0\n# 0 match, 0 match-alternative, 0 status-mismatch, "
+	assert_string_equal(f->out, "TAP version 13\n1..0\n# 0 match, 0 match-alternative, 0 known, 0 status-mismatch, "
 			    "0 output-mismatch, 0 not-exported, 0 stub, 0 crashed, 0 not-applicable, 0 skipped\n");
 	report(f, NP_FORMAT_JUNIT, false);
 	assert_null(xml_check(f->out));
@@ -683,6 +686,67 @@ static void test_report_empty_run(void **state)
 	report(f, NP_FORMAT_JSON, false);
 	assert_null(json_check(f->out));
 	assert_contains(f->out, "\"results\":[\n]}");
+}
+
+/* A known-divergence file applied: known rows, an unlisted one and a stale
+ * entry in every format, still well-formed, escapes included. */
+static void test_report_known_every_format(void **state)
+{
+	fx *f = *state;
+	static const char text[] =
+		"report/status status-mismatch step 1: STATUS_PRIVILEGE_NOT_HELD (0xC0000061) # privilege & <why> \"q\"\n"
+		"report/esc&<>\"\\x output-mismatch step 1: STATUS_SUCCESS (0x00000000) Interval=39063 # escapes\n"
+		"report/match output-mismatch step 1: STATUS_SUCCESS (0x00000000) # stale & <x>\n";
+	np_known k;
+	np_error err;
+	small_run(f);
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	assert_non_null(in);
+	if (!np_known_read(&k, "k&.known", in, &err))
+		fail_msg("%s", err.text);
+	fclose(in);
+	np_known_apply(&k, &f->run);
+	assert_int_equal(k.known, 2);
+	assert_int_equal(k.unlisted, 1);
+	assert_int_equal(k.stale, 1);
+
+	report(f, NP_FORMAT_TEXT, false);
+	assert_int_equal(count_of(f->out, "\nknown             "), 2);
+	assert_contains(f->out, " {status-mismatch, listed at k&.known:1}\n");
+	assert_contains(f->out, "got STATUS_SUCCESS (0x00000000) Interval=39063 {unlisted: not in k&.known}\n");
+	assert_contains(f->out, "\nstale             k&.known:3: report/match output-mismatch step 1: STATUS_SUCCESS "
+			"(0x00000000): listed divergence no longer happens (now match on 6.2/x64)\n");
+	assert_contains(f->out, "\nknown divergences k&.known: 3 entries, 2 rows known, 1 unlisted, 1 stale, 0 not run\n"
+			"summary: 5 match, 1 match-alternative, 2 known, 0 status-mismatch, 1 output-mismatch,");
+
+	report(f, NP_FORMAT_TAP, false);
+	assert_contains(f->out, "TAP version 13\n1..11\n");
+	assert_contains(f->out, "\nnot ok 3 - report/status on 6.2/x64 # TODO known status-mismatch (k&.known:1)\n");
+	assert_contains(f->out, "\nnot ok 11 - stale known divergence k&.known:3: report/match ");
+	assert_int_equal(count_of(f->out, "\nnot ok "), 4);
+
+	report(f, NP_FORMAT_JUNIT, false);
+	const char *e = xml_check(f->out);
+	if (e)
+		fail_msg("not XML from \"%.40s\" in:\n%s", e, f->out);
+	assert_contains(f->out, "tests=\"11\" failures=\"2\" skipped=\"3\"");
+	assert_contains(f->out, "<skipped message=\"known status-mismatch, k&amp;.known:1: privilege &amp; &lt;why&gt; "
+			"&quot;q&quot;\"/>");
+	assert_contains(f->out, "<testcase classname=\"known-divergences\" name=\"k&amp;.known:3\"><failure type=\"stale\" "
+			"message=\"report/match output-mismatch step 1: STATUS_SUCCESS (0x00000000): listed divergence "
+			"no longer happens (now match on 6.2/x64)\"/></testcase>");
+
+	report(f, NP_FORMAT_JSON, false);
+	e = json_check(f->out);
+	if (e)
+		fail_msg("not JSON from \"%.40s\" in:\n%s", e, f->out);
+	assert_contains(f->out, "\"known\":{\"file\":\"k&.known\",\"entries\":3,\"known\":2,\"unlisted\":1,\"stale\":1,"
+			"\"not-run\":0,\"stale-entries\":[\n{\"line\":3,\"vector\":\"report/match\",\"scope\":\"\","
+			"\"class\":\"output-mismatch\",\"step\":1,\"got\":\"STATUS_SUCCESS (0x00000000)\","
+			"\"reason\":\"stale & <x>\",\"now\":\"match\",\"now-target\":\"6.2/x64\"}]},\"results\":[");
+	assert_contains(f->out, "\"class\":\"known\",\"observed\":\"output-mismatch\",");
+	assert_contains(f->out, "\"listed\":\"k&.known:2\"}");
+	np_known_free(&k);
 }
 
 static void test_report_format_parse(void **state)
@@ -874,6 +938,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_report_json_escapes),
 	T(test_report_environment_and_model),
 	T(test_report_empty_run),
+	T(test_report_known_every_format),
 	cmocka_unit_test(test_report_format_parse),
 	cmocka_unit_test(test_report_record_lines),
 	cmocka_unit_test(test_report_outcome_text),

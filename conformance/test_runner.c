@@ -453,6 +453,7 @@ static void test_runner_class_names_and_failures(void **state)
 	static const struct { np_class c; const char *name; bool failure; } want[] = {
 		{ NP_CLASS_MATCH, "match", false },
 		{ NP_CLASS_ALTERNATIVE, "match-alternative", false },
+		{ NP_CLASS_KNOWN, "known", false },
 		{ NP_CLASS_STATUS_MISMATCH, "status-mismatch", true },
 		{ NP_CLASS_OUTPUT_MISMATCH, "output-mismatch", true },
 		{ NP_CLASS_NOT_EXPORTED, "not-exported", true },
@@ -464,9 +465,16 @@ static void test_runner_class_names_and_failures(void **state)
 	assert_int_equal(sizeof want / sizeof *want, NP_CLASS_COUNT);
 	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
 		assert_string_equal(np_class_name(want[i].c), want[i].name);
+		np_class back = NP_CLASS_COUNT;
+		assert_true(np_class_parse(want[i].name, &back));
+		assert_int_equal(back, want[i].c);
 		if (np_class_is_failure(want[i].c) != want[i].failure)
 			fail_msg("np_class_is_failure(%s) is %d", want[i].name, !want[i].failure);
 	}
+	np_class untouched = NP_CLASS_STUB;
+	assert_false(np_class_parse("Match", &untouched));
+	assert_false(np_class_parse("", &untouched));
+	assert_int_equal(untouched, NP_CLASS_STUB);
 }
 
 /* ---- targets ---- */

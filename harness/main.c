@@ -1,6 +1,8 @@
-/* ntprof: run vectors against a backend, evaluate calls on the model, explain
- * rules. Exit status: 0 all well, 1 a difference (mismatch, failed check),
- * 2 bad input (usage, an unreadable or malformed file, an unknown version). */
+/* ntprof: run vectors against a backend, compare result files, evaluate calls
+ * on the model, explain rules. Exit status: 0 all well, 1 a difference
+ * (mismatch, unlisted or stale known divergence, differing results, failed
+ * check), 2 bad input (usage, an unreadable or malformed file, an unknown
+ * version). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,8 @@
 #include "ntprof/session.h"
 #include "ntprof/rules_index.h"
 #include "catalog.h"
+#include "ntprof/compare.h"
+#include "ntprof/known.h"
 #include "ntprof/runner.h"
 #include "ntprof/version.h"
 
@@ -32,7 +36,9 @@ static int usage(const char *why)
 	fprintf(stderr,
 		"usage: ntprof run [--backend model|dl:PATH.so] [--target VERSION[/ARCH]]... [--format text|tap|junit|json]\n"
 		"                  [--output FILE] [--verbose] [--root DIR]\n"
-		"                  [--reference model [--given KEY=VALUE]...] [FILE|DIR]...\n"
+		"                  [--reference model [--given KEY=VALUE]...]\n"
+		"                  [--known FILE] [--known-write FILE] [FILE|DIR]...\n"
+		"       ntprof compare [--format text|markdown] [--output FILE] [--differences] RESULT.json...\n"
 		"       ntprof call [--target VERSION[/ARCH]] [--given KEY=VALUE]... STEP...\n"
 		"       ntprof explain [--root DIR] RULE | --check\n"
 		"       ntprof versions\n");
@@ -79,6 +85,15 @@ static bool sink_close(sink *s)
 	if (!ok)
 		remove(s->tmp);
 	return ok;
+}
+
+/* Gives up an opened sink: its temporary file goes, the target stays as it was. */
+static void sink_abort(sink *s)
+{
+	if (!s->path)
+		return;
+	fclose(s->f);
+	remove(s->tmp);
 }
 
 static const char *need_value(int argc, char **argv, int *i)
@@ -154,6 +169,7 @@ static int cmd_run(int argc, char **argv)
 	np_target_list targets = { .count = 0 };
 	np_format fmt = NP_FORMAT_TEXT;
 	const char *output = NULL, *root = NULL, *backend = "model";
+	const char *known_path = NULL, *known_write = NULL;
 	bool verbose = false, mirrored = false;   /* --reference/--given: judged by the mirrored model */
 	np_pair extra[NP_MAX_GIVEN];
 	unsigned nextra = 0;
@@ -182,6 +198,12 @@ static int cmd_run(int argc, char **argv)
 		} else if (strcmp(a, "--root") == 0) {
 			if (!(root = need_value(argc, argv, &i)))
 				return usage("--root needs a directory");
+		} else if (strcmp(a, "--known") == 0) {
+			if (!(known_path = need_value(argc, argv, &i)))
+				return usage("--known needs a known-divergence file");
+		} else if (strcmp(a, "--known-write") == 0) {
+			if (!(known_write = need_value(argc, argv, &i)))
+				return usage("--known-write needs a file");
 		} else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
 			verbose = true;
 		} else if (strcmp(a, "--reference") == 0) {
@@ -211,15 +233,28 @@ static int cmd_run(int argc, char **argv)
 		return usage("--reference and --given need exactly one --target VERSION/ARCH");
 	if (targets.count == 0)
 		np_targets_all(&targets);
+	if (output && known_write && strcmp(output, known_write) == 0)
+		return usage("--output and --known-write name the same file");
 
-	np_vector_set set = { 0 };
-	if (!load_vectors(&set, paths, npaths, root))
+	/* Read before anything runs: a malformed file writes nothing. */
+	np_known known = { 0 };
+	np_error err;
+	if (known_path && !np_known_load(&known, known_path, &err)) {
+		fprintf(stderr, "%s\n", err.text);
+		np_known_free(&known);
 		return EXIT_BAD_INPUT;
+	}
+	np_vector_set set = { 0 };
+	if (!load_vectors(&set, paths, npaths, root)) {
+		np_known_free(&known);
+		return EXIT_BAD_INPUT;
+	}
 	char why[400];
 	np_backend *b = open_backend(backend, why, sizeof why);
 	if (!b) {
 		fprintf(stderr, "ntprof: --backend %s: %s\n", backend, why);
 		np_vectors_free(&set);
+		np_known_free(&known);
 		return EXIT_BAD_INPUT;
 	}
 	np_run run;
@@ -231,6 +266,7 @@ static int cmd_run(int argc, char **argv)
 		reference->destroy(reference);
 	if (!ran) {
 		fprintf(stderr, "ntprof: out of memory\n");
+		np_known_free(&known);
 		return EXIT_BAD_INPUT;
 	}
 	for (unsigned i = 0; i < nextra; i++)
@@ -242,25 +278,44 @@ static int cmd_run(int argc, char **argv)
 			model->destroy(model);
 		}
 	}
-	sink out;
+	if (known_path)
+		np_known_apply(&known, &run);
+	/* Both files open before either is written: a bad --known-write
+	 * leaves no report behind, and the reverse. */
+	sink out, kw;
 	int status = 0;
-	if (!sink_open(&out, output)) {
-		fprintf(stderr, "ntprof: --output %s: cannot write\n", output);
+	bool out_open = sink_open(&out, output);
+	bool kw_open = out_open && (!known_write || sink_open(&kw, known_write));
+	if (!out_open || !kw_open) {
+		fprintf(stderr, "ntprof: %s %s: cannot write\n", out_open ? "--known-write" : "--output",
+			out_open ? known_write : output);
+		if (out_open)
+			sink_abort(&out);
 		status = EXIT_BAD_INPUT;
 	} else {
 		np_report(out.f, &run, fmt, verbose);
+		if (known_write)
+			np_known_write(kw.f, &run);
 		if (!sink_close(&out)) {
 			fprintf(stderr, "ntprof: --output %s: cannot write\n", output);
 			status = EXIT_BAD_INPUT;
 		}
+		if (known_write && !sink_close(&kw)) {
+			fprintf(stderr, "ntprof: --known-write %s: cannot write\n", known_write);
+			status = EXIT_BAD_INPUT;
+		}
 	}
-	if (status == 0)
+	if (status == 0) {
 		for (unsigned c = 0; c < NP_CLASS_COUNT; c++)
 			if (np_class_is_failure((np_class)c) && run.tally[c])
 				status = EXIT_DIFFERENCE;
+		if (known_path && np_known_failed(&known))
+			status = EXIT_DIFFERENCE;
+	}
 	np_run_free(&run);
 	b->destroy(b);
 	np_vectors_free(&set);
+	np_known_free(&known);
 	return status;
 }
 
@@ -389,6 +444,61 @@ static int cmd_explain(int argc, char **argv)
 	return status;
 }
 
+/* compare: exit 0 when every row agrees, 1 when some differ (as diff does),
+ * 2 on bad input; the table goes through the sink either way. */
+static int cmd_compare(int argc, char **argv)
+{
+	np_table_format fmt = NP_TABLE_TEXT;
+	const char *output = NULL;
+	bool differences = false;
+	int nfiles = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		if (strcmp(a, "--format") == 0) {
+			if (!(v = need_value(argc, argv, &i)) || !np_table_format_parse(v, &fmt))
+				return usage("compare: --format takes text or markdown");
+		} else if (strcmp(a, "--output") == 0) {
+			if (!(output = need_value(argc, argv, &i)))
+				return usage("--output needs a file");
+		} else if (strcmp(a, "--differences") == 0) {
+			differences = true;
+		} else if (a[0] == '-') {
+			fprintf(stderr, "ntprof: compare: unknown option %s\n", a);
+			return usage(NULL);
+		} else {
+			argv[nfiles++] = argv[i];   /* the files, in order, at the front */
+		}
+	}
+	if (nfiles == 0)
+		return usage("compare needs at least one JSON result file (ntprof run --format json)");
+	np_compare *c = np_compare_new();
+	np_error err;
+	if (!c) {
+		fprintf(stderr, "ntprof: out of memory\n");
+		return EXIT_BAD_INPUT;
+	}
+	for (int i = 0; i < nfiles; i++)
+		if (!np_compare_load(c, argv[i], &err)) {
+			fprintf(stderr, "%s\n", err.text);
+			np_compare_free(c);
+			return EXIT_BAD_INPUT;
+		}
+	sink out;
+	int status = np_compare_differing(c) ? EXIT_DIFFERENCE : 0;
+	if (!sink_open(&out, output)) {
+		fprintf(stderr, "ntprof: --output %s: cannot write\n", output);
+		status = EXIT_BAD_INPUT;
+	} else {
+		np_compare_print(out.f, c, fmt, differences);
+		if (!sink_close(&out)) {
+			fprintf(stderr, "ntprof: --output %s: cannot write\n", output);
+			status = EXIT_BAD_INPUT;
+		}
+	}
+	np_compare_free(c);
+	return status;
+}
+
 static int cmd_versions(void)
 {
 	for (unsigned v = 0; v < NP_VERSION_COUNT; v++) {
@@ -422,6 +532,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 2, argv + 2);
 	if (strcmp(cmd, "call") == 0)
 		return cmd_call(argc - 2, argv + 2);
+	if (strcmp(cmd, "compare") == 0)
+		return cmd_compare(argc - 2, argv + 2);
 	if (strcmp(cmd, "explain") == 0)
 		return cmd_explain(argc - 2, argv + 2);
 	if (strcmp(cmd, "versions") == 0)

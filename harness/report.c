@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ntprof/known.h"
 #include "ntprof/runner.h"
 
 bool np_format_parse(const char *text, np_format *out)
@@ -29,7 +30,22 @@ static int step_line(const np_row *r)
 	return r->step >= 0 ? r->vector->step[r->step].line : r->vector->line;
 }
 
-static void text_row(FILE *out, const np_row *r)
+/* What a known-divergence file says of a failing or known row. */
+static void known_note(FILE *out, const np_run *run, const np_row *r)
+{
+	const np_known_entry *e = r->listed;
+	if (r->cls == NP_CLASS_KNOWN)
+		fprintf(out, " {%s, listed at %s:%d}", np_class_name(r->observed), run->known->path, e->line);
+	else if (!np_class_is_failure(r->cls))
+		return;
+	else if (!e)
+		fprintf(out, " {unlisted: not in %s}", run->known->path);
+	else
+		fprintf(out, " {unlisted: %s:%d lists %s step %d: %s}", run->known->path, e->line,
+			np_class_name(e->cls), e->step, e->got);
+}
+
+static void text_row(FILE *out, const np_run *run, const np_row *r)
 {
 	char rules[256];
 	rules_of(r->vector, rules, sizeof rules);
@@ -45,7 +61,35 @@ static void text_row(FILE *out, const np_row *r)
 		fprintf(out, " [model: %s]", r->model);
 	if (r->fixture[0])
 		fprintf(out, " [fixture: %s]", r->fixture);
+	if (run->known)
+		known_note(out, run, r);
 	fputc('\n', out);
+}
+
+static void entry_text(FILE *out, const np_known_entry *e)
+{
+	fprintf(out, "%s%s%s %s step %d: %s", e->vector, e->scope_text[0] ? " " : "", e->scope_text,
+		np_class_name(e->cls), e->step, e->got);
+}
+
+/* A stale entry: the divergence it lists no longer happens. */
+static void stale_text(FILE *out, const np_known *k, const np_known_entry *e)
+{
+	fprintf(out, "%s:%d: ", k->path, e->line);
+	entry_text(out, e);
+	fprintf(out, ": listed divergence no longer happens (now %s on %s/%s)", np_class_name(e->now),
+		np_version_key(e->now_target.version), np_arch_name(e->now_target.arch));
+}
+
+static bool is_stale(const np_known_entry *e)
+{
+	return e->ran && !e->matched;
+}
+
+static void known_summary(FILE *out, const np_known *k, const char *prefix)
+{
+	fprintf(out, "%sknown divergences %s: %u entries, %u rows known, %u unlisted, %u stale, %u not run\n",
+		prefix, k->path, k->count, k->known, k->unlisted, k->stale, k->not_run);
 }
 
 static void summary_line(FILE *out, const np_run *run, const char *prefix)
@@ -65,29 +109,62 @@ static void report_text(FILE *out, const np_run *run, bool verbose)
 	for (unsigned i = 0; i < run->count; i++) {
 		const np_row *r = &run->row[i];
 		if (verbose || (r->cls != NP_CLASS_MATCH && r->cls != NP_CLASS_NOT_APPLICABLE))
-			text_row(out, r);
+			text_row(out, run, r);
+	}
+	if (run->known) {
+		for (unsigned i = 0; i < run->known->count; i++) {
+			const np_known_entry *e = &run->known->e[i];
+			if (is_stale(e)) {
+				fprintf(out, "%-17s ", "stale");
+				stale_text(out, run->known, e);
+				fputc('\n', out);
+			} else if (verbose && !e->ran) {
+				fprintf(out, "%-17s %s:%d: ", "not-run", run->known->path, e->line);
+				entry_text(out, e);
+				fputc('\n', out);
+			}
+		}
+		known_summary(out, run->known, "");
 	}
 	summary_line(out, run, "summary: ");
 }
 
+static unsigned stale_count(const np_run *run)
+{
+	return run->known ? run->known->stale : 0;
+}
+
 static void report_tap(FILE *out, const np_run *run)
 {
-	fprintf(out, "TAP version 13\n1..%u\n", run->count);
+	fprintf(out, "TAP version 13\n1..%u\n", run->count + stale_count(run));
 	for (unsigned i = 0; i < run->count; i++) {
 		const np_row *r = &run->row[i];
 		bool bad = np_class_is_failure(r->cls);
-		fprintf(out, "%s %u - %s on %s/%s", bad ? "not ok" : "ok", i + 1, r->vector->id,
+		/* a known divergence is TAP's expected failure: not ok, with a TODO directive */
+		fprintf(out, "%s %u - %s on %s/%s", bad || r->cls == NP_CLASS_KNOWN ? "not ok" : "ok", i + 1, r->vector->id,
 			np_version_key(r->target.version), np_arch_name(r->target.arch));
 		if (r->cls == NP_CLASS_NOT_APPLICABLE || r->cls == NP_CLASS_SKIPPED)
 			fprintf(out, " # SKIP %s: %s", np_class_name(r->cls), r->note);
+		else if (r->cls == NP_CLASS_KNOWN)   /* TAP's expected failure */
+			fprintf(out, " # TODO known %s (%s:%d)", np_class_name(r->observed), run->known->path,
+				r->listed->line);
 		else if (r->cls != NP_CLASS_MATCH)
 			fprintf(out, " # %s", np_class_name(r->cls));
 		fputc('\n', out);
 		if (bad) {
 			fprintf(out, "  # ");
-			text_row(out, r);
+			text_row(out, run, r);
 		}
 	}
+	for (unsigned i = 0, n = run->count; run->known && i < run->known->count; i++) {
+		if (!is_stale(&run->known->e[i]))
+			continue;
+		fprintf(out, "not ok %u - stale known divergence ", ++n);
+		stale_text(out, run->known, &run->known->e[i]);
+		fputc('\n', out);
+	}
+	if (run->known)
+		known_summary(out, run->known, "# ");
 	summary_line(out, run, "# ");
 }
 
@@ -107,15 +184,17 @@ static void escape(FILE *out, const char *s, bool xml)
 
 static void report_junit(FILE *out, const np_run *run)
 {
-	unsigned failures = 0, skipped = 0;
+	unsigned failures = stale_count(run), skipped = 0;
 	for (unsigned i = 0; i < run->count; i++) {
-		failures += np_class_is_failure(run->row[i].cls);
-		skipped += run->row[i].cls == NP_CLASS_NOT_APPLICABLE || run->row[i].cls == NP_CLASS_SKIPPED;
+		np_class c = run->row[i].cls;
+		failures += np_class_is_failure(c);
+		skipped += c == NP_CLASS_NOT_APPLICABLE || c == NP_CLASS_SKIPPED || c == NP_CLASS_KNOWN;
 	}
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(out, "<testsuite name=\"ntprof-");
 	escape(out, run->backend, true);
-	fprintf(out, "\" tests=\"%u\" failures=\"%u\" skipped=\"%u\">\n", run->count, failures, skipped);
+	fprintf(out, "\" tests=\"%u\" failures=\"%u\" skipped=\"%u\">\n", run->count + stale_count(run),
+		failures, skipped);
 	for (unsigned i = 0; i < run->count; i++) {
 		const np_row *r = &run->row[i];
 		fprintf(out, "  <testcase classname=\"");
@@ -128,6 +207,18 @@ static void report_junit(FILE *out, const np_run *run)
 			escape(out, r->expected, true);
 			fprintf(out, ", got ");
 			escape(out, r->got, true);
+			if (run->known) {
+				fprintf(out, " (unlisted in ");
+				escape(out, run->known->path, true);
+				fputc(')', out);
+			}
+			fprintf(out, "\"/>");
+		} else if (r->cls == NP_CLASS_KNOWN) {
+			/* JUnit has no expected failure: a known divergence is skipped, with why */
+			fprintf(out, "<skipped message=\"known %s, ", np_class_name(r->observed));
+			escape(out, run->known->path, true);
+			fprintf(out, ":%d: ", r->listed->line);
+			escape(out, r->listed->reason, true);
 			fprintf(out, "\"/>");
 		} else if (r->cls == NP_CLASS_NOT_APPLICABLE || r->cls == NP_CLASS_SKIPPED) {
 			fprintf(out, "<skipped message=\"");
@@ -135,6 +226,19 @@ static void report_junit(FILE *out, const np_run *run)
 			fprintf(out, "\"/>");
 		}
 		fprintf(out, "</testcase>\n");
+	}
+	for (unsigned i = 0; run->known && i < run->known->count; i++) {
+		const np_known_entry *e = &run->known->e[i];
+		if (!is_stale(e))
+			continue;
+		fprintf(out, "  <testcase classname=\"known-divergences\" name=\"");
+		escape(out, run->known->path, true);
+		fprintf(out, ":%d\"><failure type=\"stale\" message=\"", e->line);
+		escape(out, e->vector, true);
+		fprintf(out, " %s step %d: ", np_class_name(e->cls), e->step);
+		escape(out, e->got, true);
+		fprintf(out, ": listed divergence no longer happens (now %s on %s/%s)\"/></testcase>\n",
+			np_class_name(e->now), np_version_key(e->now_target.version), np_arch_name(e->now_target.arch));
 	}
 	fprintf(out, "</testsuite>\n");
 }
@@ -144,6 +248,35 @@ static void json_field(FILE *out, const char *name, const char *value, bool comm
 	fprintf(out, "\"%s\":\"", name);
 	escape(out, value, false);
 	fprintf(out, "\"%s", comma ? "," : "");
+}
+
+static void json_known(FILE *out, const np_known *k)
+{
+	fprintf(out, "\"known\":{");
+	json_field(out, "file", k->path, true);
+	fprintf(out, "\"entries\":%u,\"known\":%u,\"unlisted\":%u,\"stale\":%u,\"not-run\":%u,\"stale-entries\":[",
+		k->count, k->known, k->unlisted, k->stale, k->not_run);
+	bool first = true;
+	for (unsigned i = 0; i < k->count; i++) {
+		const np_known_entry *e = &k->e[i];
+		char target[NP_NAME_MAX * 2];
+		if (!is_stale(e))
+			continue;
+		snprintf(target, sizeof target, "%s/%s", np_version_key(e->now_target.version),
+			 np_arch_name(e->now_target.arch));
+		fprintf(out, "%s\n{\"line\":%d,", first ? "" : ",", e->line);
+		json_field(out, "vector", e->vector, true);
+		json_field(out, "scope", e->scope_text, true);
+		json_field(out, "class", np_class_name(e->cls), true);
+		fprintf(out, "\"step\":%d,", e->step);
+		json_field(out, "got", e->got, true);
+		json_field(out, "reason", e->reason, true);
+		json_field(out, "now", np_class_name(e->now), true);
+		json_field(out, "now-target", target, false);
+		fprintf(out, "}");
+		first = false;
+	}
+	fprintf(out, "]},");
 }
 
 static void report_json(FILE *out, const np_run *run)
@@ -156,7 +289,10 @@ static void report_json(FILE *out, const np_run *run)
 	fprintf(out, "},\"summary\":{");
 	for (unsigned c = 0; c < NP_CLASS_COUNT; c++)
 		fprintf(out, "%s\"%s\":%u", c ? "," : "", np_class_name((np_class)c), run->tally[c]);
-	fprintf(out, "},\"results\":[\n");
+	fprintf(out, "},");
+	if (run->known)
+		json_known(out, run->known);
+	fprintf(out, "\"results\":[\n");
 	for (unsigned i = 0; i < run->count; i++) {
 		const np_row *r = &run->row[i];
 		char rules[256];
@@ -166,6 +302,7 @@ static void report_json(FILE *out, const np_run *run)
 		json_field(out, "version", np_version_key(r->target.version), true);
 		json_field(out, "arch", np_arch_name(r->target.arch), true);
 		json_field(out, "class", np_class_name(r->cls), true);
+		json_field(out, "observed", np_class_name(np_row_observed(r)), true);
 		json_field(out, "rules", rules, true);
 		json_field(out, "file", r->vector->file, true);
 		fprintf(out, "\"line\":%d,\"step\":%d,", step_line(r), r->step + 1);
@@ -173,7 +310,11 @@ static void report_json(FILE *out, const np_run *run)
 		json_field(out, "got", r->got, true);
 		json_field(out, "model", r->model, true);
 		json_field(out, "fixture", r->fixture, true);
-		json_field(out, "note", r->note, false);
+		json_field(out, "note", r->note, true);
+		char listed[NP_TEXT_MAX * 3] = "";
+		if (run->known && r->listed)
+			snprintf(listed, sizeof listed, "%s:%d", run->known->path, r->listed->line);
+		json_field(out, "listed", listed, false);
 		fprintf(out, "}%s\n", i + 1 < run->count ? "," : "");
 	}
 	fprintf(out, "]}\n");

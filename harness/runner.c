@@ -8,11 +8,24 @@
 #include "ntprof/runner.h"
 
 static const char *const class_names[NP_CLASS_COUNT] = {
-	"match", "match-alternative", "status-mismatch", "output-mismatch", "not-exported",
+	"match", "match-alternative", "known", "status-mismatch", "output-mismatch", "not-exported",
 	"stub", "crashed", "not-applicable", "skipped",
 };
 
 const char *np_class_name(np_class c) { return class_names[c]; }
+
+bool np_class_parse(const char *text, np_class *out)
+{
+	for (unsigned c = 0; c < NP_CLASS_COUNT; c++)
+		if (strcmp(text, class_names[c]) == 0)
+			return *out = (np_class)c, true;
+	return false;
+}
+
+np_class np_row_observed(const np_row *r)
+{
+	return r->cls == NP_CLASS_KNOWN ? r->observed : r->cls;
+}
 
 bool np_class_is_failure(np_class c)
 {

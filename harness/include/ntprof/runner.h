@@ -10,6 +10,7 @@
 typedef enum np_class {
 	NP_CLASS_MATCH,            /* every step as the primary expectation says */
 	NP_CLASS_ALTERNATIVE,      /* a step matched a flagged `accept` line */
+	NP_CLASS_KNOWN,            /* a failure a known-divergence file lists (harness/known.c) */
 	NP_CLASS_STATUS_MISMATCH,  /* a step ended in another outcome */
 	NP_CLASS_OUTPUT_MISMATCH,  /* same outcome, different out-values */
 	NP_CLASS_NOT_EXPORTED,     /* the target lacks the function (live) */
@@ -21,8 +22,13 @@ typedef enum np_class {
 } np_class;
 
 const char *np_class_name(np_class c);
+/* The class named text (np_class_name's inverse); false for no class. */
+bool np_class_parse(const char *text, np_class *out);
 /* True for the classes that make a run fail (exit status 1). */
 bool np_class_is_failure(np_class c);
+
+struct np_known;
+struct np_known_entry;
 
 typedef struct np_row {
 	const np_vector *vector;
@@ -34,7 +40,12 @@ typedef struct np_row {
 	char note[NP_TEXT_MAX];        /* reason or alternative flag */
 	char model[NP_TEXT_MAX * 2];   /* live runs: what the model gives at that step ("" = not asked) */
 	char fixture[NP_TEXT_MAX * 2]; /* mirrored runs: the fixture's expectation where the reference differs */
+	np_class observed;             /* NP_CLASS_KNOWN: the failure that was observed */
+	const struct np_known_entry *listed;  /* the known-divergence entry covering the row, or NULL */
 } np_row;
+
+/* The class a row was observed in, before a known-divergence file applied. */
+np_class np_row_observed(const np_row *r);
 
 typedef struct np_run {
 	const char *backend;
@@ -44,6 +55,7 @@ typedef struct np_run {
 	unsigned vectors, targets;
 	np_pair env[32];               /* the environment the run saw (live runs: probed) */
 	unsigned nenv;
+	const struct np_known *known;  /* the known-divergence file applied (np_known_apply), or NULL */
 } np_run;
 
 /* Fills row.model, for every row that did not match, with what the

@@ -1,0 +1,42 @@
+/* ntprof compare: JSON result files of `ntprof run` (and of the live
+ * backends) merged into one table, one row per vector and one column per
+ * file (per file and target, for a file that ran several targets). Each
+ * cell gives the class and a short outcome at the deciding step; a row
+ * whose cells differ in behaviour (observed class, step, outcome) is marked.
+ * Standard C only. */
+#ifndef NTPROF_COMPARE_H
+#define NTPROF_COMPARE_H
+
+#include <stdio.h>
+
+#include "ntprof/vector.h"   /* np_error */
+
+typedef enum np_table_format { NP_TABLE_TEXT, NP_TABLE_MARKDOWN } np_table_format;
+bool np_table_format_parse(const char *text, np_table_format *out);
+
+typedef struct np_compare np_compare;
+
+np_compare *np_compare_new(void);
+void np_compare_free(np_compare *c);
+
+/* Adds one result file, read from path (np_compare_load) or given as text.
+ * False with err = "file:line: message" when it is no JSON, no result file
+ * of format 1, or holds a vector twice for one target; c is then as before. */
+bool np_compare_load(np_compare *c, const char *path, np_error *err);
+bool np_compare_add(np_compare *c, const char *path, const char *text, size_t len, np_error *err);
+
+unsigned np_compare_rows(const np_compare *c);        /* vectors */
+unsigned np_compare_columns(const np_compare *c);
+unsigned np_compare_differing(const np_compare *c);   /* rows whose cells differ */
+/* A column's label: the file's environment ("label", else "wine", "os",
+ * "version", "build", "arch" joined), else its name without .json; the
+ * target added for a file with several; the file name added where two agree. */
+const char *np_compare_label(np_compare *c, unsigned column);
+/* The text of one cell ("-" for a vector the column did not run). */
+void np_compare_cell(const np_compare *c, unsigned row, unsigned column, char *buf, size_t cap);
+const char *np_compare_vector(const np_compare *c, unsigned row);
+bool np_compare_row_differs(const np_compare *c, unsigned row);
+
+void np_compare_print(FILE *out, np_compare *c, np_table_format fmt, bool differences_only);
+
+#endif

@@ -1,0 +1,64 @@
+/* ntprof harness: known-divergence files (fixtures/known/README.md).
+ *
+ * A known-divergence file lists the failures a target is expected to show,
+ * one line each, with why. Applied to a run, every failing row must be
+ * listed with the same class and observed outcome (the row becomes `known`),
+ * else it is unlisted; a listed entry that no failing row matches is stale.
+ * Either makes the run fail, so the list stays true (Wine's todo_wine).
+ *
+ * Standard C only (no POSIX calls): the Windows exe's `live` command uses
+ * this file too. */
+#ifndef NTPROF_KNOWN_H
+#define NTPROF_KNOWN_H
+
+#include <stdio.h>
+
+#include "ntprof/runner.h"
+#include "ntprof/vector.h"
+
+typedef struct np_known_entry {
+	char vector[NP_TEXT_MAX];
+	np_applicability scope;      /* the targets the entry speaks for */
+	char scope_text[NP_TEXT_MAX];/* `on RANGE arch=LIST` as written; "" = every target */
+	np_class cls;                /* a failing class */
+	int step;                    /* the deciding step, 1-based as in reports */
+	char got[NP_TEXT_MAX * 2];   /* the row's `got`, blanks collapsed */
+	char reason[NP_TEXT_MAX * 2];
+	int line;
+	/* Set by np_known_apply: */
+	unsigned matched;            /* failing rows that the entry matched */
+	bool ran;                    /* some covered row ran (neither not-applicable nor skipped) */
+	np_class now;                /* the first covered row that ran: its class and target */
+	np_target now_target;
+} np_known_entry;
+
+typedef struct np_known {
+	char *path;
+	np_known_entry *e;
+	unsigned count, cap;
+	/* Set by np_known_apply: */
+	unsigned known, unlisted, stale, not_run;
+} np_known;
+
+/* Reads a known-divergence file. False with err = "file:line: message" on the
+ * first malformed line, unknown or non-failing class, missing or TODO reason,
+ * or entry that covers a target an earlier entry for its vector covers. */
+bool np_known_load(np_known *k, const char *path, np_error *err);
+/* The same from an open stream; path names it in messages. */
+bool np_known_read(np_known *k, const char *path, FILE *in, np_error *err);
+void np_known_free(np_known *k);
+
+/* Matches a run's failing rows against the entries: each matched row becomes
+ * NP_CLASS_KNOWN (the run's tally follows), each row gets the entry covering
+ * it (row->listed), and the counts in k are set. run->known = k, so reports
+ * name the unlisted rows and the stale entries. */
+void np_known_apply(np_known *k, np_run *run);
+/* True when the applied file failed the run: an unlisted row or a stale entry. */
+bool np_known_failed(const np_known *k);
+
+/* Writes a known-divergence file that lists every failing (or known) row of
+ * the run: the reasons of the entries that matched are kept, every other
+ * reason is TODO, which np_known_load refuses until someone explains it. */
+void np_known_write(FILE *out, const np_run *run);
+
+#endif

@@ -415,7 +415,7 @@ static void test_runner_live_classes(void **state)
 {
 	fx *f = *state;
 	script s = { { NP_OUT_STATUS, NP_OUT_STUB, NP_OUT_STATUS, NP_OUT_STATUS }, 0, 0, 0, 0, NULL };
-	np_backend b = { "script", script_begin, script_step, script_end, NULL, &s };
+	np_backend b = { "script", script_begin, script_step, script_end, NULL, &s, NULL };
 	np_row row;
 	load(f, HEAD("run/live") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
 		"  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
@@ -653,7 +653,7 @@ static np_backend *twin_new(bool flip)
 		return NULL;
 	}
 	s->flip = flip;
-	*b = (np_backend){ "privilege-twin", twin_begin, twin_step, twin_end, twin_destroy, s };
+	*b = (np_backend){ "privilege-twin", twin_begin, twin_step, twin_end, twin_destroy, s, NULL };
 	return b;
 }
 

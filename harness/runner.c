@@ -178,7 +178,13 @@ static void run_one(np_backend *b, np_backend *ref, const np_vector *v, np_targe
 	row->target = t;
 	row->step = -1;
 	row->cls = NP_CLASS_MATCH;
-	const char *why = ref ? ref->begin(ref, t, v) : NULL;
+	const char *why = b->skip ? b->skip(b, t, v) : NULL;
+	if (why) {
+		row->cls = NP_CLASS_SKIPPED;
+		snprintf(row->note, sizeof row->note, "%s", why);
+		return;
+	}
+	why = ref ? ref->begin(ref, t, v) : NULL;
 	if (why) {
 		row->cls = NP_CLASS_NOT_APPLICABLE;
 		snprintf(row->note, sizeof row->note, "the reference cannot take it: %s", why);

@@ -16,6 +16,9 @@
 #ifdef NTPROF_EMBEDDED_FIXTURES
 #include "win/fixtures_embedded.h"
 #endif
+#ifdef _WIN32
+#include "win/live.h"
+#endif
 
 #include "backend_dl.h"
 #include "ntprof/session.h"
@@ -38,6 +41,11 @@ static int usage(const char *why)
 		"                  [--output FILE] [--verbose] [--root DIR]\n"
 		"                  [--reference model [--given KEY=VALUE]...]\n"
 		"                  [--known FILE] [--known-write FILE] [FILE|DIR]...\n"
+#ifdef _WIN32
+		"       ntprof live [--format text|tap|junit|json] [--output FILE] [--verbose] [--root DIR]\n"
+		"                  [--allow-hazard] [--allow-unsaved-intervals] [--known FILE] [--known-write FILE]\n"
+		"                  [FILE|DIR]...\n"
+#endif
 		"       ntprof compare [--format text|markdown] [--output FILE] [--differences] RESULT.json...\n"
 		"       ntprof call [--target VERSION[/ARCH]] [--given KEY=VALUE]... STEP...\n"
 		"       ntprof explain [--root DIR] RULE | --check\n"
@@ -164,8 +172,11 @@ static np_backend *open_backend(const char *name, char *why, size_t cap)
 	return NULL;
 }
 
-static int cmd_run(int argc, char **argv)
+/* `run`, or with live set, `live` (Windows only): the vectors on the live
+ * system, judged against the model that mirrors it. */
+static int cmd_run(int argc, char **argv, bool live)
 {
+	bool allow_hazard = false, allow_unsaved = false;
 	np_target_list targets = { .count = 0 };
 	np_format fmt = NP_FORMAT_TEXT;
 	const char *output = NULL, *root = NULL, *backend = "model";
@@ -206,6 +217,15 @@ static int cmd_run(int argc, char **argv)
 				return usage("--known-write needs a file");
 		} else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
 			verbose = true;
+		} else if (live && strcmp(a, "--allow-hazard") == 0) {
+			allow_hazard = true;
+		} else if (live && strcmp(a, "--allow-unsaved-intervals") == 0) {
+			allow_unsaved = true;
+		} else if (live && (strcmp(a, "--target") == 0 || strcmp(a, "--backend") == 0 ||
+				    strcmp(a, "--reference") == 0 || strcmp(a, "--given") == 0)) {
+			fprintf(stderr, "ntprof: live: %s: the live system is the target, the backend and "
+				"the given state; the model mirrors it\n", a);
+			return usage(NULL);
 		} else if (strcmp(a, "--reference") == 0) {
 			if (!(v = need_value(argc, argv, &i)) || strcmp(v, "model") != 0)
 				return usage("--reference takes model");
@@ -223,7 +243,7 @@ static int cmd_run(int argc, char **argv)
 			nextra++;
 			mirrored = true;
 		} else if (a[0] == '-') {
-			fprintf(stderr, "ntprof: run: unknown option %s\n", a);
+			fprintf(stderr, "ntprof: %s: unknown option %s\n", live ? "live" : "run", a);
 			return usage(NULL);
 		} else if (npaths < 256) {
 			paths[npaths++] = a;
@@ -250,7 +270,34 @@ static int cmd_run(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	char why[400];
-	np_backend *b = open_backend(backend, why, sizeof why);
+	np_backend *b = NULL;
+#ifdef _WIN32
+	np_live *live_run = NULL;
+	if (live) {
+		np_live_options opt = { allow_hazard, allow_unsaved };
+		np_target t;
+		live_run = np_live_open(&set, &opt);
+		if (!live_run || !np_live_target(live_run, &t, why, sizeof why)) {
+			fprintf(stderr, "ntprof: live: %s\n", live_run ? why : "out of memory");
+			np_live_close(live_run);
+			np_vectors_free(&set);
+			np_known_free(&known);
+			return EXIT_BAD_INPUT;
+		}
+		b = np_live_backend(live_run);
+		targets.t[0] = t;
+		targets.count = 1;
+		mirrored = true;
+		nextra = np_live_mirror(live_run, extra, NP_MAX_GIVEN);
+		fprintf(stderr, "ntprof live: %s %s/%s, %u vectors, one child process each\n",
+			b->name, np_version_key(t.version), np_arch_name(t.arch), set.count);
+	}
+#else
+	(void)allow_hazard;
+	(void)allow_unsaved;
+#endif
+	if (!b)
+		b = open_backend(backend, why, sizeof why);
 	if (!b) {
 		fprintf(stderr, "ntprof: --backend %s: %s\n", backend, why);
 		np_vectors_free(&set);
@@ -266,11 +313,21 @@ static int cmd_run(int argc, char **argv)
 		reference->destroy(reference);
 	if (!ran) {
 		fprintf(stderr, "ntprof: out of memory\n");
+#ifdef _WIN32
+		if (live_run)
+			np_live_finish(live_run, &run);   /* the intervals are restored all the same */
+		np_live_close(live_run);
+#endif
 		np_known_free(&known);
 		return EXIT_BAD_INPUT;
 	}
-	for (unsigned i = 0; i < nextra; i++)
-		np_run_env(&run, extra[i].name, extra[i].value);
+#ifdef _WIN32
+	if (live_run)
+		np_live_finish(live_run, &run);   /* the environment, as probed */
+	else
+#endif
+		for (unsigned i = 0; i < nextra; i++)
+			np_run_env(&run, extra[i].name, extra[i].value);
 	if (!mirrored && strcmp(backend, "model") != 0) {   /* the reference beside each difference */
 		np_backend *model = np_backend_model_new();
 		if (model) {
@@ -314,6 +371,9 @@ static int cmd_run(int argc, char **argv)
 	}
 	np_run_free(&run);
 	b->destroy(b);
+#ifdef _WIN32
+	np_live_close(live_run);
+#endif
 	np_vectors_free(&set);
 	np_known_free(&known);
 	return status;
@@ -529,7 +589,13 @@ int main(int argc, char **argv)
 		return usage(NULL);
 	const char *cmd = argv[1];
 	if (strcmp(cmd, "run") == 0)
-		return cmd_run(argc - 2, argv + 2);
+		return cmd_run(argc - 2, argv + 2, false);
+#ifdef _WIN32
+	if (strcmp(cmd, "live") == 0)
+		return cmd_run(argc - 2, argv + 2, true);
+	if (strcmp(cmd, "--child") == 0)   /* a vector's session (harness/win/child.c) */
+		return np_win_child_main();
+#endif
 	if (strcmp(cmd, "call") == 0)
 		return cmd_call(argc - 2, argv + 2);
 	if (strcmp(cmd, "compare") == 0)

@@ -2,7 +2,8 @@
 #
 #   make [all]        library, ntprof, test programs (in build/)
 #   make run          build/ntprof run: every fixture against the model
-#   make check        Kyua suite, plain build and sanitizer build (build/asan)
+#   make check        Kyua suite, plain build and sanitizer build (build/asan), and
+#                     the Windows exe under Wine (plain suite, conformance/test_wine.sh)
 #   make coverage     Kyua suite on a --coverage build, lcov report of model/
 #   make install      PREFIX (default /usr/local) under DESTDIR
 #   make deps         install the Debian packages the tests need
@@ -70,7 +71,9 @@ endif
 MODEL_SRC   := $(wildcard model/*.c)
 HARNESS_SRC := $(wildcard harness/*.c)
 TEST_SRC    := $(wildcard conformance/test_*.c)
-TEST_SH     := $(wildcard conformance/*.sh)
+# test_wine.sh runs the Windows exe, which is the same for every tree:
+# the plain tree runs it, the sanitizer and coverage trees do not.
+TEST_SH     := $(filter-out $(if $(VARIANT),conformance/test_wine.sh),$(wildcard conformance/*.sh))
 
 MODEL_OBJ   := $(MODEL_SRC:%.c=$(B)/%.o)
 HARNESS_OBJ := $(HARNESS_SRC:%.c=$(B)/%.o)
@@ -213,6 +216,7 @@ export UBSAN_OPTIONS = print_stacktrace=1:halt_on_error=1
 SUBMAKE = $(MAKE) --no-print-directory
 check: deps
 	@$(SUBMAKE) all
+	@$(SUBMAKE) windows
 	@$(SUBMAKE) VARIANT=asan all
 	@rm -f build/suites.tally; rc=0; \
 	tools/kyua-suite.sh plain $(ROOT)/build build/suites.tally || rc=1; \

@@ -3,11 +3,13 @@
 #   make [all]        library, ntprof, test programs (in build/)
 #   make run          build/ntprof run: every fixture against the model,
 #                     and the version matrix in build/reports/matrix.html
-#   make check        Kyua suite, plain build and sanitizer build (build/asan)
+#   make check        Kyua suite, plain build and sanitizer build (build/asan), and
+#                     the Windows exe under Wine (plain suite, conformance/test_wine.sh)
 #   make coverage     Kyua suite on a --coverage build, lcov report of model/
 #   make bench        build/bench/bench: the model's speed (not a test)
 #   make install      PREFIX (default /usr/local) under DESTDIR
 #   make deps         install the Debian packages the tests need
+#   make windows      build/win/{x86_64,i686}/ntprof.exe (mingw-w64, fixtures compiled in)
 #
 # Run make from the repository root. Local overrides go in config.mak
 # (CC, CFLAGS, PREFIX, ...), which is read after the defaults below.
@@ -22,8 +24,15 @@ PREFIX   = /usr/local
 VERSION  = 0.1
 DESTDIR  =
 
-# Debian packages `make deps` provides; later work adds more (mingw-w64, wine).
-DEB_PACKAGES = libcmocka-dev kyua lcov
+# Debian packages `make deps` provides: the test tools, the mingw-w64 cross
+# compilers of `make windows` and Wine, under which make check runs the exe.
+DEB_PACKAGES = libcmocka-dev kyua lcov gcc-mingw-w64-x86-64-win32 gcc-mingw-w64-i686-win32 \
+	wine wine64
+
+# The Windows exe's compilers (`make windows`), one per architecture.
+WIN_ARCHES  = x86_64 i686
+WIN_CC_x86_64 = x86_64-w64-mingw32-gcc
+WIN_CC_i686   = i686-w64-mingw32-gcc
 
 # Kyua case timeout in seconds.
 TEST_TIMEOUT = 300
@@ -64,7 +73,9 @@ endif
 MODEL_SRC   := $(wildcard model/*.c)
 HARNESS_SRC := $(wildcard harness/*.c)
 TEST_SRC    := $(wildcard conformance/test_*.c)
-TEST_SH     := $(wildcard conformance/*.sh)
+# test_wine.sh runs the Windows exe, which is the same for every tree:
+# the plain tree runs it, the sanitizer and coverage trees do not.
+TEST_SH     := $(filter-out $(if $(VARIANT),conformance/test_wine.sh),$(wildcard conformance/*.sh))
 
 MODEL_OBJ   := $(MODEL_SRC:%.c=$(B)/%.o)
 HARNESS_OBJ := $(HARNESS_SRC:%.c=$(B)/%.o)
@@ -96,7 +107,7 @@ HARNESS_DEFS = -Iharness/include -Iharness \
 $(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
 $(B)/conformance/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) -Iconformance
 
-.PHONY: all lib tests run check coverage bench install uninstall clean deps help FORCE
+.PHONY: all lib tests run check coverage bench install uninstall clean deps help windows FORCE
 .SUFFIXES:
 .DELETE_ON_ERROR:
 
@@ -165,6 +176,43 @@ $(BENCH_BIN): $(B)/bench/%: $(B)/bench/%.o $(HARNESS_LIB) $(LIB)
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
 
+# ---- The Windows exe -------------------------------------------------------
+# build/win/ARCH/ntprof.exe: the model, the harness, harness/win/ (the live
+# Windows backend, compiled only here) and the fixtures compiled in, so that
+# the exe runs alone. __USE_MINGW_ANSI_STDIO: msvcrt's printf knows neither
+# %zu nor %llu. -static: the exe imports system DLLs only (KERNEL32, msvcrt,
+# ADVAPI32), no libgcc or winpthread DLL; ntdll is never linked, every
+# native call is bound at run time (harness/win/impl_windows.c).
+WIN_SRC     := $(MODEL_SRC) $(HARNESS_SRC) $(wildcard harness/win/*.c)
+WIN_EMBED   := build/win/fixtures_embedded.c
+WIN_CFLAGS   = -std=c11 -Wall -Wextra -Werror -O2 -D__USE_MINGW_ANSI_STDIO=1
+WIN_CPPFLAGS = -Imodel/include -Imodel -Iharness/include -Iharness -DNTPROF_EMBEDDED_FIXTURES \
+	-DNTPROF_SOURCE_ROOT="\".\"" -DNTPROF_DATADIR="\".\""
+WIN_LDFLAGS  = -static
+
+windows: $(WIN_ARCHES:%=build/win/%/ntprof.exe)
+
+# Always regenerated; the script replaces the file only when a fixture
+# changed (or one was added or removed), so objects rebuild only then.
+$(WIN_EMBED): FORCE
+	@tools/embed-fixtures.sh $(ROOT) $@
+
+define WIN_ARCH_RULES
+build/win/$(1)/.flags: FORCE
+	@mkdir -p $$(@D)
+	@printf '%s\n' '$$(WIN_CC_$(1)) $$(WIN_CPPFLAGS) $$(WIN_CFLAGS) $$(WIN_LDFLAGS)' | cmp -s - $$@ || \
+		printf '%s\n' '$$(WIN_CC_$(1)) $$(WIN_CPPFLAGS) $$(WIN_CFLAGS) $$(WIN_LDFLAGS)' > $$@
+build/win/$(1)/%.o: %.c build/win/$(1)/.flags
+	@mkdir -p $$(@D)
+	$$(WIN_CC_$(1)) $$(WIN_CPPFLAGS) $$(WIN_CFLAGS) -MMD -MP -c -o $$@ $$<
+build/win/$(1)/fixtures_embedded.o: $(WIN_EMBED) build/win/$(1)/.flags
+	$$(WIN_CC_$(1)) $$(WIN_CPPFLAGS) $$(WIN_CFLAGS) -c -o $$@ $$<
+build/win/$(1)/ntprof.exe: $(WIN_SRC:%.c=build/win/$(1)/%.o) build/win/$(1)/fixtures_embedded.o
+	$$(WIN_CC_$(1)) $$(WIN_LDFLAGS) -o $$@ $$^
+-include $(WIN_SRC:%.c=build/win/$(1)/%.d)
+endef
+$(foreach a,$(WIN_ARCHES),$(eval $(call WIN_ARCH_RULES,$(a))))
+
 deps:
 	@tools/ensure-debs.sh $(DEB_PACKAGES)
 
@@ -187,6 +235,7 @@ export UBSAN_OPTIONS = print_stacktrace=1:halt_on_error=1
 SUBMAKE = $(MAKE) --no-print-directory
 check: deps
 	@$(SUBMAKE) all
+	@$(SUBMAKE) windows
 	@$(SUBMAKE) VARIANT=asan all
 	@rm -f build/suites.tally; rc=0; \
 	tools/kyua-suite.sh plain $(ROOT)/build build/suites.tally || rc=1; \

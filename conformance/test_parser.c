@@ -127,6 +127,18 @@ static void assert_load_fails(tmpdir *t, const char *text, size_t len, int line,
 	snprintf(want, sizeof want, "%s:%d: %s", path, line, message);
 	assert_prefix(err.text, want);
 	assert_int_equal(count, 0);
+
+	/* The same text from memory (as the Windows exe's embedded fixtures) goes
+	 * through the same parser and names the given name. */
+	memset(&err, 0, sizeof err);
+	ok = np_vectors_load_text(&set, "mem/bad.vec", text, len, &err);
+	count = set.count;
+	np_vectors_free(&set);
+	if (ok)
+		fail_msg("the text loaded; want \"mem/bad.vec:%d: %s...\"", line, message);
+	snprintf(want, sizeof want, "mem/bad.vec:%d: %s", line, message);
+	assert_prefix(err.text, want);
+	assert_int_equal(count, 0);
 }
 
 #define LOAD_FAILS(text, line, message) \
@@ -727,6 +739,48 @@ static void test_parser_line_length_limit(void **state)
 	char want[800];
 	snprintf(want, sizeof want, "%s:2: line longer than 4096 characters", path);
 	assert_string_equal(err.text, want);
+}
+
+/* 16 MiB of comment lines, then one more: the line that crosses the limit
+ * is named, whether the text comes from a file or from memory. */
+static void test_parser_file_size_limit(void **state)
+{
+	size_t line = 1024, limit = 16u << 20, n = limit + line;
+	char *text = malloc(n);
+	assert_non_null(text);
+	for (size_t i = 0; i < n; i += line) {
+		text[i] = '#';
+		memset(text + i + 1, 'z', line - 2);
+		text[i + line - 1] = '\n';
+	}
+	assert_load_fails(*state, text, n, (int)(limit / line) + 1, "file larger than 16 MiB");
+	/* exactly at the limit it loads as far as the content goes */
+	np_vector_set set = { 0 };
+	np_error err;
+	assert_false(np_vectors_load_text(&set, "mem.vec", text, limit, &err));
+	np_vectors_free(&set);
+	free(text);
+	char want[64];
+	snprintf(want, sizeof want, "mem.vec:%d: no vectors in the file", (int)(limit / line));
+	assert_string_equal(err.text, want);
+}
+
+/* A text without a final newline, with CRLF line ends, loads like a file. */
+static void test_parser_text_line_ends(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"vector t/crlf\r\n  title t\r\n  rules SI-1\r\n  source derived\r\n"
+		"  call NtQueryIntervalProfile\r\n  expect STATUS_SUCCESS";
+	np_vector_set set = { 0 };
+	np_error err;
+	bool ok = np_vectors_load_text(&set, "mem.vec", text, sizeof text - 1, &err);
+	if (!ok)
+		fail_msg("%s", err.text);
+	assert_int_equal(set.count, 1);
+	assert_string_equal(set.v[0].file, "mem.vec");
+	assert_int_equal(set.v[0].step[0].expect[0].line, 6);
+	np_vectors_free(&set);
 }
 
 static void test_parser_empty_file_no_vectors(void **state)
@@ -1404,6 +1458,8 @@ static const struct CMUnitTest tests[] = {
 	T(test_parser_nul_byte),
 	T(test_parser_control_character),
 	T(test_parser_line_length_limit),
+	T(test_parser_file_size_limit),
+	cmocka_unit_test(test_parser_text_line_ends),
 	T(test_parser_empty_file_no_vectors),
 	T(test_parser_given_unknown_key),
 	T(test_parser_given_bad_value),

@@ -657,6 +657,11 @@ static void test_report_environment_and_model(void **state)
 	report(f, NP_FORMAT_TEXT, true);
 	assert_contains(f->out, "env windows: 6.1.7601 SP1\nenv wine: 8.0\n");
 	assert_contains(f->out, "[model: STATUS_SUCCESS (0x00000000)]");
+	report(f, NP_FORMAT_TAP, false);   /* comments after the plan, before the results */
+	assert_contains(f->out, "\n1..10\n# env windows: 6.1.7601 SP1\n# env wine: 8.0\nok 1 ");
+	report(f, NP_FORMAT_JUNIT, false);
+	assert_contains(f->out, "<properties>\n    <property name=\"windows\" value=\"6.1.7601 SP1\"/>\n"
+				"    <property name=\"wine\" value=\"8.0\"/>\n  </properties>\n  <testcase ");
 }
 
 static void test_report_json_escapes(void **state)

@@ -415,7 +415,7 @@ static void test_runner_live_classes(void **state)
 {
 	fx *f = *state;
 	script s = { { NP_OUT_STATUS, NP_OUT_STUB, NP_OUT_STATUS, NP_OUT_STATUS }, 0, 0, 0, 0, NULL };
-	np_backend b = { "script", script_begin, script_step, script_end, NULL, &s };
+	np_backend b = { "script", script_begin, script_step, script_end, NULL, &s, NULL };
 	np_row row;
 	load(f, HEAD("run/live") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
 		"  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
@@ -653,7 +653,7 @@ static np_backend *twin_new(bool flip)
 		return NULL;
 	}
 	s->flip = flip;
-	*b = (np_backend){ "privilege-twin", twin_begin, twin_step, twin_end, twin_destroy, s };
+	*b = (np_backend){ "privilege-twin", twin_begin, twin_step, twin_end, twin_destroy, s, NULL };
 	return b;
 }
 
@@ -864,8 +864,32 @@ static void test_runner_mirrored_catches_twin(void **state)
 				    cites(f->run.row[i].vector, "MC-1"));
 }
 
+/* A step the reference cannot take (a class outside the model) judges
+ * nothing: the row is not applicable, with the reference's reason, and the
+ * backend's own outcome is not called a mismatch (Wine's NtSetSystemInformation
+ * succeeds for every class). */
+static void test_runner_mirrored_reference_cannot_judge(void **state)
+{
+	fx *f = *state;
+	np_target_list all;
+	load_fixtures(f, &all);
+	np_backend *twin = twin_new(false);
+	assert_non_null(twin);
+	bool ran = np_run_mirrored(twin, f->model, &f->set, (np_target){ NP_V1809, NP_X64 }, NULL, 0,
+				   &f->run);
+	twin->destroy(twin);
+	assert_true(ran);
+	const np_row *r = find_row(&f->run, "sysinfo/other-classes", NP_V1809, NP_X64);
+	assert_non_null(r);
+	assert_int_equal(r->cls, NP_CLASS_NOT_APPLICABLE);
+	assert_int_equal(r->step, 0);
+	if (strncmp(r->note, "the reference cannot take step 1: ", 34) != 0)
+		fail_msg("note: %s", r->note);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 static const struct CMUnitTest tests[] = {
+	T(test_runner_mirrored_reference_cannot_judge),
 	T(test_runner_mirrored_model_against_itself),
 	T(test_runner_mirrored_catches_twin),
 	T(test_runner_match),

@@ -202,6 +202,44 @@ static void test_version_parse_revision_threshold(void **state)
 	assert_parses_to("5.2.3790.3959", NP_V5_2SP1);
 }
 
+static void assert_live_is(unsigned major, unsigned minor, unsigned build, unsigned sp, np_ver want)
+{
+	np_ver got = NP_VERSION_COUNT;
+	if (!np_version_from_build(major, minor, build, sp, &got))
+		fail_msg("%u.%u.%u SP%u: no key, want %s", major, minor, build, sp, np_version_key(want));
+	if (got != want)
+		fail_msg("%u.%u.%u SP%u: %s, want %s", major, minor, build, sp, np_version_key(got),
+			 np_version_key(want));
+}
+
+/* VR-2: a live system's RtlGetVersion numbers (the service pack, not the
+ * revision, separates 4.0sp4 and 5.2sp1); what Wine 8.0 reports as
+ * Windows 7 and as Windows 10. */
+static void test_version_from_live_build(void **state)
+{
+	(void)state;
+	assert_live_is(4, 0, 1381, 3, NP_V4_0);
+	assert_live_is(4, 0, 1381, 4, NP_V4_0SP4);
+	assert_live_is(4, 0, 1381, 6, NP_V4_0SP4);
+	assert_live_is(5, 2, 3790, 0, NP_V5_2);
+	assert_live_is(5, 2, 3790, 1, NP_V5_2SP1);
+	assert_live_is(5, 2, 3790, 2, NP_V5_2SP1);
+	assert_live_is(6, 1, 7600, 0, NP_V6_1);
+	assert_live_is(6, 1, 7601, 1, NP_V6_1);          /* Wine's win7 */
+	assert_live_is(10, 0, 18362, 0, NP_V1903);       /* Wine's win10 */
+	assert_live_is(10, 0, 19045, 0, NP_V22H2);
+	assert_live_is(10, 0, 26200, 0, NP_V11_24H2);    /* newer than the table: its newest */
+	for (unsigned v = 0; v < NP_VERSION_COUNT; v++) {
+		const np_version_info *i = np_version_info_of((np_ver)v);
+		unsigned sp = (np_ver)v == NP_V4_0SP4 ? 4 : (np_ver)v == NP_V5_2SP1 ? 1 : 0;
+		assert_live_is(i->major, i->minor, i->build, sp, (np_ver)v);
+	}
+	np_ver got;
+	assert_false(np_version_from_build(6, 2, 9199, 0, &got));
+	assert_false(np_version_from_build(6, 4, 9841, 0, &got));
+	assert_false(np_version_from_build(0, 0, 0, 0, &got));
+}
+
 /* VR-2: below the family's first build is an error (fail-twin of the above). */
 static void test_version_parse_below_first_build_rejected(void **state)
 {
@@ -332,6 +370,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_version_parse_every_exact_build),
 	cmocka_unit_test(test_version_parse_build_between_releases),
 	cmocka_unit_test(test_version_parse_revision_threshold),
+	cmocka_unit_test(test_version_from_live_build),
 	cmocka_unit_test(test_version_parse_below_first_build_rejected),
 	cmocka_unit_test(test_version_parse_unknown_family_rejected),
 	cmocka_unit_test(test_arch_x64_and_wow64_from_5_2sp1),

@@ -105,6 +105,6 @@ np_backend *np_backend_dl_new(const char *path, char *err, size_t cap)
 	}
 	d->inner = inner;
 	d->handle = h;
-	*b = (np_backend){ t->name ? t->name : "dl", dl_begin, dl_step, dl_end, dl_destroy, d };
+	*b = (np_backend){ t->name ? t->name : "dl", dl_begin, dl_step, dl_end, dl_destroy, d, NULL };
 	return b;
 }

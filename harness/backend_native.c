@@ -690,7 +690,7 @@ np_backend *np_backend_native_new(const ntprof_impl *impl)
 		return NULL;
 	}
 	s->impl = impl;
-	*b = (np_backend){ impl->name, native_begin, native_step, native_end, native_destroy, s };
+	*b = (np_backend){ impl->name, native_begin, native_step, native_end, native_destroy, s, NULL };
 	return b;
 }
 

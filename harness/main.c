@@ -10,6 +10,15 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#ifdef _WIN32
+#include <windows.h>
+#endif
+#ifdef NTPROF_EMBEDDED_FIXTURES
+#include "win/fixtures_embedded.h"
+#endif
+#ifdef _WIN32
+#include "win/live.h"
+#endif
 
 #include "backend_dl.h"
 #include "ntprof/session.h"
@@ -34,6 +43,11 @@ static int usage(const char *why)
 		"                  [--output FILE] [--verbose] [--root DIR]\n"
 		"                  [--reference model [--given KEY=VALUE]...]\n"
 		"                  [--known FILE] [--known-write FILE] [FILE|DIR]...\n"
+#ifdef _WIN32
+		"       ntprof live [--format text|tap|junit|json] [--output FILE] [--verbose] [--root DIR]\n"
+		"                  [--allow-hazard] [--allow-unsaved-intervals] [--known FILE] [--known-write FILE]\n"
+		"                  [FILE|DIR]...\n"
+#endif
 		"       ntprof compare [--format text|markdown] [--output FILE] [--differences] RESULT.json...\n"
 		"       ntprof matrix [--format text|markdown|html] [--arch LIST] [--output FILE] [--root DIR] [FILE|DIR]...\n"
 		"       ntprof diff [--arch LIST] [--root DIR] VERSION_A[/ARCH] VERSION_B[/ARCH] [FILE|DIR]...\n"
@@ -65,11 +79,24 @@ static bool sink_open(sink *s, const char *path)
 	return s->f != NULL;
 }
 
+/* Moves tmp over path in one step. POSIX rename() replaces an existing
+ * file atomically; the C library's rename() on Windows refuses to, while
+ * MoveFileEx with MOVEFILE_REPLACE_EXISTING replaces it without a moment
+ * where path is missing (removing it first would leave one). */
+static bool replace_file(const char *tmp, const char *path)
+{
+#ifdef _WIN32
+	return MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING) != 0;
+#else
+	return rename(tmp, path) == 0;
+#endif
+}
+
 static bool sink_close(sink *s)
 {
 	if (!s->path)
 		return fflush(stdout) == 0;
-	bool ok = fclose(s->f) == 0 && rename(s->tmp, s->path) == 0;
+	bool ok = fclose(s->f) == 0 && replace_file(s->tmp, s->path);
 	if (!ok)
 		remove(s->tmp);
 	return ok;
@@ -91,6 +118,55 @@ static const char *need_value(int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
+#ifdef NTPROF_EMBEDDED_FIXTURES
+/* The fixtures compiled into the program, in the order of their directory. */
+static bool load_embedded(np_vector_set *set, np_error *err)
+{
+	for (unsigned i = 0; i < np_embedded_fixture_count; i++) {
+		const np_embedded_file *f = &np_embedded_fixtures[i];
+		if (!np_vectors_load_text(set, f->path, f->text, f->len, err))
+			return false;
+	}
+	return true;
+}
+#endif
+
+/* The vectors of the named files and directories; with none, the
+ * repository's fixtures/ (or, in a build that carries its fixtures, those
+ * compiled in, unless --root names a tree). False after printing why. */
+static bool load_vectors(np_vector_set *set, const char *const *paths, unsigned npaths,
+			 const char *root)
+{
+	np_error err;
+	bool ok = true;
+	memset(set, 0, sizeof *set);
+	if (npaths > 0) {
+		for (unsigned i = 0; i < npaths && ok; i++)
+			ok = np_vectors_load(set, paths[i], &err);
+	} else {
+#ifdef NTPROF_EMBEDDED_FIXTURES
+		if (!root)
+			ok = load_embedded(set, &err);
+		else
+#endif
+		{
+			const char *r = np_find_root(root);
+			if (!r) {
+				fprintf(stderr, "ntprof: cannot find fixtures/ (use --root DIR or name files)\n");
+				return false;
+			}
+			char fixtures[600];
+			snprintf(fixtures, sizeof fixtures, "%.580s/fixtures", r);
+			ok = np_vectors_load(set, fixtures, &err);
+		}
+	}
+	if (ok && np_vectors_check(set, &err))
+		return true;
+	fprintf(stderr, "%s\n", err.text);
+	np_vectors_free(set);
+	return false;
+}
+
 /* `model` or `dl:PATH`; NULL with why when it cannot be had. */
 static np_backend *open_backend(const char *name, char *why, size_t cap)
 {
@@ -102,39 +178,6 @@ static np_backend *open_backend(const char *name, char *why, size_t cap)
 		return np_backend_dl_new(name + 3, why, cap);
 	snprintf(why, cap, "unknown backend (available: model, dl:PATH)");
 	return NULL;
-}
-
-/* Reads the vector files (or, with none, the fixtures/ of the root) into
- * set, checked; false with the message printed (nothing is then written). */
-static bool load_vectors(np_vector_set *set, const char *const *paths, unsigned npaths, const char *root)
-{
-	char fixtures[600];
-	const char *dflt[1];
-	np_error err;
-	if (npaths == 0) {
-		const char *r = np_find_root(root);
-		if (!r) {
-			fprintf(stderr, "ntprof: cannot find fixtures/ (use --root DIR or name files)\n");
-			return false;
-		}
-		snprintf(fixtures, sizeof fixtures, "%.580s/fixtures", r);
-		dflt[0] = fixtures;
-		paths = dflt;
-		npaths = 1;
-	}
-	memset(set, 0, sizeof *set);
-	for (unsigned i = 0; i < npaths; i++)
-		if (!np_vectors_load(set, paths[i], &err)) {
-			fprintf(stderr, "%s\n", err.text);
-			np_vectors_free(set);
-			return false;
-		}
-	if (!np_vectors_check(set, &err)) {
-		fprintf(stderr, "%s\n", err.text);
-		np_vectors_free(set);
-		return false;
-	}
-	return true;
 }
 
 /* --arch LIST: comma-separated architectures, added to chosen. */
@@ -161,8 +204,11 @@ static bool parse_arches(const char *list, bool chosen[NP_ARCH_COUNT])
 	}
 }
 
-static int cmd_run(int argc, char **argv)
+/* `run`, or with live set, `live` (Windows only): the vectors on the live
+ * system, judged against the model that mirrors it. */
+static int cmd_run(int argc, char **argv, bool live)
 {
+	bool allow_hazard = false, allow_unsaved = false;
 	np_target_list targets = { .count = 0 };
 	np_format fmt = NP_FORMAT_TEXT;
 	const char *output = NULL, *root = NULL, *backend = "model";
@@ -203,6 +249,15 @@ static int cmd_run(int argc, char **argv)
 				return usage("--known-write needs a file");
 		} else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
 			verbose = true;
+		} else if (live && strcmp(a, "--allow-hazard") == 0) {
+			allow_hazard = true;
+		} else if (live && strcmp(a, "--allow-unsaved-intervals") == 0) {
+			allow_unsaved = true;
+		} else if (live && (strcmp(a, "--target") == 0 || strcmp(a, "--backend") == 0 ||
+				    strcmp(a, "--reference") == 0 || strcmp(a, "--given") == 0)) {
+			fprintf(stderr, "ntprof: live: %s: the live system is the target, the backend and "
+				"the given state; the model mirrors it\n", a);
+			return usage(NULL);
 		} else if (strcmp(a, "--reference") == 0) {
 			if (!(v = need_value(argc, argv, &i)) || strcmp(v, "model") != 0)
 				return usage("--reference takes model");
@@ -220,7 +275,7 @@ static int cmd_run(int argc, char **argv)
 			nextra++;
 			mirrored = true;
 		} else if (a[0] == '-') {
-			fprintf(stderr, "ntprof: run: unknown option %s\n", a);
+			fprintf(stderr, "ntprof: %s: unknown option %s\n", live ? "live" : "run", a);
 			return usage(NULL);
 		} else if (npaths < 256) {
 			paths[npaths++] = a;
@@ -241,13 +296,40 @@ static int cmd_run(int argc, char **argv)
 		np_known_free(&known);
 		return EXIT_BAD_INPUT;
 	}
-	np_vector_set set;
+	np_vector_set set = { 0 };
 	if (!load_vectors(&set, paths, npaths, root)) {
 		np_known_free(&known);
 		return EXIT_BAD_INPUT;
 	}
 	char why[400];
-	np_backend *b = open_backend(backend, why, sizeof why);
+	np_backend *b = NULL;
+#ifdef _WIN32
+	np_live *live_run = NULL;
+	if (live) {
+		np_live_options opt = { allow_hazard, allow_unsaved };
+		np_target t;
+		live_run = np_live_open(&set, &opt);
+		if (!live_run || !np_live_target(live_run, &t, why, sizeof why)) {
+			fprintf(stderr, "ntprof: live: %s\n", live_run ? why : "out of memory");
+			np_live_close(live_run);
+			np_vectors_free(&set);
+			np_known_free(&known);
+			return EXIT_BAD_INPUT;
+		}
+		b = np_live_backend(live_run);
+		targets.t[0] = t;
+		targets.count = 1;
+		mirrored = true;
+		nextra = np_live_mirror(live_run, extra, NP_MAX_GIVEN);
+		fprintf(stderr, "ntprof live: %s %s/%s, %u vectors, one child process each\n",
+			b->name, np_version_key(t.version), np_arch_name(t.arch), set.count);
+	}
+#else
+	(void)allow_hazard;
+	(void)allow_unsaved;
+#endif
+	if (!b)
+		b = open_backend(backend, why, sizeof why);
 	if (!b) {
 		fprintf(stderr, "ntprof: --backend %s: %s\n", backend, why);
 		np_vectors_free(&set);
@@ -263,11 +345,21 @@ static int cmd_run(int argc, char **argv)
 		reference->destroy(reference);
 	if (!ran) {
 		fprintf(stderr, "ntprof: out of memory\n");
+#ifdef _WIN32
+		if (live_run)
+			np_live_finish(live_run, &run);   /* the intervals are restored all the same */
+		np_live_close(live_run);
+#endif
 		np_known_free(&known);
 		return EXIT_BAD_INPUT;
 	}
-	for (unsigned i = 0; i < nextra; i++)
-		np_run_env(&run, extra[i].name, extra[i].value);
+#ifdef _WIN32
+	if (live_run)
+		np_live_finish(live_run, &run);   /* the environment, as probed */
+	else
+#endif
+		for (unsigned i = 0; i < nextra; i++)
+			np_run_env(&run, extra[i].name, extra[i].value);
 	if (!mirrored && strcmp(backend, "model") != 0) {   /* the reference beside each difference */
 		np_backend *model = np_backend_model_new();
 		if (model) {
@@ -311,6 +403,9 @@ static int cmd_run(int argc, char **argv)
 	}
 	np_run_free(&run);
 	b->destroy(b);
+#ifdef _WIN32
+	np_live_close(live_run);
+#endif
 	np_vectors_free(&set);
 	np_known_free(&known);
 	return status;
@@ -859,7 +954,13 @@ int main(int argc, char **argv)
 		return usage(NULL);
 	const char *cmd = argv[1];
 	if (strcmp(cmd, "run") == 0)
-		return cmd_run(argc - 2, argv + 2);
+		return cmd_run(argc - 2, argv + 2, false);
+#ifdef _WIN32
+	if (strcmp(cmd, "live") == 0)
+		return cmd_run(argc - 2, argv + 2, true);
+	if (strcmp(cmd, "--child") == 0)   /* a vector's session (harness/win/child.c) */
+		return np_win_child_main();
+#endif
 	if (strcmp(cmd, "call") == 0)
 		return cmd_call(argc - 2, argv + 2);
 	if (strcmp(cmd, "compare") == 0)

@@ -544,62 +544,106 @@ static void free_vector(np_vector *v)
 	v->nstep = 0;
 }
 
-static bool load_file(np_vector_set *set, const char *path, np_error *err)
+/* Registers name as a file of the set (vectors point at it for messages). */
+static const char *keep_name(np_vector_set *set, const char *name)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return fail(err, path, 0, "cannot open: %s", strerror(errno));
-	char *name = strdup(path);
+	char *copy = strdup(name);
 	char **files = realloc(set->files, (set->nfiles + 1) * sizeof *files);
-	if (!name || !files) {
-		free(name);
-		fclose(f);
-		return fail(err, path, 0, "out of memory");
+	if (files)
+		set->files = files;
+	if (!copy || !files) {
+		free(copy);
+		return NULL;
 	}
-	set->files = files;
-	set->files[set->nfiles++] = name;
+	set->files[set->nfiles++] = copy;
+	return copy;
+}
+
+/* The one parser, for files and for text compiled into the program alike.
+ * Lines end at '\n' (a '\r' before it is dropped); the text may hold any
+ * bytes, NULs included: they are reported, never taken as the end. */
+bool np_vectors_load_text(np_vector_set *set, const char *name, const char *text, size_t len,
+			  np_error *err)
+{
+	name = keep_name(set, name);
+	if (!name)
+		return fail(err, "ntprof", 0, "out of memory");
 	unsigned before = set->count;
-	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t got;
+	char buf[MAX_LINE + 1];
 	int lineno = 0;
 	bool ok = true;
 	np_vector *cur = NULL;
-	size_t total = 0;
-	while (ok && (got = getline(&buf, &cap, f)) >= 0) {
-		size_t len = (size_t)got;
+	size_t pos = 0;
+	while (ok && pos < len) {
+		const char *start = text + pos;
+		const char *nl = memchr(start, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - start) : len - pos;
+		pos += n + (nl != NULL);
 		lineno++;
-		total += len;
-		if (len && buf[len - 1] == '\n')
-			buf[--len] = '\0';
-		if (len && buf[len - 1] == '\r')
-			buf[--len] = '\0';
-		if (total > MAX_FILE) {
+		if (n && start[n - 1] == '\r')
+			n--;
+		if (pos > MAX_FILE) {
 			ok = fail(err, name, lineno, "file larger than 16 MiB");
-		} else if (len > MAX_LINE) {
+		} else if (n > MAX_LINE) {
 			ok = fail(err, name, lineno, "line longer than %d characters", MAX_LINE);
 		} else {
-			for (size_t i = 0; i < len && ok; i++)
-				if ((unsigned char)buf[i] < 0x20 && buf[i] != '\t')
+			for (size_t i = 0; i < n && ok; i++)
+				if ((unsigned char)start[i] < 0x20 && start[i] != '\t')
 					ok = fail(err, name, lineno, "control character 0x%02X in the line (binary file?)",
-						  (unsigned char)buf[i]);
+						  (unsigned char)start[i]);
 		}
-		if (ok)
+		if (ok) {
+			memcpy(buf, start, n);
+			buf[n] = '\0';
 			ok = parse_line(set, &cur, buf, name, lineno, err);
+		}
 	}
-	free(buf);
-	if (ok && ferror(f))
-		ok = fail(err, name, lineno, "read error");
 	if (ok && cur)
 		ok = finish(cur, err);
 	if (ok && set->count == before)
 		ok = fail(err, name, lineno, "no vectors in the file");
-	fclose(f);
 	if (!ok) {
 		for (unsigned i = before; i < set->count; i++)
 			free_vector(&set->v[i]);
 		set->count = before;   /* nothing half-loaded */
 	}
+	return ok;
+}
+
+/* Reads the whole file (one byte past the 16 MiB limit at most, so that the
+ * parser reports the line that crosses it) and parses it as text. */
+static bool load_file(np_vector_set *set, const char *path, np_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return fail(err, path, 0, "cannot open: %s", strerror(errno));
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	bool ok = true;
+	while (len <= MAX_FILE) {
+		if (len == cap) {
+			size_t grown = cap ? cap * 2 : 16384;
+			if (grown > MAX_FILE + 1)
+				grown = MAX_FILE + 1;
+			char *t = realloc(text, grown);
+			if (!t) {
+				ok = fail(err, path, 0, "out of memory");
+				break;
+			}
+			text = t;
+			cap = grown;
+		}
+		size_t got = fread(text + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ok && ferror(f))
+		ok = fail(err, path, 0, "read error");
+	fclose(f);
+	if (ok)
+		ok = np_vectors_load_text(set, path, text ? text : "", len, err);
+	free(text);
 	return ok;
 }
 

@@ -137,6 +137,8 @@ static unsigned stale_count(const np_run *run)
 static void report_tap(FILE *out, const np_run *run)
 {
 	fprintf(out, "TAP version 13\n1..%u\n", run->count + stale_count(run));
+	for (unsigned i = 0; i < run->nenv; i++)   /* a live run's system, before its results */
+		fprintf(out, "# env %s: %s\n", run->env[i].name, run->env[i].value);
 	for (unsigned i = 0; i < run->count; i++) {
 		const np_row *r = &run->row[i];
 		bool bad = np_class_is_failure(r->cls);
@@ -195,6 +197,17 @@ static void report_junit(FILE *out, const np_run *run)
 	escape(out, run->backend, true);
 	fprintf(out, "\" tests=\"%u\" failures=\"%u\" skipped=\"%u\">\n", run->count + stale_count(run),
 		failures, skipped);
+	if (run->nenv) {   /* a live run's system, as JUnit properties */
+		fprintf(out, "  <properties>\n");
+		for (unsigned i = 0; i < run->nenv; i++) {
+			fprintf(out, "    <property name=\"");
+			escape(out, run->env[i].name, true);
+			fprintf(out, "\" value=\"");
+			escape(out, run->env[i].value, true);
+			fprintf(out, "\"/>\n");
+		}
+		fprintf(out, "  </properties>\n");
+	}
 	for (unsigned i = 0; i < run->count; i++) {
 		const np_row *r = &run->row[i];
 		fprintf(out, "  <testcase classname=\"");

@@ -178,7 +178,13 @@ static void run_one(np_backend *b, np_backend *ref, const np_vector *v, np_targe
 	row->target = t;
 	row->step = -1;
 	row->cls = NP_CLASS_MATCH;
-	const char *why = ref ? ref->begin(ref, t, v) : NULL;
+	const char *why = b->skip ? b->skip(b, t, v) : NULL;
+	if (why) {
+		row->cls = NP_CLASS_SKIPPED;
+		snprintf(row->note, sizeof row->note, "%s", why);
+		return;
+	}
+	why = ref ? ref->begin(ref, t, v) : NULL;
 	if (why) {
 		row->cls = NP_CLASS_NOT_APPLICABLE;
 		snprintf(row->note, sizeof row->note, "the reference cannot take it: %s", why);
@@ -203,6 +209,14 @@ static void run_one(np_backend *b, np_backend *ref, const np_vector *v, np_targe
 			abort(); /* LCOV_EXCL_LINE: the parser proves every applicable target is covered */
 		if (ref) {
 			ref->step(ref, st, &ref_rec);
+			if (ref_rec.outcome.kind == NP_OUT_NOT_APPLICABLE) {
+				/* the reference cannot judge this step: nothing to compare it with */
+				row->step = (int)s;
+				row->cls = NP_CLASS_NOT_APPLICABLE;
+				snprintf(row->note, sizeof row->note, "the reference cannot take step %u: %.150s",
+					 s + 1, ref_rec.why);
+				break;
+			}
 			b->step(b, st, &rec);
 			expect_from(&ref_rec, e, &rec, &from_ref);
 			if (compare(e, &ref_rec) != 0 && !row->fixture[0]) {

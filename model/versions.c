@@ -121,6 +121,39 @@ bool np_version_parse(const char *text, np_ver *out)
 	return found;
 }
 
+/* VR-2: the keys that a service pack separates from the row before them,
+ * and the first service pack of each (RtlGetVersion reports the pack, not
+ * the kernel's file revision that np_version_parse reads). */
+static const struct { np_ver key; unsigned service_pack; } service_pack_keys[] = {
+	{ NP_V4_0SP4, 4 },
+	{ NP_V5_2SP1, 1 },
+};
+
+static unsigned first_service_pack(np_ver v)
+{
+	for (size_t i = 0; i < sizeof service_pack_keys / sizeof *service_pack_keys; i++)
+		if (service_pack_keys[i].key == v)
+			return service_pack_keys[i].service_pack;
+	return 0;
+}
+
+bool np_version_from_build(unsigned major, unsigned minor, unsigned build, unsigned service_pack,
+			   np_ver *out)
+{
+	bool found = false;
+	for (unsigned v = 0; v < NP_VERSION_COUNT; v++) {
+		const np_version_info *i = &table[v];
+		if (i->major != major || i->minor != minor)
+			continue;
+		if (i->build < build ||
+		    (i->build == build && service_pack >= first_service_pack((np_ver)v))) {
+			*out = (np_ver)v;
+			found = true;
+		}
+	}
+	return found;
+}
+
 bool np_arch_exists(np_ver v, np_arch a)
 {
 	switch (a) {

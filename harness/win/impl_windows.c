@@ -100,12 +100,9 @@ void np_win_probe(np_win_env *env)
 	}
 	snprintf(env->version_text, sizeof env->version_text, "%u.%u.%u SP%u", env->major,
 		 env->minor, env->build, env->service_pack);
-	char build[48];
-	if (env->major == 4 && env->service_pack >= 4)
-		snprintf(build, sizeof build, "4.0sp4");
-	else
-		snprintf(build, sizeof build, "%u.%u.%u", env->major, env->minor, env->build);
-	env->version_known = np_version_parse(build, &env->version);
+	/* VR-2: the service pack, not a revision, separates 4.0sp4 and 5.2sp1 here */
+	env->version_known = np_version_from_build(env->major, env->minor, env->build,
+						   env->service_pack, &env->version);
 
 	BOOL wow = FALSE;
 	is_wow64_fn is_wow64 = AS(is_wow64_fn, np_win_bind("IsWow64Process"));

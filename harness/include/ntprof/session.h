@@ -31,6 +31,11 @@ typedef struct np_backend {
 	void (*end)(struct np_backend *self);
 	void (*destroy)(struct np_backend *self);
 	void *state;
+	/* Optional (NULL: never). Called before begin: a reason not to run the
+	 * vector on this target at all, which makes the row "skipped" (a live
+	 * system refuses what could harm it: a predicted bug check, an interval
+	 * it could not save). */
+	const char *(*skip)(struct np_backend *self, np_target target, const np_vector *v);
 } np_backend;
 
 /* A backend that drives an implementation of ntprof/backend.h: symbolic

@@ -95,6 +95,10 @@ typedef struct np_error {
 /* Loads one file or every *.vec below a directory (sorted), appending to set.
  * Returns false and fills err on the first problem. */
 bool np_vectors_load(np_vector_set *set, const char *path, np_error *err);
+/* Parses len bytes of vector text as if read from the file `name` (which
+ * messages cite as name:line): the same parser as np_vectors_load. */
+bool np_vectors_load_text(np_vector_set *set, const char *name, const char *text, size_t len,
+			  np_error *err);
 /* Cross-file checks: duplicate IDs. */
 bool np_vectors_check(const np_vector_set *set, np_error *err);
 void np_vectors_free(np_vector_set *set);

@@ -41,6 +41,7 @@
 #define NP_ERROR_BAD_LENGTH           24u
 #define NP_ERROR_NOT_SUPPORTED        50u
 #define NP_ERROR_INVALID_PARAMETER    87u
+#define NP_ERROR_CALL_NOT_IMPLEMENTED 120u   /* no model outcome: peers' stubs (Wine's TraceSetInformation) */
 #define NP_ERROR_INSUFFICIENT_BUFFER  122u
 #define NP_ERROR_MORE_DATA            234u
 #define NP_ERROR_NOACCESS             998u

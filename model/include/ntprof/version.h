@@ -35,6 +35,12 @@ const char *np_arch_name(np_arch a);
  * "4.0.1381.133"). A build between two releases of the same family maps to
  * the newest release at or below it (VR-2). Returns false when unknown. */
 bool np_version_parse(const char *text, np_ver *out);
+/* The key of a live system as RtlGetVersion describes it: major, minor,
+ * build and service pack. The newest row of the family at or below the
+ * build; the service pack separates 4.0sp4 (SP4 on) and 5.2sp1 (SP1 on).
+ * False when the family is unknown or the build below its first (VR-2). */
+bool np_version_from_build(unsigned major, unsigned minor, unsigned build, unsigned service_pack,
+			   np_ver *out);
 bool np_arch_parse(const char *text, np_arch *out);
 
 /* VR-3: x64 and WOW64 exist from 5.2 SP1; Windows 11 has no x86 edition. */

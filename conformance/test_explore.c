@@ -222,8 +222,8 @@ static int setup(void **state)
 		return -1;
 	f->model = np_backend_model_new();
 	f->bug.model = np_backend_model_new();
-	f->bug.self = (np_backend){ "planted", planted_begin, planted_step, planted_end, planted_destroy,
-				    &f->bug };
+	f->bug.self = (np_backend){ .name = "planted", .begin = planted_begin, .step = planted_step,
+				    .end = planted_end, .destroy = planted_destroy, .state = &f->bug };
 	f->m = malloc(sizeof *f->m);
 	f->b = malloc(sizeof *f->b);
 	if (!f->model || !f->bug.model || !f->m || !f->b ||
@@ -392,6 +392,27 @@ static void test_explore_finds_the_planted_bug(void **state)
 	free(text);
 }
 
+static const char *refuse_all(np_backend *b, np_target t, const np_vector *v)
+{
+	(void)b, (void)t, (void)v;
+	return "this backend runs nothing";
+}
+
+/* A target the judged backend skips (as a live system skips a predicted
+ * bug check) is not run there: no divergence comes of it. */
+static void test_explore_skipped_targets_are_not_run(void **state)
+{
+	fx *f = *state;
+	np_explore_stats st;
+	f->bug.self.skip = refuse_all;
+	char *text = explore(f->model, &f->bug.self, 1, 200, &st);
+	f->bug.self.skip = NULL;
+	assert_int_equal(st.classes, 0);
+	assert_int_equal(st.divergences, 0);
+	assert_null(strstr(text, "planted gives"));
+	free(text);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_explore_table_covers_the_catalog),
@@ -404,6 +425,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_explore_reports_the_1703_capacity_change),
 	T(test_explore_model_against_itself_finds_nothing),
 	T(test_explore_finds_the_planted_bug),
+	T(test_explore_skipped_targets_are_not_run),
 };
 #undef T
 

@@ -18,6 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef _WIN32
+#include <windows.h>   /* the exe links no winpthread: no clock_gettime */
+#endif
 
 #include "explore_space.h"
 #include "ntprof/names.h"
@@ -350,14 +353,27 @@ typedef struct explorer {
 	vclass *vc;
 	dclass *dc;
 	size_t nc, cap;
-	struct timespec start;
+	double start;                   /* now_seconds() at the start */
 } explorer;
+
+/* A monotonic clock, in seconds. */
+static double now_seconds(void)
+{
+#ifdef _WIN32
+	LARGE_INTEGER frequency, count;
+	QueryPerformanceFrequency(&frequency);
+	QueryPerformanceCounter(&count);
+	return (double)count.QuadPart / (double)frequency.QuadPart;
+#else
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+#endif
+}
 
 static double elapsed(const explorer *x)
 {
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - x->start.tv_sec) + (double)(now.tv_nsec - x->start.tv_nsec) / 1e9;
+	return now_seconds() - x->start;
 }
 
 static bool same_outcome(const np_outcome *a, const np_outcome *b)
@@ -925,7 +941,7 @@ bool np_explore(FILE *out, np_backend *model, const np_explore_options *o, np_ex
 {
 	explorer x = { .o = o, .st = st, .model = model, .against = o->against };
 	memset(st, 0, sizeof *st);
-	clock_gettime(CLOCK_MONOTONIC, &x.start);
+	x.start = now_seconds();
 	x.run = o->targets;
 	if (x.run.count == 0)
 		np_targets_all(&x.run);

@@ -71,7 +71,8 @@ void np_xpoint_describe(const np_xpoint *p, char *buf, size_t cap);
 /* The combination as a vector: its given pairs and steps (steps[] holds them). */
 void np_xpoint_vector(const np_xpoint *p, np_vector *v, np_step *steps);
 
-/* Runs the vector on every target of l with b. Returns the evaluations made. */
+/* Runs the vector on every target of l with b; a target b skips or whose
+ * state it refuses is marked refused. Returns the evaluations made. */
 unsigned long np_xevaluate(np_backend *b, const np_vector *v, const np_target_list *l, np_xresults *r);
 
 /* The outcome as an expectation writes it: STATUS_X, fault STATUS_X, ... */

@@ -90,14 +90,22 @@ void np_xpoint_vector(const np_xpoint *p, np_vector *v, np_step *steps)
 
 unsigned long np_xevaluate(np_backend *b, const np_vector *v, const np_target_list *l, np_xresults *r)
 {
+	unsigned long runs = 0;
 	r->nstep = v->nstep;
 	for (unsigned t = 0; t < l->count; t++) {
+		/* a backend's reason to skip (a live system refusing a predicted
+		 * bug check) counts as refusing the state: nothing is run there */
+		if (b->skip && b->skip(b, l->t[t], v)) {
+			r->refused[t] = true;
+			continue;
+		}
 		r->refused[t] = b->begin(b, l->t[t], v) != NULL;
 		for (unsigned s = 0; s < v->nstep && !r->refused[t]; s++)
 			b->step(b, &v->step[s], &r->rec[t][s]);
 		b->end(b);
+		runs++;
 	}
-	return l->count;
+	return runs;
 }
 
 void np_xoutcome_text(const np_outcome *o, char *buf, size_t cap)

@@ -835,6 +835,111 @@ static void test_mc4_current_group_profile(void **state)
 	assert_int_equal(rd32(m, BUF), 3);
 }
 
+/* ==== np_profile_interrupts: a run of pcs, as that many single interrupts ==== */
+
+/* Twin machines given the same profiles; one takes the pcs one at a time,
+ * the other as a run: counters, Counted, result and halt must agree. */
+typedef struct twin_case {
+	np_ver v;
+	np_arch a;
+	unsigned profiles;          /* 0, 1 (the fast loop) or 2 (the general path) */
+	uint32_t bucket, buffer_size;
+	uint64_t size;
+	unsigned oob;               /* np_knob_oob */
+	uint32_t source;
+} twin_case;
+
+static void run_twins(const twin_case *tc, const uint64_t *pcs, size_t n)
+{
+	np_machine *one = boot(tc->v, tc->a), *run = boot(tc->v, tc->a);
+	np_machine *both[2] = { one, run };
+	for (unsigned k = 0; k < 2; k++) {
+		both[k]->knobs.oob = (np_knob_oob)tc->oob;
+		for (unsigned p = 0; p < tc->profiles; p++) {
+			spec s = simple(both[k], p ? BUF2 : BUF);
+			s.bucket = tc->bucket;
+			s.buffer_size = tc->buffer_size;
+			s.size = tc->size;
+			start(both[k], s);
+		}
+	}
+	np_interrupt irq = { .source = tc->source, .cpu = 0, .group = 0, .process = NP_PROCESS_CURRENT };
+	uint64_t singles = 0, total = 0;
+	np_result worst = { NP_RESULT_NONE, 0, NULL }, r;
+	for (size_t i = 0; i < n; i++) {
+		unsigned c;
+		irq.pc = pcs[i];
+		r = np_profile_interrupt(one, &irq, &c);
+		singles += c;
+		if (r.kind != NP_RESULT_NONE)
+			worst = r;
+		if (r.kind == NP_RESULT_BUGCHECK || r.kind == NP_RESULT_NOT_APPLICABLE)
+			break;
+	}
+	r = np_profile_interrupts(run, &irq, pcs, n, &total);
+	assert_int_equal(r.kind, worst.kind);
+	assert_int_equal(r.code, worst.code);
+	assert_int_equal(total, singles);
+	assert_int_equal(run->halted, one->halted);
+	uint8_t a[BUF_LEN], b[BUF_LEN];
+	assert_true(np_mem_read(one, BUF, a, sizeof a) && np_mem_read(run, BUF, b, sizeof b));
+	assert_memory_equal(a, b, sizeof a);
+	assert_true(np_mem_read(one, BUF2, a, NP_PAGE_SIZE) && np_mem_read(run, BUF2, b, NP_PAGE_SIZE));
+	assert_memory_equal(a, b, NP_PAGE_SIZE);
+	machine_free(one);
+	machine_free(run);
+}
+
+/* IN-3..IN-7 through the run: pcs below, inside, at the end of and past the
+ * region, odd buffer sizes (the last counter partly outside), every
+ * out-of-bounds policy, the inclusive end of 6.2..1803, two profiles, none,
+ * a source no profile has, and a 3.10 machine. */
+static void test_in_runs_equal_single_interrupts(void **state)
+{
+	(void)state;
+	uint64_t pcs[512], x = 0x9E3779B97F4A7C15ull;
+	for (size_t i = 0; i < 512; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;        /* xorshift: fixed, no rand() */
+		pcs[i] = REGION - 0x20 + x % 0x160;             /* below, in and past 0x100 */
+	}
+	pcs[7] = REGION + 0x100;                                /* the region's end itself */
+	const twin_case cases[] = {
+		{ NP_V1809, NP_X64, 1, 4, 0x40, 0x100, NP_OOB_PAGE, NP_PROFILE_TIME },
+		{ NP_V1803, NP_X64, 1, 4, 0x40, 0x100, NP_OOB_PAGE, NP_PROFILE_TIME },     /* IN-4 */
+		{ NP_V1607, NP_X64, 1, 4, 0x40, 0x103, NP_OOB_CORRUPTION, NP_PROFILE_TIME },/* CP-8 slack */
+		{ NP_V1607, NP_X64, 1, 4, 0x40, 0x103, NP_OOB_IGNORE, NP_PROFILE_TIME },
+		{ NP_V1607, NP_X64, 1, 4, 0x40, 0x103, NP_OOB_PAGE, NP_PROFILE_TIME },
+		{ NP_V1607, NP_X64, 1, 4, 0x40, 0x103, NP_OOB_BUGCHECK, NP_PROFILE_TIME },
+		{ NP_V1607, NP_X64, 1, 4, 0x42, 0x103, NP_OOB_PAGE, NP_PROFILE_TIME },     /* a partial counter */
+		{ NP_V1809, NP_X64, 2, 4, 0x40, 0x100, NP_OOB_PAGE, NP_PROFILE_TIME },
+		{ NP_V1809, NP_X64, 0, 4, 0x40, 0x100, NP_OOB_PAGE, NP_PROFILE_TIME },
+		{ NP_V1809, NP_X64, 1, 4, 0x40, 0x100, NP_OOB_PAGE, NP_PROFILE_ALIGNMENT_FIXUP },
+		{ NP_V6_1, NP_WOW64, 1, 4, 0x40, 0x100, NP_OOB_PAGE, NP_PROFILE_TIME },
+		{ NP_V3_10, NP_X86, 1, 4, 0x40, 0x100, NP_OOB_PAGE, NP_PROFILE_TIME },
+		{ NP_V3_10, NP_X86, 1, 4, 0x40, 0x100, NP_OOB_PAGE, NP_PROFILE_ALIGNMENT_FIXUP },
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+		run_twins(&cases[c], pcs, 512);
+}
+
+/* A halted machine, and an interrupt on a processor that does not exist,
+ * end the run at once, as they end a single interrupt. */
+static void test_in_runs_halted_and_bad_processor(void **state)
+{
+	np_machine *m = *state;
+	uint64_t pcs[2] = { REGION, REGION + 4 }, counted = 7;
+	start(m, simple(m, BUF));
+	np_interrupt irq = { .source = NP_PROFILE_TIME, .cpu = 5, .process = NP_PROCESS_CURRENT };
+	assert_int_equal(np_profile_interrupts(m, &irq, pcs, 2, &counted).kind, NP_RESULT_NOT_APPLICABLE);
+	assert_int_equal(counted, 0);
+	m->halted = true;
+	m->halt_code = BUGCHECK_IRQL_NOT_LESS_OR_EQUAL;
+	irq.cpu = 0;
+	np_result r = np_profile_interrupts(m, &irq, pcs, 2, &counted);
+	assert_int_equal(r.kind, NP_RESULT_BUGCHECK);
+	assert_int_equal(counted, 0);
+}
+
 #define T(f, s) cmocka_unit_test_setup_teardown(f, setup_##s, teardown)
 static const struct CMUnitTest tests[] = {
 	T(test_in1_process_and_global_lists, x64_6_1),
@@ -862,6 +967,8 @@ static const struct CMUnitTest tests[] = {
 	T(test_in8_segment_profiles, x86_6_1),
 	T(test_mc4_groups, bare),
 	T(test_mc4_current_group_profile, x64_6_1),
+	T(test_in_runs_equal_single_interrupts, bare),
+	T(test_in_runs_halted_and_bad_processor, x64_6_1),
 };
 #undef T
 

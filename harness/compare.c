@@ -132,19 +132,6 @@ bool np_table_format_parse(const char *text, np_table_format *out)
 
 /* ---- reading one file ---- */
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static bool fail(np_error *err, const char *path, int line, const char *fmt, ...)
-{
-	char msg[700];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	snprintf(err->text, sizeof err->text, "%.300s:%d: %s", path, line, msg);
-	return false;
-}
 
 /* One result of the file, checked, before it joins the table. */
 typedef struct entry {
@@ -161,11 +148,11 @@ static const char *string_member(const np_json *obj, const char *name, const cha
 	const np_json *m = np_json_get(obj, name);
 	if (!m) {
 		if (required)
-			fail(err, path, obj->line, "a result without \"%s\"", name);
+			np_error_at(err, path, obj->line, "a result without \"%s\"", name);
 		return NULL;
 	}
 	if (m->type != NP_JSON_STRING) {
-		fail(err, path, m->line, "\"%s\" must be a string, not %s", name, np_json_type_name(m->type));
+		np_error_at(err, path, m->line, "\"%s\" must be a string, not %s", name, np_json_type_name(m->type));
 		return NULL;
 	}
 	return m->text;
@@ -176,7 +163,7 @@ static bool class_member(const np_json *obj, const char *name, const char *text,
 {
 	if (np_class_parse(text, out))
 		return true;
-	return fail(err, path, np_json_get(obj, name)->line, "unknown class \"%.100s\" in \"%s\"", text, name);
+	return np_error_at(err, path, np_json_get(obj, name)->line, "unknown class \"%.100s\" in \"%s\"", text, name);
 }
 
 static bool read_entry(const np_json *r, entry *e, const char *path, np_error *err)
@@ -185,7 +172,7 @@ static bool read_entry(const np_json *r, entry *e, const char *path, np_error *e
 	memset(e, 0, sizeof *e);
 	e->line = r->line;
 	if (r->type != NP_JSON_OBJECT)
-		return fail(err, path, r->line, "a result must be an object, not %s", np_json_type_name(r->type));
+		return np_error_at(err, path, r->line, "a result must be an object, not %s", np_json_type_name(r->type));
 	if (!(e->vector = string_member(r, "vector", path, err, true)) ||
 	    !(version = string_member(r, "version", path, err, true)) ||
 	    !(arch = string_member(r, "arch", path, err, true)) ||
@@ -196,9 +183,9 @@ static bool read_entry(const np_json *r, entry *e, const char *path, np_error *e
 	if (!observed && np_json_get(r, "observed"))
 		return false;   /* there, but no string */
 	if (!e->vector[0] || !version[0] || !arch[0])
-		return fail(err, path, r->line, "a result with an empty vector, version or arch");
+		return np_error_at(err, path, r->line, "a result with an empty vector, version or arch");
 	if (strlen(version) + strlen(arch) + 2 > sizeof e->target)
-		return fail(err, path, r->line, "version or arch too long");
+		return np_error_at(err, path, r->line, "version or arch too long");
 	size_t nver = strlen(version);
 	memcpy(e->target, version, nver);
 	e->target[nver] = '/';
@@ -210,21 +197,21 @@ static bool read_entry(const np_json *r, entry *e, const char *path, np_error *e
 		return false;
 	if (e->cell.cls == NP_CLASS_KNOWN ? !np_class_is_failure(e->cell.observed)
 					 : e->cell.observed != e->cell.cls)
-		return fail(err, path, np_json_get(r, observed ? "observed" : "class")->line,
+		return np_error_at(err, path, np_json_get(r, observed ? "observed" : "class")->line,
 			    "class \"%s\" cannot have been observed as \"%s\"", cls, np_class_name(e->cell.observed));
 	const np_json *step = np_json_get(r, "step");
 	if (!step)
-		return fail(err, path, r->line, "a result without \"step\"");
+		return np_error_at(err, path, r->line, "a result without \"step\"");
 	if (step->type != NP_JSON_NUMBER || step->number < 0 || step->number > 1000 ||
 	    step->number != (double)(int)step->number)
-		return fail(err, path, step->line, "\"step\" must be a whole number from 0 to 1000");
+		return np_error_at(err, path, step->line, "\"step\" must be a whole number from 0 to 1000");
 	e->cell.step = (int)step->number;
 	e->cell.present = true;
 	if (!(e->cell.got = dup_text(got)))
-		return fail(err, path, r->line, "out of memory");
+		return np_error_at(err, path, r->line, "out of memory");
 	size_t nv = strlen(e->vector), nt = strlen(e->target);
 	if (!(e->key = malloc(nv + nt + 2)))
-		return fail(err, path, r->line, "out of memory");
+		return np_error_at(err, path, r->line, "out of memory");
 	memcpy(e->key, e->vector, nv);
 	e->key[nv] = '\n';
 	memcpy(e->key + nv + 1, e->target, nt + 1);
@@ -253,23 +240,23 @@ static bool check_header(const np_json *root, const char *path, np_error *err)
 {
 	static const char what[] = "expected a result file of `ntprof run --format json` ({\"tool\":\"ntprof\",...})";
 	if (root->type != NP_JSON_OBJECT)
-		return fail(err, path, root->line, "%s", what);
+		return np_error_at(err, path, root->line, "%s", what);
 	const np_json *tool = np_json_get(root, "tool"), *format = np_json_get(root, "format");
 	if (!tool || tool->type != NP_JSON_STRING || strcmp(tool->text, "ntprof") != 0)
-		return fail(err, path, tool ? tool->line : root->line, "%s", what);
+		return np_error_at(err, path, tool ? tool->line : root->line, "%s", what);
 	if (!format || format->type != NP_JSON_NUMBER || format->number != 1)
-		return fail(err, path, format ? format->line : root->line,
+		return np_error_at(err, path, format ? format->line : root->line,
 			    "\"format\" %s is not supported (this ntprof reads format 1)",
 			    format && format->type == NP_JSON_NUMBER ? format->text : "missing or not a number");
 	const np_json *env = np_json_get(root, "environment");
 	if (env && env->type != NP_JSON_OBJECT)
-		return fail(err, path, env->line, "\"environment\" must be an object");
+		return np_error_at(err, path, env->line, "\"environment\" must be an object");
 	for (const np_json *m = env ? env->child : NULL; m; m = m->next)
 		if (m->type != NP_JSON_STRING)
-			return fail(err, path, m->line, "environment \"%.100s\" must be a string", m->key);
+			return np_error_at(err, path, m->line, "environment \"%.100s\" must be a string", m->key);
 	const np_json *results = np_json_get(root, "results");
 	if (!results || results->type != NP_JSON_ARRAY)
-		return fail(err, path, results ? results->line : root->line, "expected \"results\": an array");
+		return np_error_at(err, path, results ? results->line : root->line, "expected \"results\": an array");
 	return true;
 }
 
@@ -291,7 +278,7 @@ static bool read_file(const np_json *root, const char *path, entry **out, unsign
 	unsigned n = 0;
 	bool ok = e && keys;
 	if (!ok)
-		fail(err, path, root->line, "out of memory");
+		np_error_at(err, path, root->line, "out of memory");
 	for (const np_json *r = results->child; ok && r; r = r->next) {
 		if (!(ok = read_entry(r, &e[n], path, err))) {
 			free(e[n].key);
@@ -300,13 +287,13 @@ static bool read_file(const np_json *root, const char *path, entry **out, unsign
 		}
 		keys[n] = e[n].key;
 		if (!(ok = map_reserve(&seen, keys))) {
-			fail(err, path, r->line, "out of memory");
+			np_error_at(err, path, r->line, "out of memory");
 			n++;
 			break;
 		}
 		unsigned *slot = map_find(&seen, keys, e[n].key);
 		if (*slot) {
-			ok = fail(err, path, r->line, "vector %.200s on %s is in this file twice (first at line %d)",
+			ok = np_error_at(err, path, r->line, "vector %.200s on %s is in this file twice (first at line %d)",
 				  e[n].vector, e[n].target, e[*slot - 1].line);
 			n++;
 			break;
@@ -369,12 +356,12 @@ static bool commit(np_compare *c, const char *path, const np_json *root, entry *
 {
 	rfile *files = realloc(c->file, (c->nfiles + 1) * sizeof *files);
 	if (!files)
-		return fail(err, path, 0, "out of memory");
+		return np_error_at(err, path, 0, "out of memory");
 	c->file = files;
 	rfile *f = &c->file[c->nfiles];
 	memset(f, 0, sizeof *f);
 	if (!(f->path = dup_text(path)))
-		return fail(err, path, 0, "out of memory");
+		return np_error_at(err, path, 0, "out of memory");
 	f->env_label = env_label(np_json_get(root, "environment"));
 	unsigned first = c->ncols;
 	c->nfiles++;
@@ -386,18 +373,18 @@ static bool commit(np_compare *c, const char *path, const np_json *root, entry *
 		if (k == c->ncols) {
 			column *cols = realloc(c->col, (c->ncols + 1) * sizeof *cols);
 			if (!cols)
-				return fail(err, path, e[i].line, "out of memory");
+				return np_error_at(err, path, e[i].line, "out of memory");
 			c->col = cols;
 			memset(&c->col[k], 0, sizeof c->col[k]);
 			c->col[k].file = c->nfiles - 1;
 			if (!(c->col[k].target = dup_text(e[i].target)))
-				return fail(err, path, e[i].line, "out of memory");
+				return np_error_at(err, path, e[i].line, "out of memory");
 			c->ncols++;
 			f->ncols++;
 		}
 		unsigned row = row_of(c, e[i].vector);
 		if (row == ~0u || !set_cell(&c->col[k], row, &e[i].cell))
-			return fail(err, path, e[i].line, "out of memory");
+			return np_error_at(err, path, e[i].line, "out of memory");
 	}
 	return true;
 }
@@ -419,7 +406,7 @@ bool np_compare_load(np_compare *c, const char *path, np_error *err)
 {
 	FILE *in = fopen(path, "rb");
 	if (!in)
-		return fail(err, path, 0, "cannot open");
+		return np_error_at(err, path, 0, "cannot open");
 	size_t len = 0, cap = 1 << 16;
 	char *text = malloc(cap);
 	bool ok = text != NULL;
@@ -427,7 +414,7 @@ bool np_compare_load(np_compare *c, const char *path, np_error *err)
 		if (len == cap) {
 			char *grown = cap < MAX_FILE_BYTES ? realloc(text, cap * 2) : NULL;
 			if (!grown) {
-				ok = fail(err, path, 0, cap < MAX_FILE_BYTES ? "out of memory" : "larger than %u MiB",
+				ok = np_error_at(err, path, 0, cap < MAX_FILE_BYTES ? "out of memory" : "larger than %u MiB",
 					  MAX_FILE_BYTES >> 20);
 				break;
 			}
@@ -440,10 +427,10 @@ bool np_compare_load(np_compare *c, const char *path, np_error *err)
 			break;
 	}
 	if (ok && ferror(in))
-		ok = fail(err, path, 0, "read error");
+		ok = np_error_at(err, path, 0, "read error");
 	fclose(in);
 	if (!text)
-		return fail(err, path, 0, "out of memory");
+		return np_error_at(err, path, 0, "out of memory");
 	ok = ok && np_compare_add(c, path, text, len, err);
 	free(text);
 	return ok;

@@ -13,19 +13,6 @@
 
 #define LINE_MAX_BYTES 2048
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static bool fail(np_error *err, const char *path, int line, const char *fmt, ...)
-{
-	char msg[700];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	snprintf(err->text, sizeof err->text, "%.300s:%d: %s", path, line, msg);
-	return false;
-}
 
 static bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
@@ -130,7 +117,7 @@ static bool parse_entry(const char *path, int lineno, const char *text, np_known
 	memset(e, 0, sizeof *e);
 	e->line = lineno;
 	if (!next_word(&p, e->vector, sizeof e->vector))
-		return fail(err, path, lineno, "vector ID too long (at most %d characters)", NP_TEXT_MAX - 1);
+		return np_error_at(err, path, lineno, "vector ID too long (at most %d characters)", NP_TEXT_MAX - 1);
 
 	/* the scope: every target unless `on RANGE` or arch=LIST narrows it */
 	e->scope.lo = 0;
@@ -138,61 +125,61 @@ static bool parse_entry(const char *path, int lineno, const char *text, np_known
 	for (unsigned a = 0; a < NP_ARCH_COUNT; a++)
 		e->scope.arch[a] = true;
 	if (!next_word(&p, tok, sizeof tok) || !tok[0])
-		return fail(err, path, lineno, "%s", shape);
+		return np_error_at(err, path, lineno, "%s", shape);
 	size_t used = 0;
 	if (strcmp(tok, "on") == 0) {
 		const char *why;
 		if (!next_word(&p, tok, sizeof tok) || !tok[0])
-			return fail(err, path, lineno, "expected a version range after `on`");
+			return np_error_at(err, path, lineno, "expected a version range after `on`");
 		if ((why = np_parse_range(tok, &e->scope)))
-			return fail(err, path, lineno, "on %s: %s", tok, why);
+			return np_error_at(err, path, lineno, "on %s: %s", tok, why);
 		used += (size_t)snprintf(e->scope_text + used, sizeof e->scope_text - used, "on %s", tok);
 		if (!next_word(&p, tok, sizeof tok))
-			return fail(err, path, lineno, "%s", shape);
+			return np_error_at(err, path, lineno, "%s", shape);
 	}
 	if (strncmp(tok, "arch=", 5) == 0) {
 		if (!parse_arches(tok + 5, e->scope.arch))
-			return fail(err, path, lineno, "%s: architectures are x86, x64 and wow64, comma-separated", tok);
+			return np_error_at(err, path, lineno, "%s: architectures are x86, x64 and wow64, comma-separated", tok);
 		snprintf(e->scope_text + used, sizeof e->scope_text - used, "%s%s", used ? " " : "", tok);
 		if (!next_word(&p, tok, sizeof tok))
-			return fail(err, path, lineno, "%s", shape);
+			return np_error_at(err, path, lineno, "%s", shape);
 	}
 
 	if (!tok[0])
-		return fail(err, path, lineno, "%s", shape);
+		return np_error_at(err, path, lineno, "%s", shape);
 	if (!np_class_parse(tok, &e->cls))
-		return fail(err, path, lineno, "unknown class %s (one of %s)", tok, failing_classes);
+		return np_error_at(err, path, lineno, "unknown class %s (one of %s)", tok, failing_classes);
 	if (!np_class_is_failure(e->cls))
-		return fail(err, path, lineno, "class %s is no divergence: only %s can be listed", tok,
+		return np_error_at(err, path, lineno, "class %s is no divergence: only %s can be listed", tok,
 			    failing_classes);
 
 	/* step N: */
 	if (!next_word(&p, tok, sizeof tok) || strcmp(tok, "step") != 0)
-		return fail(err, path, lineno, "expected `step N:` after the class");
+		return np_error_at(err, path, lineno, "expected `step N:` after the class");
 	if (!next_word(&p, tok, sizeof tok) || !tok[0])
-		return fail(err, path, lineno, "expected `step N:` after the class");
+		return np_error_at(err, path, lineno, "expected `step N:` after the class");
 	size_t digits = strspn(tok, "0123456789");
 	if (digits == 0 || digits > 2 || strcmp(tok + digits, ":") != 0)
-		return fail(err, path, lineno, "expected `step N:` after the class, not `step %s`", tok);
+		return np_error_at(err, path, lineno, "expected `step N:` after the class, not `step %s`", tok);
 	e->step = atoi(tok);
 	if (e->step < 1 || e->step > NP_MAX_STEPS)
-		return fail(err, path, lineno, "step %s is not a step number (1 to %d)", tok, NP_MAX_STEPS);
+		return np_error_at(err, path, lineno, "step %s is not a step number (1 to %d)", tok, NP_MAX_STEPS);
 
 	/* GOT # REASON: the reason starts at the first # after a blank */
 	for (mark = p; *mark && !(*mark == '#' && is_blank(mark[-1])); mark++)
 		;
 	if (!collapse(e->got, sizeof e->got, p, (size_t)(mark - p)))
-		return fail(err, path, lineno, "observed outcome too long (at most %d characters)", (int)sizeof e->got - 1);
+		return np_error_at(err, path, lineno, "observed outcome too long (at most %d characters)", (int)sizeof e->got - 1);
 	if (!e->got[0])
-		return fail(err, path, lineno, "expected the observed outcome (a report's `got`) after `step %d:`", e->step);
+		return np_error_at(err, path, lineno, "expected the observed outcome (a report's `got`) after `step %d:`", e->step);
 	if (!*mark)
-		return fail(err, path, lineno, "missing reason: end the line with `# why this divergence is expected`");
+		return np_error_at(err, path, lineno, "missing reason: end the line with `# why this divergence is expected`");
 	if (!collapse(e->reason, sizeof e->reason, mark + 1, strlen(mark + 1)))
-		return fail(err, path, lineno, "reason too long (at most %d characters)", (int)sizeof e->reason - 1);
+		return np_error_at(err, path, lineno, "reason too long (at most %d characters)", (int)sizeof e->reason - 1);
 	if (!e->reason[0])
-		return fail(err, path, lineno, "missing reason: end the line with `# why this divergence is expected`");
+		return np_error_at(err, path, lineno, "missing reason: end the line with `# why this divergence is expected`");
 	if (is_todo(e->reason))
-		return fail(err, path, lineno, "the reason is still TODO: say why %s diverges", e->vector);
+		return np_error_at(err, path, lineno, "the reason is still TODO: say why %s diverges", e->vector);
 	return true;
 }
 
@@ -201,7 +188,7 @@ bool np_known_read(np_known *k, const char *path, FILE *in, np_error *err)
 	memset(k, 0, sizeof *k);
 	size_t plen = strlen(path);
 	if (!(k->path = malloc(plen + 1)))
-		return fail(err, path, 0, "out of memory");
+		return np_error_at(err, path, 0, "out of memory");
 	memcpy(k->path, path, plen + 1);
 	char line[LINE_MAX_BYTES];
 	int lineno = 0, c = 0;
@@ -211,16 +198,16 @@ bool np_known_read(np_known *k, const char *path, FILE *in, np_error *err)
 		lineno++;
 		while ((c = getc(in)) != EOF && c != '\n') {
 			if (len == LINE_MAX_BYTES - 1)
-				return fail(err, path, lineno, "line too long (at most %d bytes)", LINE_MAX_BYTES - 1);
+				return np_error_at(err, path, lineno, "line too long (at most %d bytes)", LINE_MAX_BYTES - 1);
 			if (c < 0x20 && c != '\t' && c != '\r')
-				return fail(err, path, lineno, "control character 0x%02X", (unsigned)c);
+				return np_error_at(err, path, lineno, "control character 0x%02X", (unsigned)c);
 			line[len++] = (char)c;
 		}
 		if (len && line[len - 1] == '\r')
 			len--;
 		line[len] = '\0';
 		if (memchr(line, '\r', len))
-			return fail(err, path, lineno, "control character 0x0D");
+			return np_error_at(err, path, lineno, "control character 0x0D");
 		const char *s = line;
 		while (is_blank(*s))
 			s++;
@@ -230,7 +217,7 @@ bool np_known_read(np_known *k, const char *path, FILE *in, np_error *err)
 			unsigned cap = k->cap ? k->cap * 2 : 32;
 			np_known_entry *grown = realloc(k->e, cap * sizeof *grown);
 			if (!grown)
-				return fail(err, path, lineno, "out of memory");
+				return np_error_at(err, path, lineno, "out of memory");
 			k->e = grown;
 			k->cap = cap;
 		}
@@ -239,12 +226,12 @@ bool np_known_read(np_known *k, const char *path, FILE *in, np_error *err)
 			return false;
 		for (unsigned i = 0; i < k->count; i++)
 			if (strcmp(k->e[i].vector, e->vector) == 0 && scopes_overlap(&k->e[i].scope, &e->scope))
-				return fail(err, path, lineno, "%s is listed twice for the same target (first at line %d)",
+				return np_error_at(err, path, lineno, "%s is listed twice for the same target (first at line %d)",
 					    e->vector, k->e[i].line);
 		k->count++;
 	}
 	if (ferror(in))
-		return fail(err, path, lineno, "read error");
+		return np_error_at(err, path, lineno, "read error");
 	return true;
 }
 
@@ -253,7 +240,7 @@ bool np_known_load(np_known *k, const char *path, np_error *err)
 	FILE *in = fopen(path, "r");
 	if (!in) {
 		memset(k, 0, sizeof *k);
-		return fail(err, path, 0, "cannot open");
+		return np_error_at(err, path, 0, "cannot open");
 	}
 	bool ok = np_known_read(k, path, in, err);
 	fclose(in);

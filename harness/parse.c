@@ -720,3 +720,14 @@ void np_vectors_free(np_vector_set *set)
 	free(set->files);
 	memset(set, 0, sizeof *set);
 }
+
+bool np_error_at(np_error *err, const char *path, int line, const char *fmt, ...)
+{
+	char msg[700];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	snprintf(err->text, sizeof err->text, "%.300s:%d: %s", path, line, msg);
+	return false;
+}

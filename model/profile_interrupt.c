@@ -131,3 +131,81 @@ np_result np_profile_interrupt(np_machine *m, const np_interrupt *irq, unsigned 
 		return (np_result){ NP_RESULT_CORRUPTION, 0, NULL };
 	return (np_result){ NP_RESULT_NONE, 0, NULL };
 }
+
+/* The one started profile a run of interrupts can count into, or NULL when
+ * the run must take the general path (none, several, a segment profile, or
+ * counters the kernel has not mapped). */
+static const np_profile *sole_counter(const np_machine *m, const np_interrupt *irq)
+{
+	const np_profile *sole = NULL;
+	unsigned lists[2] = { irq->process, 0 };
+	for (unsigned l = 0; l < 2; l++)
+		for (uint64_t left = m->started_profiles; left; left &= left - 1) {
+			const np_profile *p = &m->profile[lowest_bit(left)];
+			if (!p->started || p->process != lists[l])
+				continue;
+			if (sole || p->segment != 0 || !p->mapped)
+				return NULL;
+			if (qualifies(m, p, irq))
+				sole = p;
+		}
+	return sole;
+}
+
+np_result np_profile_interrupts(np_machine *m, const np_interrupt *irq, const uint64_t *pc, size_t n,
+				uint64_t *counted)
+{
+	*counted = 0;
+	bool plain = !m->halted && irq->group < m->groups && irq->cpu < m->cpus &&
+		     (np_has_source_argument(m->version) || irq->source == NP_PROFILE_TIME);
+	const np_profile *p = plain ? sole_counter(m, irq) : NULL;
+	/* IN-3, IN-4: pc is in the region when pc - base < width; CP-10 keeps
+	 * base + size from wrapping, so an address below base is never in it */
+	uint64_t width = p ? p->size + (np_region_end_inclusive(m) ? 1u : 0u) : 0;
+	if (!p || width < p->size || p->base + p->size < p->base) {
+		np_result worst = { NP_RESULT_NONE, 0, NULL };
+		for (size_t i = 0; i < n; i++) {
+			np_interrupt one = *irq;
+			unsigned c;
+			one.pc = pc[i];
+			np_result r = np_profile_interrupt(m, &one, &c);
+			*counted += c;
+			if (r.kind != NP_RESULT_NONE)
+				worst = r;   /* corruption, or the bug check that ends the run */
+			if (r.kind == NP_RESULT_BUGCHECK || r.kind == NP_RESULT_NOT_APPLICABLE)
+				return r;
+		}
+		return worst;
+	}
+	uint64_t base = p->base, whole = p->buffer_size / 4u;   /* counters wholly inside */
+	unsigned shift = p->bucket_size;
+	uint8_t *counters = p->mapped;
+	hit worst = HIT_NONE;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t d = pc[i] - base;
+		if (d >= width)
+			continue;
+		uint64_t index = d >> shift;                              /* IN-5 */
+		if (index < whole) {
+			uint32_t v;
+			memcpy(&v, counters + index * 4u, sizeof v);      /* IN-6: may be unaligned, wraps */
+			v++;
+			memcpy(counters + index * 4u, &v, sizeof v);
+			++*counted;
+			continue;
+		}
+		hit h = overrun(m, p, p->buffer + index * 4u);            /* IN-7 */
+		if (h != HIT_SKIPPED)
+			++*counted;
+		if (h > worst)
+			worst = h;
+		if (h == HIT_BUGCHECK) {
+			m->halted = true;
+			m->halt_code = NP_BUGCHECK_IRQL_NOT_LESS_OR_EQUAL;
+			return np_bugcheck(m->halt_code);
+		}
+	}
+	if (worst == HIT_CORRUPTION)
+		return (np_result){ NP_RESULT_CORRUPTION, 0, NULL };
+	return (np_result){ NP_RESULT_NONE, 0, NULL };
+}

@@ -92,6 +92,13 @@ typedef struct np_error {
 	char text[1024];
 } np_error;
 
+/* Fills err with "path:line: message" and returns false, for parsers to
+ * `return np_error_at(...)`. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+bool np_error_at(np_error *err, const char *path, int line, const char *fmt, ...);
+
 /* Loads one file or every *.vec below a directory (sorted), appending to set.
  * Returns false and fills err on the first problem. */
 bool np_vectors_load(np_vector_set *set, const char *path, np_error *err);

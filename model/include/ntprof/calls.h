@@ -6,6 +6,7 @@
 #ifndef NTPROF_CALLS_H
 #define NTPROF_CALLS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ntprof/machine.h"
@@ -108,6 +109,15 @@ typedef struct np_interrupt {
 	unsigned process;          /* NP_PROCESS_* running at the time */
 } np_interrupt;
 np_result np_profile_interrupt(np_machine *m, const np_interrupt *irq, unsigned *counted);
+
+/* A run of interrupts that differ only in pc: a sample trace replayed.
+ * Exactly what np_profile_interrupt does once per pc, in order, stopping at
+ * a bug check; counted receives the total, and the result is the worst of
+ * the run (bugcheck, then corruption, then none). One started profile
+ * whose counters the kernel has mapped takes a loop of its own, about as
+ * fast as a bare buf[(pc - base) >> shift]++. */
+np_result np_profile_interrupts(np_machine *m, const np_interrupt *irq, const uint64_t *pc, size_t n,
+				uint64_t *counted);
 
 /* Sizes of the source-list records (TR-7), for callers that parse the chain. */
 #define NP_PROFILE_SOURCE_INFO_FIXED 0x18u

@@ -167,7 +167,9 @@ $(KYUAFILE): FORCE
 -include $(MODEL_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d) $(TEST_BIN:=.d) $(PIC_OBJ:.o=.d) \
 	$(DL_SRC:%.c=$(B)/pic/%.d) $(BENCH_BIN:=.d)
 
-$(BENCH_BIN): $(B)/bench/%: $(B)/bench/%.o $(LIB)
+# The bench drives the explorer too (np_explore), so it links the harness.
+$(B)/bench/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
+$(BENCH_BIN): $(B)/bench/%: $(B)/bench/%.o $(HARNESS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Run only here, never by `make check`: it prints figures and exits 0.

@@ -105,10 +105,14 @@ static void test_memory_large_sparse_region(void **state)
 	assert_int_equal(rd32(m, BIG + 0x40000FF8ull), 0xEEEEEEEEu);
 	assert_int_equal(rd32(m, BIG + 0x40001004ull), 0xEEEEEEEEu);
 	/* only two pages of the middle were made, plus the last one */
-	size_t made = 0;
-	for (uint64_t p = 0; p < BIG_LEN / NP_PAGE_SIZE; p++)
-		made += r->page[p] != NULL;
+	size_t made = 0, leaves = 0;
+	for (uint64_t l = 0; l < BIG_LEN / NP_PAGE_SIZE / NP_REGION_LEAF_PAGES; l++) {
+		leaves += r->page[l] != NULL;
+		for (unsigned p = 0; r->page[l] && p < NP_REGION_LEAF_PAGES; p++)
+			made += r->page[l][p] != NULL;
+	}
 	assert_int_equal(made, 3);
+	assert_int_equal(leaves, 2);   /* the middle's leaf and the last one */
 }
 
 /* The address space AS-2 and AS-3 probe (no rule of its own): np_mem_map

@@ -107,6 +107,11 @@ const np_function *np_function_find(const char *name)
 	return NULL;
 }
 
+const np_function *np_function_at(unsigned i)
+{
+	return i < sizeof functions / sizeof *functions ? &functions[i] : NULL;
+}
+
 const np_param *np_param_find(const np_function *f, const char *name)
 {
 	for (const np_param *p = f->param; p->name; p++)

@@ -59,6 +59,8 @@ typedef struct np_function {
 } np_function;
 
 const np_function *np_function_find(const char *name);
+/* The i-th function of the catalog, in its order; NULL past the end. */
+const np_function *np_function_at(unsigned i);
 const np_param *np_param_find(const np_function *f, const char *name);
 
 /* Pointer symbols (fixtures/README.md): user null misaligned readonly unmapped kernel vanishing. */

@@ -1,8 +1,8 @@
 /* ntprof: run vectors against a backend, compare result files, evaluate calls
- * on the model, explain rules. Exit status: 0 all well, 1 a difference
- * (mismatch, unlisted or stale known divergence, differing results, failed
- * check), 2 bad input (usage, an unreadable or malformed file, an unknown
- * version). */
+ * on the model, explore boundary combinations, explain rules. Exit status: 0
+ * all well, 1 a difference (mismatch, unlisted or stale known divergence,
+ * differing results, failed check, something the explorer found), 2 bad
+ * input (usage, an unreadable or malformed file, an unknown version). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +25,7 @@
 #include "ntprof/rules_index.h"
 #include "catalog.h"
 #include "ntprof/compare.h"
+#include "ntprof/explore.h"
 #include "ntprof/known.h"
 #include "ntprof/matrix.h"
 #include "ntprof/runner.h"
@@ -51,6 +52,9 @@ static int usage(const char *why)
 		"       ntprof matrix [--format text|markdown|html] [--arch LIST] [--output FILE] [--root DIR] [FILE|DIR]...\n"
 		"       ntprof diff [--arch LIST] [--root DIR] VERSION_A[/ARCH] VERSION_B[/ARCH] [FILE|DIR]...\n"
 		"       ntprof call [--target VERSION[/ARCH]] [--given KEY=VALUE]... STEP...\n"
+		"       ntprof explore [--function F]... [--target VERSION[/ARCH]]... [--targets LIST]\n"
+		"                      [--against model|dl:PATH.so] [--budget N | --seconds S] [--seed N]\n"
+		"                      [--output FILE]\n"
 		"       ntprof explain [--root DIR] RULE | --check\n"
 		"       ntprof versions\n");
 	return EXIT_BAD_INPUT;
@@ -484,6 +488,125 @@ static int cmd_call(int argc, char **argv)
 	return status;
 }
 
+/* Adds "VERSION[/ARCH],..." to a target list; NULL or why not. */
+static const char *add_targets(np_target_list *l, const char *list)
+{
+	char buf[512];
+	if (strlen(list) >= sizeof buf)
+		return "list too long";
+	strcpy(buf, list);
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		const char *e = np_targets_add(l, t);
+		if (e)
+			return e;
+	}
+	return NULL;
+}
+
+/* explore: exit 0 when nothing was found, 1 when the report holds a class
+ * (a version difference, or a divergence of the --against backend), 2 on
+ * bad input. The report goes through the sink; the figures to stderr. */
+static int cmd_explore(int argc, char **argv)
+{
+	static np_explore_options o;
+	memset(&o, 0, sizeof o);
+	o.seed = 1;
+	const char *output = NULL, *against = NULL;
+	bool budget = false;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		uint64_t n;
+		if (strcmp(a, "--function") == 0) {
+			char buf[512];
+			if (!(v = need_value(argc, argv, &i)) || strlen(v) >= sizeof buf)
+				return usage("--function needs a function name (e.g. NtCreateProfile)");
+			strcpy(buf, v);
+			for (char *save = NULL, *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+				const char *e = np_explore_check_function(f);
+				if (e) {
+					fprintf(stderr, "ntprof: --function %s: %s\n", f, e);
+					return EXIT_BAD_INPUT;
+				}
+				if (o.nfunction == NP_EXPLORE_MAX_FUNCTIONS)
+					return usage("too many --function");
+				/* the catalog's own spelling outlives argv's copy */
+				o.function[o.nfunction++] = np_function_find(f)->name;
+			}
+		} else if (strcmp(a, "--target") == 0 || strcmp(a, "--targets") == 0) {
+			if (!(v = need_value(argc, argv, &i)))
+				return usage("--targets needs VERSION[/ARCH][,...]");
+			const char *e = add_targets(&o.targets, v);
+			if (e) {
+				fprintf(stderr, "ntprof: %s %s: %s\n", a, v, e);
+				return EXIT_BAD_INPUT;
+			}
+		} else if (strcmp(a, "--against") == 0) {
+			if (!(against = need_value(argc, argv, &i)))
+				return usage("--against needs a backend (model or dl:PATH.so)");
+		} else if (strcmp(a, "--budget") == 0) {
+			if (!(v = need_value(argc, argv, &i)) || !np_number_parse(v, &n) || n == 0 ||
+			    n > 100000000u)
+				return usage("--budget takes a number of combinations from 1 to 100000000");
+			o.budget = (unsigned long)n;
+			budget = true;
+		} else if (strcmp(a, "--seconds") == 0) {
+			if (!(v = need_value(argc, argv, &i)) || !np_number_parse(v, &n) || n == 0 ||
+			    n > 86400u)
+				return usage("--seconds takes a whole number of seconds from 1 to 86400");
+			o.seconds = (double)n;
+		} else if (strcmp(a, "--seed") == 0) {
+			if (!(v = need_value(argc, argv, &i)) || !np_number_parse(v, &n))
+				return usage("--seed takes a number (decimal or 0x hex, up to 64 bits)");
+			o.seed = n;
+		} else if (strcmp(a, "--output") == 0) {
+			if (!(output = need_value(argc, argv, &i)))
+				return usage("--output needs a file");
+		} else {
+			fprintf(stderr, "ntprof: explore: unknown %s %s\n", a[0] == '-' ? "option" : "argument", a);
+			return usage(NULL);
+		}
+	}
+	if (budget && o.seconds > 0)
+		return usage("--budget and --seconds exclude each other");
+	char why[400];
+	np_backend *model = np_backend_model_new(), *judged = NULL;
+	if (!model) {
+		fprintf(stderr, "ntprof: out of memory\n");
+		return EXIT_BAD_INPUT;
+	}
+	if (against && !(judged = open_backend(against, why, sizeof why))) {
+		fprintf(stderr, "ntprof: --against %s: %s\n", against, why);
+		model->destroy(model);
+		return EXIT_BAD_INPUT;
+	}
+	o.against = judged;
+	o.against_name = against;
+	sink out;
+	int status = 0;
+	np_explore_stats st;
+	if (!sink_open(&out, output)) {
+		fprintf(stderr, "ntprof: --output %s: cannot write\n", output);
+		status = EXIT_BAD_INPUT;
+	} else if (!np_explore(out.f, model, &o, &st)) {
+		fprintf(stderr, "ntprof: out of memory\n");
+		sink_abort(&out);
+		status = EXIT_BAD_INPUT;
+	} else if (!sink_close(&out)) {
+		fprintf(stderr, "ntprof: --output %s: cannot write\n", output);
+		status = EXIT_BAD_INPUT;
+	} else {
+		fprintf(stderr, "ntprof explore: %lu combinations, %lu evaluations, %.2f s (%.0f combinations/s)%s\n",
+			st.combinations, st.evaluations, st.seconds,
+			st.seconds > 0 ? (double)st.combinations / st.seconds : 0.0,
+			st.stopped_by_time ? "; stopped by --seconds" : "");
+		status = st.classes ? EXIT_DIFFERENCE : 0;
+	}
+	if (judged)
+		judged->destroy(judged);
+	model->destroy(model);
+	return status;
+}
+
 static int cmd_explain(int argc, char **argv)
 {
 	const char *root = NULL, *rule = NULL;
@@ -848,6 +971,8 @@ int main(int argc, char **argv)
 		return cmd_matrix(argc - 2, argv + 2);
 	if (strcmp(cmd, "diff") == 0)
 		return cmd_diff(argc - 2, argv + 2);
+	if (strcmp(cmd, "explore") == 0)
+		return cmd_explore(argc - 2, argv + 2);
 	if (strcmp(cmd, "versions") == 0)
 		return cmd_versions();
 	if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0) {

@@ -4,7 +4,8 @@
 
 #include "internal.h"
 
-#define MAX_BACKED  (16u << 20)               /* up to here a region is one block */
+#define MAX_BACKED  (1u << 20)                /* up to here a region is one block */
+#define LEAF_PAGES  NP_REGION_LEAF_PAGES      /* above it, pages hang off leaves */
 #define MAX_REGION  (0x100000000ull + 0x10000) /* a ULONG-sized buffer, page-rounded */
 
 /* AS-1: MmUserProbeAddress. x86: 0x7FFF0000 (2 GB user space). x64 and WOW64
@@ -34,19 +35,23 @@ np_config_error np_mem_map(np_machine *m, uint64_t base, uint64_t size, unsigned
 			memset(r.bytes, fill, (size_t)size);
 	} else {
 		/* large buffers are mostly never touched: keep only written pages */
-		r.page = calloc((size_t)((size + NP_PAGE_SIZE - 1) / NP_PAGE_SIZE), sizeof *r.page);
+		uint64_t pages = (size + NP_PAGE_SIZE - 1) / NP_PAGE_SIZE;
+		r.page = calloc((size_t)((pages + LEAF_PAGES - 1) / LEAF_PAGES), sizeof *r.page);
 	}
 	if (!r.bytes && !r.page)
-		return "out of memory"; /* LCOV_EXCL_LINE: malloc of at most 16 MiB */
+		return "out of memory"; /* LCOV_EXCL_LINE: malloc of at most 1 MiB */
 	m->mem.region[m->mem.count++] = r;
 	return NULL;
 }
 
 void np_region_free(np_region *r)
 {
-	if (r->page)
-		for (uint64_t i = 0; i < (r->size + NP_PAGE_SIZE - 1) / NP_PAGE_SIZE; i++)
-			free(r->page[i]);
+	uint64_t pages = (r->size + NP_PAGE_SIZE - 1) / NP_PAGE_SIZE;
+	for (uint64_t l = 0; r->page && l < (pages + LEAF_PAGES - 1) / LEAF_PAGES; l++) {
+		for (unsigned i = 0; r->page[l] && i < LEAF_PAGES; i++)
+			free(r->page[l][i]);
+		free(r->page[l]);
+	}
 	free(r->page);
 	free(r->bytes);
 	r->page = NULL;
@@ -71,7 +76,13 @@ static uint8_t *region_byte(np_region *r, uint64_t off, bool write)
 {
 	if (r->bytes)
 		return r->bytes + off;
-	uint8_t **page = &r->page[off / NP_PAGE_SIZE];
+	uint64_t index = off / NP_PAGE_SIZE;
+	uint8_t ***leaf = &r->page[index / LEAF_PAGES];
+	if (!*leaf && !write)
+		return NULL;
+	if (!*leaf && !(*leaf = calloc(LEAF_PAGES, sizeof **leaf)))
+		NP_MODEL_BUG("out of memory for a page table"); /* LCOV_EXCL_LINE */
+	uint8_t **page = &(*leaf)[index % LEAF_PAGES];
 	if (!*page && write) {
 		*page = malloc(NP_PAGE_SIZE);
 		if (!*page)

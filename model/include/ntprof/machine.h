@@ -189,13 +189,19 @@ typedef struct np_hal {
  * another thread decommits between the probe and the final write (QI-3). */
 #define NP_REGION_VANISHES 4u
 
+/* Pages of a large region hang off leaves of this many pointers (2 MiB of
+ * address space each), so that mapping and freeing a 4 GiB region costs a
+ * 16 KiB table, not 8 MiB of pointers (model/memory.c). */
+#define NP_REGION_LEAF_PAGES 512u
+
 typedef struct np_region {
 	uint64_t base, size;
 	unsigned prot;
 	unsigned flags;
 	bool revoked;        /* a VANISHES region after its probe, or freed (FreeBuffer) */
 	uint8_t *bytes;      /* backing store of size bytes, for regions up to 16 MiB */
-	uint8_t **page;      /* larger regions: pages allocated when first written */
+	uint8_t ***page;     /* larger regions: leaves of NP_REGION_LEAF_PAGES page
+			      * pointers, each leaf and page allocated when first written */
 	uint8_t fill;        /* what an unwritten page of a large region holds */
 } np_region;
 

@@ -7,6 +7,8 @@
 #                     the Windows exe under Wine (plain suite, conformance/test_wine.sh)
 #   make coverage     Kyua suite on a --coverage build, lcov report of model/
 #   make bench        build/bench/bench: the model's speed (not a test)
+#   make mutants      mutation testing of model/, build/reports/mutants.txt
+#                     (not part of check; MUTANTS_FILTER=REGEX runs a subset)
 #   make install      PREFIX (default /usr/local) under DESTDIR
 #   make deps         install the Debian packages the tests need
 #   make windows      build/win/{x86_64,i686}/ntprof.exe (mingw-w64, fixtures compiled in)
@@ -107,7 +109,7 @@ HARNESS_DEFS = -Iharness/include -Iharness \
 $(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
 $(B)/conformance/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) -Iconformance
 
-.PHONY: all lib tests run check coverage bench install uninstall clean deps help windows FORCE
+.PHONY: all lib tests run check coverage bench mutants install uninstall clean deps help windows FORCE
 .SUFFIXES:
 .DELETE_ON_ERROR:
 
@@ -246,6 +248,15 @@ check: deps
 coverage: deps
 	@$(SUBMAKE) VARIANT=cov all
 	@tools/coverage.sh $(ROOT) $(ROOT)/build/cov $(ROOT)/build/coverage
+
+# Mutation testing (issue 7): slow (minutes), so never run by check. The
+# mutated copies live in build/mutants/; model/ is only read. Warnings are not
+# errors there: a mutant that warns is still a mutant to kill.
+MUTANTS_FILTER =
+mutants: deps
+	@$(SUBMAKE) all
+	@CC='$(CC)' MUTANT_CFLAGS='-std=c11 -Wall -Wextra -w $(NP_CPPFLAGS) -O1 -g0' \
+		MUTANTS_FILTER='$(MUTANTS_FILTER)' tools/mutants.sh $(ROOT) $(ROOT)/build $(ROOT)/build/mutants
 
 clean:
 	rm -rf build

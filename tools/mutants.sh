@@ -9,21 +9,26 @@
 # the tests' own use of rules.h keeps the true thresholds. Then:
 #   1. ntprof run (every vector on every target); a difference kills it;
 #   2. if it survived, the CMocka model tests; a failing test kills it.
+# The model objects carry UBSan (as in the asan tree of make check): a mutant
+# that indexes past an array is killed by the first run that makes it do so.
 # A mutant listed in conformance/mutants-equivalent.txt with the same mutation
-# text counts as equivalent. Report: build/reports/mutants.txt.
+# text counts as equivalent. Report: build/reports/mutants.txt, in file and
+# line order.
 #
-# Environment: CC, MUTANT_CFLAGS (compile flags of the model objects),
+# Environment: CC, MUTANT_CFLAGS (compile and link flags of the model objects),
 # MUTANTS_FILTER (an extended regex matched against "ID FILE KIND MUTATION";
-# only matching mutants run), MUTANT_TIMEOUT (seconds per program, default 20).
-# Exit status: 0 when no non-equivalent mutant survives, 1 otherwise, 2 when
-# the unmutated build already fails (nothing would mean anything).
+# only matching mutants run), MUTANT_JOBS (workers, default: processors),
+# MUTANT_TIMEOUT (seconds per program, default 20).
+# Exit status: 0 when no non-equivalent mutant survives and no equivalence entry
+# is contradicted, 1 otherwise, 2 when the unmutated build already fails.
 set -uo pipefail
 
 root=$1 build=$2 out=$3
 cc=${CC:-cc}
-cflags=${MUTANT_CFLAGS:--std=c11 -O1 -g0}
+cflags=${MUTANT_CFLAGS:--std=c11 -O1 -g0 -fsanitize=undefined -fno-sanitize-recover=all}
 filter=${MUTANTS_FILTER:-}
 limit=${MUTANT_TIMEOUT:-20}
+jobs=${MUTANT_JOBS:-$(nproc 2>/dev/null || echo 1)}
 gen=$root/tools/mutants-gen.awk
 equiv_file=$root/conformance/mutants-equivalent.txt
 report=$root/build/reports/mutants.txt
@@ -31,13 +36,18 @@ report=$root/build/reports/mutants.txt
 model_tests="test_create_profile test_profile_control test_profile_interrupt test_set_interval
 	test_query_interval test_trace test_sysinfo test_hal test_machine test_memory
 	test_model_edges test_native test_versions"
+# A sanitizer report ends the program with this status, told apart from a
+# vector mismatch (ntprof run exits 1).
+export UBSAN_OPTIONS=halt_on_error=1:exitcode=99:print_stacktrace=0
+export NTPROF_SOURCE_ROOT=$root
 
 die() { echo "mutants: $*" >&2; exit 2; }
 
 cd "$root" || die "no $root"
 [ -x "$build/ntprof" ] || die "$build/ntprof missing: run make all first"
+case $jobs in ''|*[!0-9]*|0) die "MUTANT_JOBS must be a positive number, not '$jobs'" ;; esac
 rm -rf "$out"
-mkdir -p "$out/base" "$out/mut" "$out/bin" "$root/build/reports" || die "cannot create $out"
+mkdir -p "$out/base" "$root/build/reports" || die "cannot create $out"
 tmp_report=$(mktemp "$root/build/reports/.mutants.XXXXXX")
 trap 'rm -f "$tmp_report"; exit 130' INT TERM
 cp -R model "$out/src" || die "cannot copy model/"
@@ -57,57 +67,66 @@ done
 rules_users=$(for f in $sources; do
 	"$cc" "${inc[@]}" -MM "$src/$f" | tr -d '\\\n' | grep -q 'ntprof/rules.h' && echo "$f"
 done)
-
 harness_lib=$(ls "$build"/harness/*.o | grep -v '/main\.o$')
-# Linked from the objects in OBJDIR: ntprof first; the tests only when the
+
+# Worker W has its own objects, programs and logs under $out/wW.
+# Linked from the objects of one worker: ntprof first; the tests only when the
 # vectors let the mutant live (most mutants die at the first step).
-link() { # link OBJDIR
-	"$cc" -o "$out/bin/ntprof" "$build/harness/main.o" $harness_lib "$1"/*.o
+link() { # link WDIR OBJDIR
+	"$cc" $cflags -o "$1/bin/ntprof" "$build/harness/main.o" $harness_lib "$2"/*.o
 }
-link_tests() { # link_tests OBJDIR
-	local d=$1 t
+link_tests() { # link_tests WDIR OBJDIR
+	local t
 	for t in $model_tests; do
-		"$cc" -o "$out/bin/$t" "$build/conformance/$t.o" $harness_lib "$d"/*.o -lcmocka || return 1
+		"$cc" $cflags -o "$1/bin/$t" "$build/conformance/$t.o" $harness_lib "$2"/*.o -lcmocka || return 1
 	done
 }
-# run_vectors: empty output when every vector matches, else what killed it.
+# run_vectors WDIR: nothing printed when every vector matches, else what killed it.
 run_vectors() {
-	local log=$out/run.log rc
-	timeout "$limit" "$out/bin/ntprof" run >"$log" 2>&1
+	local log=$1/run.log rc first
+	timeout "$limit" "$1/bin/ntprof" run >"$log" 2>&1
 	rc=$?
-	[ $rc -eq 0 ] && return 0
-	[ $rc -eq 124 ] && { echo "vectors (timeout)"; return 1; }
-	[ $rc -gt 128 ] && { echo "vectors (crash, signal $((rc - 128)))"; return 1; }
-	local first
-	first=$(grep -m1 -E 'mismatch|crashed|stub|not-exported' "$log" | grep -v '^summary' |
-		awk '{ for (i = 1; i <= NF; i++) if ($i ~ /\//) { print $i; exit } }')
-	echo "vectors (${first:-exit $rc})"
+	case $rc in
+	0)   return 0 ;;
+	124) echo "vectors (timeout)" ;;
+	99)  echo "vectors (UBSan: $(grep -m1 -o 'runtime error: .*' "$log" | cut -c16-70))" ;;
+	*)   if [ $rc -gt 128 ]; then
+		     echo "vectors (crash, signal $((rc - 128)))"
+	     else
+		     first=$(grep -v '^summary' "$log" | grep -m1 -E 'mismatch|crashed|stub|not-exported' |
+			     awk '{ for (i = 1; i <= NF; i++) if ($i ~ /\//) { print $i; exit } }')
+		     echo "vectors (${first:-exit $rc})"
+	     fi ;;
+	esac
 	return 1
 }
-run_tests() { # the first failing model test program and case
-	local t rc log=$out/test.log
+run_tests() { # run_tests WDIR: the first failing model test program and case
+	local t rc log=$1/test.log what
 	for t in $model_tests; do
-		(cd "$out" && NTPROF_SOURCE_ROOT=$root timeout "$limit" "$out/bin/$t") >"$log" 2>&1
+		(cd "$1" && timeout "$limit" "$1/bin/$t") >"$log" 2>&1
 		rc=$?
-		if [ $rc -ne 0 ]; then
-			local case
-			case=$(grep -m1 -E '^\[  FAILED  \]|^\[  ERROR   \]' "$log" | awk '{ print $NF }')
-			[ $rc -eq 124 ] && case="timeout"
-			echo "test $t${case:+ ($case)}"
-			return 1
-		fi
+		[ $rc -eq 0 ] && continue
+		case $rc in
+		124) what=timeout ;;
+		99)  what="UBSan: $(grep -m1 -o 'runtime error: .*' "$log" | cut -c16-70)" ;;
+		*)   what=$(grep -m1 -E '^\[  FAILED  \] test_' "$log" | awk '{ print $NF }') ;;
+		esac
+		echo "test $t${what:+ ($what)}"
+		return 1
 	done
 	return 0
 }
 
-link "$out/base" && link_tests "$out/base" || die "the unmutated model does not link"
-run_vectors >/dev/null || die "the unmutated model fails the vectors ($out/run.log)"
-run_tests >/dev/null || die "the unmutated model fails a model test ($out/test.log)"
+mkdir -p "$out/w0/bin" || die "cannot create $out/w0"
+link "$out/w0" "$out/base" && link_tests "$out/w0" "$out/base" || die "the unmutated model does not link"
+run_vectors "$out/w0" >/dev/null || die "the unmutated model fails the vectors ($out/w0/run.log)"
+run_tests "$out/w0" >/dev/null || die "the unmutated model fails a model test ($out/w0/test.log)"
 
-# The list: ID FILE ORDINAL LINE KIND MUTATION, files in name order.
+# The list: ID FILE ORDINAL LINE KIND MUTATION, in file then line order.
 list=$out/list.tsv
 for f in $sources include/ntprof/rules.h; do
 	awk -v versions="$versions" -f "$gen" "$src/$f" |
+		sort -t "$(printf '\t')" -k2,2n -k1,1n |
 		awk -F '\t' -v f="model/$f" 'BEGIN { OFS = "\t" }
 			{ id = f; sub(/^model\//, "", id); sub(/\.[ch]$/, "", id); sub(/^include\/ntprof\//, "", id)
 			  n[$2]++; print id ":" $2 "." n[$2], f, $1, $2, $3, $4 }'
@@ -127,38 +146,32 @@ if [ -f "$equiv_file" ]; then
 	done <"$equiv_file"
 fi
 
-total=0 killed=0 by_vec=0 by_test=0 equiv=0 surv=0 invalid=0 stale=0
-start=$(date +%s)
-{
-	echo "# ntprof mutation testing of model/ (tools/mutants.sh), $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "# ID  FILE:LINE  KIND  MUTATION  =>  RESULT"
-} >"$tmp_report"
-while IFS=$'\t' read -r id file ord line kind what; do
-	total=$((total + 1))
-	rm -f "$out"/mut/*.o
-	cp "$out"/base/*.o "$out/mut/"
-	ok=1
+# One mutant in worker directory WDIR: prints CATEGORY <TAB> REPORT LINE.
+one() { # one WDIR ID FILE ORDINAL LINE KIND MUTATION
+	local w=$1 id=$2 file=$3 ord=$4 line=$5 kind=$6 what=$7 ok=1 why result cat f base
+	rm -f "$w"/mut/*.o
+	cp "$out"/base/*.o "$w/mut/"
 	if [ "$file" = model/include/ntprof/rules.h ]; then
-		mkdir -p "$out/inc/ntprof"
+		mkdir -p "$w/inc/ntprof"
 		awk -v versions="$versions" -v want="$ord" -f "$gen" "$src/include/ntprof/rules.h" \
-			>"$out/inc/ntprof/rules.h" || ok=0
+			>"$w/inc/ntprof/rules.h" || ok=0
 		for f in $rules_users; do
 			[ $ok = 1 ] || break
-			"$cc" $cflags -I"$out/inc" "${inc[@]}" -c -o "$out/mut/${f%.c}.o" "$src/$f" \
-				2>"$out/cc.log" || ok=0
+			"$cc" $cflags -I"$w/inc" "${inc[@]}" -c -o "$w/mut/${f%.c}.o" "$src/$f" \
+				2>"$w/cc.log" || ok=0
 		done
 	else
 		base=$(basename "$file")
 		# Beside the original, so that its quoted #includes resolve alike.
-		awk -v versions="$versions" -v want="$ord" -f "$gen" "$src/$base" >"$src/.mutant-$base" &&
-			"$cc" $cflags "${inc[@]}" -c -o "$out/mut/${base%.c}.o" "$src/.mutant-$base" \
-				2>"$out/cc.log" || ok=0
-		rm -f "$src/.mutant-$base"
+		local m=$src/.mutant-${w##*/}-$base
+		awk -v versions="$versions" -v want="$ord" -f "$gen" "$src/$base" >"$m" &&
+			"$cc" $cflags "${inc[@]}" -c -o "$w/mut/${base%.c}.o" "$m" 2>"$w/cc.log" || ok=0
+		rm -f "$m"
 	fi
-	if [ $ok = 1 ] && link "$out/mut" 2>>"$out/cc.log"; then
-		if why=$(run_vectors); then
-			if link_tests "$out/mut" 2>>"$out/cc.log"; then
-				why=$(run_tests)
+	if [ $ok = 1 ] && link "$w" "$w/mut" 2>>"$w/cc.log"; then
+		if why=$(run_vectors "$w"); then
+			if link_tests "$w" "$w/mut" 2>>"$w/cc.log"; then
+				why=$(run_tests "$w")
 			else
 				why="invalid (does not compile)"
 			fi
@@ -168,33 +181,69 @@ while IFS=$'\t' read -r id file ord line kind what; do
 	fi
 	if [ -z "$why" ]; then
 		if [ -n "${eq_mut[$id]+x}" ] && [ "${eq_mut[$id]}" = "$what" ]; then
-			result="equivalent: ${eq_why[$id]}"; equiv=$((equiv + 1))
+			cat=equivalent result="equivalent: ${eq_why[$id]}"
 		else
-			result="SURVIVED"; surv=$((surv + 1))
-			[ -n "${eq_mut[$id]+x}" ] && result="SURVIVED (equivalence listed for another mutation: ${eq_mut[$id]})"
+			cat=survived result="SURVIVED"
+			[ -n "${eq_mut[$id]+x}" ] &&
+				result="SURVIVED (the equivalence listed for $id is for another mutation: ${eq_mut[$id]})"
 		fi
 	elif [ "${why#invalid}" != "$why" ]; then
-		result=$why; invalid=$((invalid + 1))
+		cat=invalid result=$why
 	else
-		result="killed by $why"; killed=$((killed + 1))
-		case $why in vectors*) by_vec=$((by_vec + 1)) ;; *) by_test=$((by_test + 1)) ;; esac
+		case $why in vectors*) cat=vectors ;; *) cat=tests ;; esac
+		result="killed by $why"
 		if [ -n "${eq_mut[$id]+x}" ]; then
-			result="$result (listed as equivalent: remove the entry)"; stale=$((stale + 1))
+			cat=$cat-stale result="$result (listed as equivalent: remove the entry)"
 		fi
 	fi
-	printf '%s  %s:%s  %s  %s  =>  %s\n' "$id" "$file" "$line" "$kind" "$what" "$result" >>"$tmp_report"
-	case $result in SURVIVED*) printf 'SURVIVED %s  %s:%s  %s\n' "$id" "$file" "$line" "$what" ;; esac
-done <"$list"
+	printf '%s\t%s  %s:%s  %s  %s  =>  %s\n' "$cat" "$id" "$file" "$line" "$kind" "$what" "$result"
+}
+
+worker() { # worker N: every JOBS-th mutant from the N-th, results in $out/wN/results
+	local w=$out/w$1 n=0 id file ord line kind what
+	mkdir -p "$w/mut" "$w/bin"
+	: >"$w/results"
+	while IFS=$'\t' read -r id file ord line kind what; do
+		n=$((n + 1))
+		[ $(((n - 1) % jobs)) -eq "$1" ] || continue
+		printf '%d\t%s\n' "$n" "$(one "$w" "$id" "$file" "$ord" "$line" "$kind" "$what")" >>"$w/results"
+		case $(tail -n1 "$w/results") in
+		*$'\t'survived$'\t'*) tail -n1 "$w/results" | cut -f3- | sed 's/^/SURVIVED /; s/  =>  SURVIVED.*$//' ;;
+		esac
+	done <"$list"
+}
+
+start=$(date +%s)
+pids=()
+for ((j = 0; j < jobs; j++)); do
+	worker "$j" &
+	pids+=($!)
+done
+trap 'kill "${pids[@]}" 2>/dev/null; rm -f "$tmp_report" "$src"/.mutant-*; exit 130' INT TERM
+wait "${pids[@]}"
 secs=$(( $(date +%s) - start ))
 
-valid=$((total - invalid))
-nonequiv=$((valid - equiv))
-rate=$(awk -v k=$killed -v n=$nonequiv 'BEGIN { printf "%.1f", n ? 100 * k / n : 100 }')
-summary="mutants: $total generated${filter:+ (filter '$filter')}, $killed killed ($by_vec by the vectors, $by_test by the model tests), $equiv equivalent, $surv surviving, $invalid invalid; kill rate $rate% of $nonequiv non-equivalent; ${secs}s"
-[ $stale -gt 0 ] && summary="$summary; $stale equivalence entries are wrong (killed)"
+merged=$out/results.tsv
+cat "$out"/w*/results | sort -n >"$merged"
+count() { awk -F '\t' -v c="$1" '$2 ~ c' "$merged" | wc -l; }
+total=$(wc -l <"$list")
+done_n=$(wc -l <"$merged")
+[ "$done_n" -eq "$total" ] || die "only $done_n of $total mutants have a result (see $out/w*/)"
+by_vec=$(count '^vectors'); by_test=$(count '^tests'); stale=$(count -stale)
+equiv=$(count '^equivalent$'); surv=$(count '^survived$'); invalid=$(count '^invalid$')
+killed=$((by_vec + by_test))
+{
+	echo "# ntprof mutation testing of model/ (tools/mutants.sh), $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "# ID  FILE:LINE  KIND  MUTATION  =>  RESULT"
+	cut -f3- "$merged"
+} >"$tmp_report"
+nonequiv=$((total - invalid - equiv))
+rate=$(awk -v k="$killed" -v n="$nonequiv" 'BEGIN { printf "%.1f", n ? 100 * k / n : 100 }')
+summary="mutants: $total generated${filter:+ (filter '$filter')}, $killed killed ($by_vec by the vectors, $by_test by the model tests), $equiv equivalent, $surv surviving, $invalid invalid; kill rate $rate% of $nonequiv non-equivalent; ${secs}s with $jobs workers"
+[ "$stale" -gt 0 ] && summary="$summary; $stale equivalence entries are contradicted (the mutant was killed)"
 echo "$summary" >>"$tmp_report"
 mv -f "$tmp_report" "$report"
 trap - INT TERM
 echo "$summary"
 echo "report: $report"
-[ $surv -eq 0 ] && [ $stale -eq 0 ]
+[ "$surv" -eq 0 ] && [ "$stale" -eq 0 ]

@@ -2038,6 +2038,19 @@ static void test_cp23_handle_table_full(void **state)
 	create_fails(m, &a, false, NP_STATUS_QUOTA_EXCEEDED);
 }
 
+/* MC-3: the table's last entry (handle 0x100) names its object; the value
+ * after it (0x104) names none. */
+static void test_mc3_last_handle_of_table(void **state)
+{
+	np_machine *m = *state;
+	for (unsigned i = 0; i < NP_MAX_HANDLES; i++)
+		assert_int_equal(np_handle_open(m, NP_OBJ_PROCESS, NP_PROCESS_CURRENT, NP_SYNCHRONIZE),
+				 4u * (i + 1));
+	assert_status(np_nt_close(m, 4u * (NP_MAX_HANDLES + 1)), NP_STATUS_INVALID_HANDLE);
+	assert_status(np_nt_close(m, 4u * NP_MAX_HANDLES), NP_STATUS_SUCCESS);
+	assert_status(np_nt_close(m, 4u * NP_MAX_HANDLES), NP_STATUS_INVALID_HANDLE);
+}
+
 /* CP-23: only an allocation failure or a full handle table fail the
  * creation: 63 profiles fit a 64-entry table (one entry holds a process). */
 static void test_cp23_many_profiles(void **state)
@@ -2358,6 +2371,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_cp22_wow64, wow64_6_3),
 	T(test_cp23_allocation_failure, x64_6_1),
 	T(test_cp23_handle_table_full, x64_6_1),
+	T(test_mc3_last_handle_of_table, x64_6_1),
 	T(test_cp23_many_profiles, x64_6_1),
 	T(test_cp24_handle_written_x64, x64_6_1),
 	T(test_cp24_handle_written_32bit, bare),

@@ -157,7 +157,11 @@ static void test_source_parse_any_32bit_value(void **state)
 	assert_int_equal(s, 0xFFFFFFFFu);
 	assert_true(np_source_parse("4294967295", &s));
 	assert_int_equal(s, 0xFFFFFFFFu);
+	assert_true(np_source_parse("9", &s));          /* the digits' ends: 0 above, 9 here */
+	assert_int_equal(s, 9);
 	s = POISON;
+	assert_false(np_source_parse(":", &s));         /* the characters around the digits */
+	assert_false(np_source_parse("/", &s));
 	assert_false(np_source_parse("0x100000000", &s));
 	assert_false(np_source_parse("Time", &s));
 	assert_false(np_source_parse("profiletime", &s));

@@ -247,6 +247,11 @@ static void test_machine_set_cpus_x86_limit(void **state)
 	assert_int_equal(m->cpus, 32);
 	assert_non_null(np_machine_set_cpus(m, 33));
 	assert_int_equal(m->cpus, 32);
+	/* out of range for any kernel is said first */
+	assert_string_equal(np_machine_set_cpus(m, 65), "cpus must be 1 to 64 (one processor group)");
+	/* MC-4: likewise a group count out of range on a kernel without groups */
+	assert_string_equal(np_machine_set_groups(m, NP_MAX_GROUPS + 1), "groups must be 1 to 4");
+	assert_string_equal(np_machine_set_groups(m, 2), "processor groups exist on x64 from 6.1 (MC-4)");
 }
 
 /* MC-2: a caller on the first processor that stops being active (cpu ==

@@ -393,6 +393,7 @@ static void test_hal_kind_names(void **state)
 	assert_string_equal(np_hal_kind_name(NP_HAL_DEFAULT), "default");
 	assert_string_equal(np_hal_kind_name(NP_HAL_EMON), "emon");
 	assert_string_equal(np_hal_kind_name(NP_HAL_AMD64), "amd64");
+	assert_string_equal(np_hal_kind_name((np_hal_kind)(NP_HAL_AMD64 + 1)), "?");  /* just past */
 	assert_true(np_hal_kind_parse("Amd64", &k));
 	assert_int_equal(k, NP_HAL_AMD64);
 	assert_false(np_hal_kind_parse("intel", &k));

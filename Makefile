@@ -252,12 +252,15 @@ coverage: deps
 # Mutation testing (issue 7): slow (minutes), so never run by check. The
 # mutated copies live in build/mutants/; model/ is only read. Warnings are not
 # errors there: a mutant that warns is still a mutant to kill.
-# UBSan (bounds and the rest) turns a mutant's read past an array into a kill.
+# Sanitizers turn a mutant's access past an array (UBSan, on the vectors' run)
+# or past an allocation, or a leak (ASan, on the tests' run) into a kill.
 MUTANTS_FILTER =
 MUTANT_SANITIZE = -fsanitize=undefined -fno-sanitize-recover=all
+MUTANT_TEST_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all
 mutants: deps
 	@$(SUBMAKE) all
 	@CC='$(CC)' MUTANT_CFLAGS='-std=c11 -w $(NP_CPPFLAGS) -O1 -g0 $(MUTANT_SANITIZE)' \
+		MUTANT_TEST_CFLAGS='-std=c11 -w $(NP_CPPFLAGS) -O1 -g0 $(MUTANT_TEST_SANITIZE)' \
 		MUTANTS_FILTER='$(MUTANTS_FILTER)' tools/mutants.sh $(ROOT) $(ROOT)/build $(ROOT)/build/mutants
 
 clean:

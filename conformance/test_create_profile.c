@@ -1129,6 +1129,12 @@ static void test_cp11_hal_must_support_source(void **state)
 	assert_source(m, 0xFF, false);
 	assert_source(m, 0x100, false);
 	assert_source(m, 0xFFFFFFFFu, false);
+	close_all(m);
+
+	/* KS-2: the last entry of the HAL's table counts once the HAL supports it */
+	m->hal.source[NP_HAL_SOURCES - 1].supported = true;
+	assert_source(m, 0xFF, true);
+	assert_source(m, 0x100, false);
 }
 
 /* CP-11: ProfileAlignmentFixup is no HAL source: STATUS_NOT_SUPPORTED with

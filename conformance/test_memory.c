@@ -146,6 +146,7 @@ static void test_memory_zero_length(void **state)
 	uint8_t b = 0xAB;
 	assert_non_null(np_mem_find(m, RW_PAGE, 0));
 	assert_non_null(np_mem_find(m, RW_PAGE + NP_PAGE_SIZE - 1, 0));
+	assert_null(np_mem_find(m, 0, 0));           /* nothing is mapped at 0 */
 	assert_true(np_mem_read(m, UNMAPPED, &b, 0));
 	assert_true(np_mem_write(m, RO_PAGE, &b, 0));
 	assert_int_equal(b, 0xAB);

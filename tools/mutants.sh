@@ -9,13 +9,16 @@
 # the tests' own use of rules.h keeps the true thresholds. Then:
 #   1. ntprof run (every vector on every target); a difference kills it;
 #   2. if it survived, the CMocka model tests; a failing test kills it.
-# The model objects carry UBSan (as in the asan tree of make check): a mutant
-# that indexes past an array is killed by the first run that makes it do so.
+# Sanitizers are part of the oracle, as in the asan tree of make check: the
+# vectors run on model objects with UBSan (fast: a bound one too far is an
+# out-of-bounds index), the tests on objects with ASan and UBSan (a read or
+# write past an allocation, or a leak, kills the mutant too).
 # A mutant listed in conformance/mutants-equivalent.txt with the same mutation
 # text counts as equivalent. Report: build/reports/mutants.txt, in file and
 # line order.
 #
-# Environment: CC, MUTANT_CFLAGS (compile and link flags of the model objects),
+# Environment: CC, MUTANT_CFLAGS (compile and link flags of the model objects
+# of the vector run; MUTANT_TEST_CFLAGS for the tests' run),
 # MUTANTS_FILTER (an extended regex matched against "ID FILE KIND MUTATION";
 # only matching mutants run), MUTANT_JOBS (workers, default: processors),
 # MUTANT_TIMEOUT (seconds per program, default 20).
@@ -26,6 +29,7 @@ set -uo pipefail
 root=$1 build=$2 out=$3
 cc=${CC:-cc}
 cflags=${MUTANT_CFLAGS:--std=c11 -O1 -g0 -fsanitize=undefined -fno-sanitize-recover=all}
+tflags=${MUTANT_TEST_CFLAGS:--std=c11 -O1 -g0 -fsanitize=address,undefined -fno-sanitize-recover=all}
 filter=${MUTANTS_FILTER:-}
 limit=${MUTANT_TIMEOUT:-20}
 jobs=${MUTANT_JOBS:-$(nproc 2>/dev/null || echo 1)}
@@ -39,6 +43,8 @@ model_tests="test_create_profile test_profile_control test_profile_interrupt tes
 # A sanitizer report ends the program with this status, told apart from a
 # vector mismatch (ntprof run exits 1).
 export UBSAN_OPTIONS=halt_on_error=1:exitcode=99:print_stacktrace=0
+export ASAN_OPTIONS=detect_leaks=1:exitcode=99
+export LSAN_OPTIONS=exitcode=99
 export NTPROF_SOURCE_ROOT=$root
 
 die() { echo "mutants: $*" >&2; exit 2; }
@@ -47,7 +53,7 @@ cd "$root" || die "no $root"
 [ -x "$build/ntprof" ] || die "$build/ntprof missing: run make all first"
 case $jobs in ''|*[!0-9]*|0) die "MUTANT_JOBS must be a positive number, not '$jobs'" ;; esac
 rm -rf "$out"
-mkdir -p "$out/base" "$root/build/reports" || die "cannot create $out"
+mkdir -p "$out/base" "$out/base-t" "$root/build/reports" || die "cannot create $out"
 tmp_report=$(mktemp "$root/build/reports/.mutants.XXXXXX")
 trap 'rm -f "$tmp_report"; exit 130' INT TERM
 cp -R model "$out/src" || die "cannot copy model/"
@@ -62,6 +68,7 @@ versions=$(sed -n '/typedef enum np_ver {/,/} np_ver;/p' "$src/include/ntprof/ve
 sources=$(cd "$src" && ls *.c | LC_ALL=C sort)
 for f in $sources; do
 	"$cc" $cflags "${inc[@]}" -c -o "$out/base/${f%.c}.o" "$src/$f" || die "$f does not compile"
+	"$cc" $tflags "${inc[@]}" -c -o "$out/base-t/${f%.c}.o" "$src/$f" || die "$f does not compile"
 done
 # Model sources that include rules.h (directly or through internal.h).
 rules_users=$(for f in $sources; do
@@ -78,8 +85,15 @@ link() { # link WDIR OBJDIR
 link_tests() { # link_tests WDIR OBJDIR
 	local t
 	for t in $model_tests; do
-		"$cc" $cflags -o "$1/bin/$t" "$build/conformance/$t.o" $harness_lib "$2"/*.o -lcmocka || return 1
+		"$cc" $tflags -o "$1/bin/$t" "$build/conformance/$t.o" $harness_lib "$2"/*.o -lcmocka || return 1
 	done
+}
+# What a sanitizer reported, in a few words.
+sanitizer_said() {
+	local said
+	said=$(grep -m1 -o -E 'runtime error: .*|ERROR: (Address|Leak)Sanitizer: [a-z-]+' "$1" |
+		sed -E 's/^runtime error: /UBSan: /; s/^ERROR: //' | cut -c1-70)
+	echo "${said:-sanitizer}"
 }
 # run_vectors WDIR: nothing printed when every vector matches, else what killed it.
 run_vectors() {
@@ -89,7 +103,7 @@ run_vectors() {
 	case $rc in
 	0)   return 0 ;;
 	124) echo "vectors (timeout)" ;;
-	99)  echo "vectors (UBSan: $(grep -m1 -o 'runtime error: .*' "$log" | cut -c16-70))" ;;
+	99)  echo "vectors ($(sanitizer_said "$log"))" ;;
 	*)   if [ $rc -gt 128 ]; then
 		     echo "vectors (crash, signal $((rc - 128)))"
 	     else
@@ -108,7 +122,7 @@ run_tests() { # run_tests WDIR: the first failing model test program and case
 		[ $rc -eq 0 ] && continue
 		case $rc in
 		124) what=timeout ;;
-		99)  what="UBSan: $(grep -m1 -o 'runtime error: .*' "$log" | cut -c16-70)" ;;
+		99)  what=$(sanitizer_said "$log") ;;
 		*)   what=$(grep -m1 -E '^\[  FAILED  \] test_' "$log" | awk '{ print $NF }') ;;
 		esac
 		echo "test $t${what:+ ($what)}"
@@ -118,7 +132,7 @@ run_tests() { # run_tests WDIR: the first failing model test program and case
 }
 
 mkdir -p "$out/w0/bin" || die "cannot create $out/w0"
-link "$out/w0" "$out/base" && link_tests "$out/w0" "$out/base" || die "the unmutated model does not link"
+link "$out/w0" "$out/base" && link_tests "$out/w0" "$out/base-t" || die "the unmutated model does not link"
 run_vectors "$out/w0" >/dev/null || die "the unmutated model fails the vectors ($out/w0/run.log)"
 run_tests "$out/w0" >/dev/null || die "the unmutated model fails a model test ($out/w0/test.log)"
 
@@ -147,30 +161,41 @@ if [ -f "$equiv_file" ]; then
 fi
 
 # One mutant in worker directory WDIR: prints CATEGORY <TAB> REPORT LINE.
-one() { # one WDIR ID FILE ORDINAL LINE KIND MUTATION
-	local w=$1 id=$2 file=$3 ord=$4 line=$5 kind=$6 what=$7 ok=1 why result cat f base
-	rm -f "$w"/mut/*.o
-	cp "$out"/base/*.o "$w/mut/"
+# build WDIR OBJDIR BASEDIR FLAGS FILE ORDINAL: the model objects of one
+# mutant in OBJDIR, the unmutated ones copied from BASEDIR. False when the
+# mutant does not compile.
+build_mutant() {
+	local w=$1 d=$2 flags=$4 file=$5 ord=$6 f base m
+	rm -f "$d"/*.o
+	mkdir -p "$d"
+	cp "$3"/*.o "$d/"
 	if [ "$file" = model/include/ntprof/rules.h ]; then
 		mkdir -p "$w/inc/ntprof"
 		awk -v versions="$versions" -v want="$ord" -f "$gen" "$src/include/ntprof/rules.h" \
-			>"$w/inc/ntprof/rules.h" || ok=0
+			>"$w/inc/ntprof/rules.h" || return 1
 		for f in $rules_users; do
-			[ $ok = 1 ] || break
-			"$cc" $cflags -I"$w/inc" "${inc[@]}" -c -o "$w/mut/${f%.c}.o" "$src/$f" \
-				2>"$w/cc.log" || ok=0
+			"$cc" $flags -I"$w/inc" "${inc[@]}" -c -o "$d/${f%.c}.o" "$src/$f" 2>"$w/cc.log" ||
+				return 1
 		done
-	else
-		base=$(basename "$file")
-		# Beside the original, so that its quoted #includes resolve alike.
-		local m=$src/.mutant-${w##*/}-$base
-		awk -v versions="$versions" -v want="$ord" -f "$gen" "$src/$base" >"$m" &&
-			"$cc" $cflags "${inc[@]}" -c -o "$w/mut/${base%.c}.o" "$m" 2>"$w/cc.log" || ok=0
-		rm -f "$m"
+		return 0
 	fi
-	if [ $ok = 1 ] && link "$w" "$w/mut" 2>>"$w/cc.log"; then
+	base=$(basename "$file")
+	# Beside the original, so that its quoted #includes resolve alike.
+	m=$src/.mutant-${w##*/}-$base
+	awk -v versions="$versions" -v want="$ord" -f "$gen" "$src/$base" >"$m" &&
+		"$cc" $flags "${inc[@]}" -c -o "$d/${base%.c}.o" "$m" 2>"$w/cc.log"
+	local rc=$?
+	rm -f "$m"
+	return $rc
+}
+
+one() { # one WDIR ID FILE ORDINAL LINE KIND MUTATION
+	local w=$1 id=$2 file=$3 ord=$4 line=$5 kind=$6 what=$7 why result cat
+	if build_mutant "$w" "$w/mut" "$out/base" "$cflags" "$file" "$ord" &&
+	   link "$w" "$w/mut" 2>>"$w/cc.log"; then
 		if why=$(run_vectors "$w"); then
-			if link_tests "$w" "$w/mut" 2>>"$w/cc.log"; then
+			if build_mutant "$w" "$w/mut-t" "$out/base-t" "$tflags" "$file" "$ord" &&
+			   link_tests "$w" "$w/mut-t" 2>>"$w/cc.log"; then
 				why=$(run_tests "$w")
 			else
 				why="invalid (does not compile)"

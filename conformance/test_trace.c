@@ -1019,6 +1019,16 @@ static void test_trace_kernel_caller_6_1(void **state)
 	assert_kind(tsi(m, 0, 50000), NP_RESULT_NOT_APPLICABLE);
 }
 
+/* TR-0 before TR-10: on 6.0 a kernel-mode caller finds no TraceSetInformation
+ * either: the outcome is not exported, as for any caller. */
+static void test_trace_not_exported_before_kernel_caller(void **state)
+{
+	np_machine *m = *state;
+	m->previous_mode = NP_MODE_KERNEL;
+	assert_int_equal(np_trace_set_information(m, 0, 5, 0, 8).kind, NP_RESULT_NOT_EXPORTED);
+	assert_int_equal(np_trace_query_information(m, 0, 5, 0, 8, 0).kind, NP_RESULT_NOT_EXPORTED);
+}
+
 #define T(f, s) cmocka_unit_test_setup_teardown(f, setup_##s, teardown)
 /* one function run on several machines: the name says which */
 #define TV(f, s) { #f "_on_" #s, f, setup_##s, teardown, NULL }
@@ -1066,6 +1076,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_trace_source_list_amd64_wow64, wow64_6_2_amd64),
 	T(test_trace_source_list_reports_hal_limits, x64_1507),
 	T(test_trace_source_list_last_source, x64_1507),
+	T(test_trace_not_exported_before_kernel_caller, x64_6_0),
 	T(test_trace_source_list_retlen_null, x64_1507),
 	T(test_trace_source_list_more_data, x64_1507_emon),
 	T(test_trace_source_list_bad_length_retlen, x64_1507),

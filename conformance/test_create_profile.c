@@ -2308,6 +2308,20 @@ static void test_kernel_mode_request(void **state)
 	create_fails(m, &a, false, NP_STATUS_INVALID_PARAMETER_7);
 }
 
+/* IN-7 before the 32-bit caller's limits: on a stopped machine a WOW64 call
+ * with a value no 32-bit caller can pass still reports the bug check. */
+static void test_cp_halted_before_wide_values(void **state)
+{
+	np_machine *m = *state;
+	m->halted = true;
+	m->halt_code = 0x0Au;
+	np_create_profile_args a = args_m(m);
+	a.profile_base = 0x100000000ull;
+	np_result r = np_nt_create_profile(m, &a);
+	assert_int_equal(r.kind, NP_RESULT_BUGCHECK);
+	assert_int_equal(r.code, 0x0Au);
+}
+
 #define T(f, s) cmocka_unit_test_setup_teardown(f, setup_##s, teardown)
 static const struct CMUnitTest tests[] = {
 	T(test_cp0_exports_by_version, bare),
@@ -2378,6 +2392,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_cp23_allocation_failure, x64_6_1),
 	T(test_cp23_handle_table_full, x64_6_1),
 	T(test_mc3_last_handle_of_table, x64_6_1),
+	T(test_cp_halted_before_wide_values, wow64_6_1),
 	T(test_cp23_many_profiles, x64_6_1),
 	T(test_cp24_handle_written_x64, x64_6_1),
 	T(test_cp24_handle_written_32bit, bare),

@@ -729,6 +729,13 @@ static void test_st3_last_slot_counts(void **state)
 			first = last;
 	}
 	assert_int_equal(last, 4u * NP_MAX_PROFILES);
+	/* CP-23: a 65th profile finds no free slot (and no handle) */
+	np_create_profile_args a = {
+		.profile_handle = HCELL, .process = NP_HANDLE_CURRENT_PROCESS, .profile_base = REGION,
+		.profile_size = 0x100, .bucket_size = 4, .buffer = BUF, .buffer_size = 0x40,
+		.source = NP_PROFILE_TIME, .affinity = NP_AFFINITY_ALL,
+	};
+	assert_status(np_nt_create_profile(m, &a), NP_STATUS_INSUFFICIENT_RESOURCES);
 	m->started_elsewhere = 8192u * m->cpus - 1;      /* one below the limit */
 	assert_status(np_nt_start_profile(m, last), NP_STATUS_SUCCESS);
 	assert_status(np_nt_start_profile(m, first), NP_STATUS_PROFILING_AT_LIMIT);

@@ -1029,6 +1029,15 @@ static void test_trace_not_exported_before_kernel_caller(void **state)
 	assert_int_equal(np_trace_query_information(m, 0, 5, 0, 8, 0).kind, NP_RESULT_NOT_EXPORTED);
 }
 
+/* TR-1 before TR-2: a class outside this specification is not applicable,
+ * whatever the SessionHandle. */
+static void test_trace_other_class_before_session(void **state)
+{
+	np_machine *m = *state;
+	assert_int_equal(np_trace_set_information(m, 1, 3, 0, 8).kind, NP_RESULT_NOT_APPLICABLE);
+	assert_int_equal(np_trace_query_information(m, 1, 3, 0, 8, 0).kind, NP_RESULT_NOT_APPLICABLE);
+}
+
 #define T(f, s) cmocka_unit_test_setup_teardown(f, setup_##s, teardown)
 /* one function run on several machines: the name says which */
 #define TV(f, s) { #f "_on_" #s, f, setup_##s, teardown, NULL }
@@ -1077,6 +1086,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_trace_source_list_reports_hal_limits, x64_1507),
 	T(test_trace_source_list_last_source, x64_1507),
 	T(test_trace_not_exported_before_kernel_caller, x64_6_0),
+	T(test_trace_other_class_before_session, x64_6_2),
 	T(test_trace_source_list_retlen_null, x64_1507),
 	T(test_trace_source_list_more_data, x64_1507_emon),
 	T(test_trace_source_list_bad_length_retlen, x64_1507),

@@ -259,8 +259,8 @@ MUTANT_SANITIZE = -fsanitize=undefined -fno-sanitize-recover=all
 MUTANT_TEST_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all
 mutants: deps
 	@$(SUBMAKE) all
-	@CC='$(CC)' MUTANT_CFLAGS='-std=c11 -w $(NP_CPPFLAGS) -O1 -g0 $(MUTANT_SANITIZE)' \
-		MUTANT_TEST_CFLAGS='-std=c11 -w $(NP_CPPFLAGS) -O1 -g0 $(MUTANT_TEST_SANITIZE)' \
+	@CC='$(CC)' MUTANT_CFLAGS='-std=c11 -w -D_POSIX_C_SOURCE=200809L -O1 -g0 $(MUTANT_SANITIZE)' \
+		MUTANT_TEST_CFLAGS='-std=c11 -w -D_POSIX_C_SOURCE=200809L -O1 -g0 $(MUTANT_TEST_SANITIZE)' \
 		MUTANTS_FILTER='$(MUTANTS_FILTER)' tools/mutants.sh $(ROOT) $(ROOT)/build $(ROOT)/build/mutants
 
 clean:

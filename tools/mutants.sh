@@ -50,6 +50,10 @@ export NTPROF_SOURCE_ROOT=$root
 die() { echo "mutants: $*" >&2; exit 2; }
 
 cd "$root" || die "no $root"
+# The include paths are the script's (the copy first, then a mutated rules.h
+# ahead of it): an -I of model/ in the flags would compile the real headers
+# and make every rules.h mutant a silent no-op.
+case " $cflags $tflags " in *" -I"*) die "MUTANT_CFLAGS and MUTANT_TEST_CFLAGS must not carry -I" ;; esac
 [ -x "$build/ntprof" ] || die "$build/ntprof missing: run make all first"
 case $jobs in ''|*[!0-9]*|0) die "MUTANT_JOBS must be a positive number, not '$jobs'" ;; esac
 rm -rf "$out"

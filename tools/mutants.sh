@@ -164,6 +164,17 @@ if [ -f "$equiv_file" ]; then
 	done <"$equiv_file"
 fi
 
+# An entry whose ID the full list no longer has (the line moved) is stale.
+stale_ids=0
+if [ -z "$filter" ]; then
+	for id in "${!eq_mut[@]}"; do
+		if ! cut -f1 "$list" | grep -qxF "$id"; then
+			echo "mutants: $equiv_file: $id: no such mutant (the line moved?)" >&2
+			stale_ids=$((stale_ids + 1))
+		fi
+	done
+fi
+
 # One mutant in worker directory WDIR: prints CATEGORY <TAB> REPORT LINE.
 # build WDIR OBJDIR BASEDIR FLAGS FILE ORDINAL: the model objects of one
 # mutant in OBJDIR, the unmutated ones copied from BASEDIR. False when the
@@ -270,9 +281,10 @@ nonequiv=$((total - invalid - equiv))
 rate=$(awk -v k="$killed" -v n="$nonequiv" 'BEGIN { printf "%.1f", n ? 100 * k / n : 100 }')
 summary="mutants: $total generated${filter:+ (filter '$filter')}, $killed killed ($by_vec by the vectors, $by_test by the model tests), $equiv equivalent, $surv surviving, $invalid invalid; kill rate $rate% of $nonequiv non-equivalent; ${secs}s with $jobs workers"
 [ "$stale" -gt 0 ] && summary="$summary; $stale equivalence entries are contradicted (the mutant was killed)"
+[ "$stale_ids" -gt 0 ] && summary="$summary; $stale_ids equivalence entries name no mutant"
 echo "$summary" >>"$tmp_report"
 mv -f "$tmp_report" "$report"
 trap - INT TERM
 echo "$summary"
 echo "report: $report"
-[ "$surv" -eq 0 ] && [ "$stale" -eq 0 ]
+[ "$surv" -eq 0 ] && [ "$stale" -eq 0 ] && [ "$stale_ids" -eq 0 ]

@@ -168,7 +168,8 @@ fi
 stale_ids=0
 if [ -z "$filter" ]; then
 	for id in "${!eq_mut[@]}"; do
-		if ! cut -f1 "$list" | grep -qxF "$id"; then
+		# (not cut | grep -q: under pipefail, grep's early exit fails the pipe)
+		if ! awk -F '\t' -v id="$id" '$1 == id { found = 1 } END { exit !found }' "$list"; then
 			echo "mutants: $equiv_file: $id: no such mutant (the line moved?)" >&2
 			stale_ids=$((stale_ids + 1))
 		fi

@@ -1079,6 +1079,26 @@ static void test_in_order_of_refusals(void **state)
 	assert_int_equal(c, 0);
 }
 
+/* A run reads exactly n pcs, on the fast path and on the general one: the
+ * pcs live in an allocation of that size, so that ASan (make mutants, the
+ * sanitizer tree) reports a read past it. */
+static void test_in_runs_read_n_pcs(void **state)
+{
+	np_machine *m = *state;
+	start(m, simple(m, BUF));
+	uint64_t *pcs = malloc(2 * sizeof *pcs), counted = 0;
+	assert_non_null(pcs);
+	pcs[0] = REGION;
+	pcs[1] = REGION + 4;
+	np_interrupt irq = { .source = NP_PROFILE_TIME, .process = NP_PROCESS_CURRENT };
+	assert_int_equal(np_profile_interrupts(m, &irq, pcs, 2, &counted).kind, NP_RESULT_NONE);
+	assert_int_equal(counted, 2);
+	start(m, simple(m, BUF2));                  /* two profiles: the general path */
+	assert_int_equal(np_profile_interrupts(m, &irq, pcs, 2, &counted).kind, NP_RESULT_NONE);
+	assert_int_equal(counted, 4);
+	free(pcs);
+}
+
 #define T(f, s) cmocka_unit_test_setup_teardown(f, setup_##s, teardown)
 static const struct CMUnitTest tests[] = {
 	T(test_in1_process_and_global_lists, x64_6_1),
@@ -1115,6 +1135,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_in_runs_segment_profile, x86_6_1),
 	T(test_in_runs_processor_just_past, x64_6_1),
 	T(test_in_order_of_refusals, x86_3_10),
+	T(test_in_runs_read_n_pcs, x64_6_1),
 };
 #undef T
 

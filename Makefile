@@ -11,6 +11,8 @@
 #   make coverage     Kyua suite on a --coverage build, lcov report of model/
 #                     (build/coverage/index.html), with the same gate
 #   make bench        build/bench/bench: the model's speed (not a test)
+#   make mutants      mutation testing of model/, build/reports/mutants.txt
+#                     (not part of check; MUTANTS_FILTER=REGEX runs a subset)
 #   make install      PREFIX (default /usr/local) under DESTDIR
 #   make deps         install the Debian packages the tests need
 #   make windows      build/win/{x86_64,i686}/ntprof.exe (mingw-w64, fixtures compiled in)
@@ -111,7 +113,7 @@ HARNESS_DEFS = -Iharness/include -Iharness \
 $(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
 $(B)/conformance/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) -Iconformance
 
-.PHONY: all lib tests run check coverage bench install uninstall clean deps help windows FORCE
+.PHONY: all lib tests run check coverage bench mutants install uninstall clean deps help windows FORCE
 .SUFFIXES:
 .DELETE_ON_ERROR:
 
@@ -259,6 +261,20 @@ export COVERAGE_MIN_LINES COVERAGE_MIN_BRANCHES
 coverage: deps
 	@$(SUBMAKE) VARIANT=cov all
 	@tools/coverage.sh $(ROOT) $(ROOT)/build/cov $(ROOT)/build/coverage
+
+# Mutation testing (issue 7): slow (minutes), so never run by check. The
+# mutated copies live in build/mutants/; model/ is only read. Warnings are not
+# errors there: a mutant that warns is still a mutant to kill.
+# Sanitizers turn a mutant's access past an array (UBSan, on the vectors' run)
+# or past an allocation, or a leak (ASan, on the tests' run) into a kill.
+MUTANTS_FILTER =
+MUTANT_SANITIZE = -fsanitize=undefined -fno-sanitize-recover=all
+MUTANT_TEST_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all
+mutants: deps
+	@$(SUBMAKE) all
+	@CC='$(CC)' MUTANT_CFLAGS='-std=c11 -w -D_POSIX_C_SOURCE=200809L -O1 -g0 $(MUTANT_SANITIZE)' \
+		MUTANT_TEST_CFLAGS='-std=c11 -w -D_POSIX_C_SOURCE=200809L -O1 -g0 $(MUTANT_TEST_SANITIZE)' \
+		MUTANTS_FILTER='$(MUTANTS_FILTER)' tools/mutants.sh $(ROOT) $(ROOT)/build $(ROOT)/build/mutants
 
 clean:
 	rm -rf build

@@ -1129,6 +1129,12 @@ static void test_cp11_hal_must_support_source(void **state)
 	assert_source(m, 0xFF, false);
 	assert_source(m, 0x100, false);
 	assert_source(m, 0xFFFFFFFFu, false);
+	close_all(m);
+
+	/* KS-2: the last entry of the HAL's table counts once the HAL supports it */
+	m->hal.source[NP_HAL_SOURCES - 1].supported = true;
+	assert_source(m, 0xFF, true);
+	assert_source(m, 0x100, false);
 }
 
 /* CP-11: ProfileAlignmentFixup is no HAL source: STATUS_NOT_SUPPORTED with
@@ -2038,6 +2044,19 @@ static void test_cp23_handle_table_full(void **state)
 	create_fails(m, &a, false, NP_STATUS_QUOTA_EXCEEDED);
 }
 
+/* MC-3: the table's last entry (handle 0x100) names its object; the value
+ * after it (0x104) names none. */
+static void test_mc3_last_handle_of_table(void **state)
+{
+	np_machine *m = *state;
+	for (unsigned i = 0; i < NP_MAX_HANDLES; i++)
+		assert_int_equal(np_handle_open(m, NP_OBJ_PROCESS, NP_PROCESS_CURRENT, NP_SYNCHRONIZE),
+				 4u * (i + 1));
+	assert_status(np_nt_close(m, 4u * (NP_MAX_HANDLES + 1)), NP_STATUS_INVALID_HANDLE);
+	assert_status(np_nt_close(m, 4u * NP_MAX_HANDLES), NP_STATUS_SUCCESS);
+	assert_status(np_nt_close(m, 4u * NP_MAX_HANDLES), NP_STATUS_INVALID_HANDLE);
+}
+
 /* CP-23: only an allocation failure or a full handle table fail the
  * creation: 63 profiles fit a 64-entry table (one entry holds a process). */
 static void test_cp23_many_profiles(void **state)
@@ -2289,6 +2308,20 @@ static void test_kernel_mode_request(void **state)
 	create_fails(m, &a, false, NP_STATUS_INVALID_PARAMETER_7);
 }
 
+/* IN-7 before the 32-bit caller's limits: on a stopped machine a WOW64 call
+ * with a value no 32-bit caller can pass still reports the bug check. */
+static void test_cp_halted_before_wide_values(void **state)
+{
+	np_machine *m = *state;
+	m->halted = true;
+	m->halt_code = 0x0Au;
+	np_create_profile_args a = args_m(m);
+	a.profile_base = 0x100000000ull;
+	np_result r = np_nt_create_profile(m, &a);
+	assert_int_equal(r.kind, NP_RESULT_BUGCHECK);
+	assert_int_equal(r.code, 0x0Au);
+}
+
 #define T(f, s) cmocka_unit_test_setup_teardown(f, setup_##s, teardown)
 static const struct CMUnitTest tests[] = {
 	T(test_cp0_exports_by_version, bare),
@@ -2358,6 +2391,8 @@ static const struct CMUnitTest tests[] = {
 	T(test_cp22_wow64, wow64_6_3),
 	T(test_cp23_allocation_failure, x64_6_1),
 	T(test_cp23_handle_table_full, x64_6_1),
+	T(test_mc3_last_handle_of_table, x64_6_1),
+	T(test_cp_halted_before_wide_values, wow64_6_1),
 	T(test_cp23_many_profiles, x64_6_1),
 	T(test_cp24_handle_written_x64, x64_6_1),
 	T(test_cp24_handle_written_32bit, bare),

@@ -157,7 +157,11 @@ static void test_source_parse_any_32bit_value(void **state)
 	assert_int_equal(s, 0xFFFFFFFFu);
 	assert_true(np_source_parse("4294967295", &s));
 	assert_int_equal(s, 0xFFFFFFFFu);
+	assert_true(np_source_parse("9", &s));          /* the digits' ends: 0 above, 9 here */
+	assert_int_equal(s, 9);
 	s = POISON;
+	assert_false(np_source_parse(":", &s));         /* the characters around the digits */
+	assert_false(np_source_parse("/", &s));
 	assert_false(np_source_parse("0x100000000", &s));
 	assert_false(np_source_parse("Time", &s));
 	assert_false(np_source_parse("profiletime", &s));
@@ -389,6 +393,7 @@ static void test_hal_kind_names(void **state)
 	assert_string_equal(np_hal_kind_name(NP_HAL_DEFAULT), "default");
 	assert_string_equal(np_hal_kind_name(NP_HAL_EMON), "emon");
 	assert_string_equal(np_hal_kind_name(NP_HAL_AMD64), "amd64");
+	assert_string_equal(np_hal_kind_name((np_hal_kind)(NP_HAL_AMD64 + 1)), "?");  /* just past */
 	assert_true(np_hal_kind_parse("Amd64", &k));
 	assert_int_equal(k, NP_HAL_AMD64);
 	assert_false(np_hal_kind_parse("intel", &k));
@@ -609,12 +614,35 @@ static void test_hal_query_unsupported_reads_zero(void **state)
 	assert_int_equal(query_ok(m, 0x02), 777);
 }
 
+/* HL-3, HL-5, KS-2: the table's last source (0xFF) is set and queried like
+ * any other once the HAL supports it (no HAL of HL-1 does); 0x100 has no
+ * entry: the set is ignored and the query reads 0 (QI-5). */
+static void test_hal_last_source_of_table(void **state)
+{
+	np_machine *m = *state;
+	np_hal_source *last = &m->hal.source[NP_HAL_SOURCES - 1];
+	last->supported = true;
+	last->min = PMC_MIN;
+	last->max = PMC_MAX;
+	assert_int_equal(np_nt_set_interval_profile(m, 0x2345, NP_HAL_SOURCES - 1).code, NP_STATUS_SUCCESS);
+	assert_int_equal(last->interval[0], 0x2345);
+	uint32_t v = POISON;
+	assert_int_equal(np_nt_query_interval_profile(m, NP_HAL_SOURCES - 1, RW_PAGE).code, NP_STATUS_SUCCESS);
+	assert_true(np_mem_read(m, RW_PAGE, &v, sizeof v));
+	assert_int_equal(v, 0x2345);
+	assert_int_equal(np_nt_set_interval_profile(m, 0x2345, NP_HAL_SOURCES).code, NP_STATUS_SUCCESS);
+	assert_int_equal(np_nt_query_interval_profile(m, NP_HAL_SOURCES, RW_PAGE).code, NP_STATUS_SUCCESS);
+	assert_true(np_mem_read(m, RW_PAGE, &v, sizeof v));
+	assert_int_equal(v, 0);
+}
+
 #define T(f, s) cmocka_unit_test_setup_teardown(f, s, teardown)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_source_names_public_range),
 	cmocka_unit_test(test_source_names_end_at_maximum),
 	cmocka_unit_test(test_source_parse_any_32bit_value),
 	T(test_source_any_value_accepted_by_calls, setup_amd64),
+	T(test_hal_last_source_of_table, setup_default),
 	T(test_source_processor_specific_default_hal, setup_default),
 	T(test_source_processor_specific_emon, setup_emon),
 	T(test_source_processor_specific_amd64, setup_amd64),

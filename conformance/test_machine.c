@@ -129,6 +129,24 @@ static void test_machine_init_defaults_every_pair(void **state)
 	}
 }
 
+/* MC-1: an architecture or version past the table is refused as such, not
+ * as a pair that never existed (kills mutants of the range check). */
+static void test_machine_init_out_of_table(void **state)
+{
+	np_machine *m = *state;
+	assert_string_equal(np_machine_init(m, NP_V6_1, NP_ARCH_COUNT), "no such version or architecture");
+	assert_string_equal(np_machine_init(m, NP_VERSION_COUNT, NP_X64), "no such version or architecture");
+}
+
+/* VR-3, MC-1: the refusal of a pair that never existed names the reason. */
+static void test_machine_init_nonexistent_pair_messages(void **state)
+{
+	np_machine *m = *state;
+	assert_string_equal(np_machine_init(m, NP_V11_21H2, NP_X86), "Windows 11 has no x86 edition (VR-3)");
+	assert_string_equal(np_machine_init(m, NP_V5_2, NP_X64), "x64 and WOW64 exist from 5.2sp1 (VR-3)");
+	assert_string_equal(np_machine_init(m, NP_V5_2, NP_WOW64), "x64 and WOW64 exist from 5.2sp1 (VR-3)");
+}
+
 /* MC-1: nothing is mapped: even address 0 and the first user page fault
  * (fail-twin of the mapped-page probes below). */
 static void test_machine_init_nothing_mapped(void **state)
@@ -219,6 +237,61 @@ static void test_machine_set_cpus_shrink_keeps_caller_active(void **state)
 	assert_int_equal(m->current_cpu, 7);
 	assert_null(np_machine_set_cpus(m, 4));
 	assert_true(m->current_cpu < 4);
+}
+
+/* MC-2: a 32-bit kernel takes 32 processors and refuses 33. */
+static void test_machine_set_cpus_x86_limit(void **state)
+{
+	np_machine *m = *state;
+	assert_null(np_machine_set_cpus(m, 32));
+	assert_int_equal(m->cpus, 32);
+	assert_non_null(np_machine_set_cpus(m, 33));
+	assert_int_equal(m->cpus, 32);
+	/* out of range for any kernel is said first */
+	assert_string_equal(np_machine_set_cpus(m, 65), "cpus must be 1 to 64 (one processor group)");
+	/* MC-4: likewise a group count out of range on a kernel without groups */
+	assert_string_equal(np_machine_set_groups(m, NP_MAX_GROUPS + 1), "groups must be 1 to 4");
+	assert_string_equal(np_machine_set_groups(m, 2), "processor groups exist on x64 from 6.1 (MC-4)");
+}
+
+/* MC-2: a caller on the first processor that stops being active (cpu ==
+ * cpus) moves to an active one. */
+static void test_machine_set_cpus_shrink_to_caller_exactly(void **state)
+{
+	np_machine *m = *state;
+	assert_null(np_machine_set_cpus(m, 8));
+	m->current_cpu = 4;
+	assert_null(np_machine_set_cpus(m, 4));
+	assert_int_equal(m->current_cpu, 0);
+}
+
+/* MC-2: a processor that becomes active takes processor 0's interval, for
+ * the last HAL source and the last processor too. */
+static void test_machine_set_cpus_new_processors_take_interval(void **state)
+{
+	np_machine *m = *state;
+	m->hal.source[0x00].interval[0] = 1234;
+	m->hal.source[NP_HAL_SOURCES - 1].interval[0] = 5678;
+	assert_null(np_machine_set_cpus(m, NP_MAX_CPUS));
+	assert_int_equal(m->hal.source[0x00].interval[NP_MAX_CPUS - 1], 1234);
+	assert_int_equal(m->hal.source[NP_HAL_SOURCES - 1].interval[1], 5678);
+	assert_int_equal(m->hal.source[NP_HAL_SOURCES - 1].interval[NP_MAX_CPUS - 1], 5678);
+}
+
+/* MC-4: groups is 1..4 on x64 from 6.1; a caller in the group that stops
+ * existing (group == groups) moves to group 0. */
+static void test_machine_set_groups_bounds_and_caller(void **state)
+{
+	np_machine *m = *state;
+	assert_non_null(np_machine_set_groups(m, 0));
+	assert_null(np_machine_set_groups(m, NP_MAX_GROUPS));
+	assert_non_null(np_machine_set_groups(m, NP_MAX_GROUPS + 1));
+	assert_int_equal(m->groups, NP_MAX_GROUPS);
+	m->current_group = 2;
+	assert_null(np_machine_set_groups(m, 3));
+	assert_int_equal(m->current_group, 2);
+	assert_null(np_machine_set_groups(m, 2));
+	assert_int_equal(m->current_group, 0);
 }
 
 /* ---- AS-1 ---- */
@@ -371,12 +444,18 @@ static void test_probe_x86_kernel_mode_not_probed(void **state)
 #define T(f, s) cmocka_unit_test_setup_teardown(f, s, teardown)
 static const struct CMUnitTest tests[] = {
 	T(test_machine_init_defaults_every_pair, setup_bare),
+	T(test_machine_init_out_of_table, setup_bare),
+	T(test_machine_init_nonexistent_pair_messages, setup_bare),
 	T(test_machine_init_nothing_mapped, setup_bare),
 	T(test_machine_init_default_caller_unprivileged, setup_x64),
 	T(test_machine_set_cpus_bounds, setup_x64),
 	T(test_machine_set_cpus_64_all_active, setup_x64),
 	T(test_machine_set_cpus_2_leaves_processor_2_inactive, setup_x64),
 	T(test_machine_set_cpus_shrink_keeps_caller_active, setup_x64),
+	T(test_machine_set_cpus_x86_limit, setup_x86),
+	T(test_machine_set_cpus_shrink_to_caller_exactly, setup_x64),
+	T(test_machine_set_cpus_new_processors_take_interval, setup_x64),
+	T(test_machine_set_groups_bounds_and_caller, setup_x64),
 	T(test_user_probe_address_x86, setup_x86),
 	T(test_user_probe_address_x64, setup_x64),
 	T(test_user_probe_address_wow64, setup_wow64),

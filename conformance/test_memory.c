@@ -128,9 +128,31 @@ static void test_memory_map_limits(void **state)
 	assert_non_null(np_mem_map(m, RW_PAGE + 0xFFF, 1, RW, 0, 0));     /* overlap */
 	assert_non_null(np_mem_map(m, RW_PAGE - 1, 2, RW, 0, 0));
 	assert_null(np_mem_map(m, RW_PAGE + NP_PAGE_SIZE, 1, RW, 0, 0));  /* adjacent is fine */
+	assert_null(np_mem_map(m, RW_PAGE - 0x10, 0x10, RW, 0, 0));       /* below it too */
 	while (m->mem.count < NP_MAX_REGIONS)
 		assert_null(np_mem_map(m, 0x1000000ull * (m->mem.count + 1), 16, RW, 0, 0));
-	assert_non_null(np_mem_map(m, 0x7000000000ull, 16, RW, 0, 0));
+	assert_string_equal(np_mem_map(m, 0x7000000000ull, 16, RW, 0, 0), "too many mapped regions");
+	/* a bad size is named as such even when the table is full */
+	assert_string_equal(np_mem_map(m, 0x7000000000ull, 0, RW, 0, 0),
+			    "a mapped region must be 1 byte to 4 GiB + 64 KiB and must not wrap");
+}
+
+/* The address space: a zero-length range is inside any region that holds its
+ * address, and reading, writing or probing zero bytes touches nothing, so it
+ * succeeds wherever the range stays in user space (AS-2). */
+static void test_memory_zero_length(void **state)
+{
+	np_machine *m = *state;
+	uint8_t b = 0xAB;
+	assert_non_null(np_mem_find(m, RW_PAGE, 0));
+	assert_non_null(np_mem_find(m, RW_PAGE + NP_PAGE_SIZE - 1, 0));
+	assert_null(np_mem_find(m, 0, 0));           /* nothing is mapped at 0 */
+	assert_true(np_mem_read(m, UNMAPPED, &b, 0));
+	assert_true(np_mem_write(m, RO_PAGE, &b, 0));
+	assert_int_equal(b, 0xAB);
+	assert_int_equal(np_probe_for_write(m, RW_PAGE, 0, 4), NP_STATUS_SUCCESS);
+	assert_int_equal(np_probe_for_write(m, UNMAPPED, 0, 1), NP_STATUS_SUCCESS);
+	assert_int_equal(np_probe_input_array(m, UNMAPPED, 0, 4), NP_STATUS_SUCCESS);
 }
 
 /* AS-2, AS-3: np_mem_poke writes whatever the protection, but only mapped
@@ -288,6 +310,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_as1_user_probe_address, x64),
 	T(test_memory_large_sparse_region, x64),
 	T(test_memory_map_limits, x64),
+	T(test_memory_zero_length, x64),
 	T(test_memory_poke_read_only, x64),
 	T(test_as2_write_probe, x64),
 	T(test_as3_read_probe, x64),

@@ -47,6 +47,15 @@ static void test_status_names_roundtrip(void **state)
 	assert_false(np_status_parse("STATUS_NOPE", &v));
 	assert_false(np_status_parse("0x1FFFFFFFF", &v));
 	assert_false(np_status_parse("12x", &v));
+	/* a number is digits from the first character, up to 0xFFFFFFFF */
+	assert_true(np_status_parse("0xFFFFFFFF", &v));
+	assert_int_equal(v, 0xFFFFFFFFu);
+	assert_false(np_status_parse("0x100000000", &v));
+	assert_true(np_status_parse("9", &v));
+	assert_int_equal(v, 9);
+	assert_false(np_status_parse(" 5", &v));
+	assert_false(np_status_parse("+5", &v));
+	assert_false(np_status_parse(":", &v));
 	assert_true(np_win32_parse("ERROR_MORE_DATA", &v));
 	assert_int_equal(v, 234);
 	assert_false(np_win32_parse("ERROR_NOPE", &v));

@@ -700,6 +700,47 @@ static void test_st8_zero_on_start_knob(void **state)
 	assert_int_equal(got[0x43], 0xAB);
 }
 
+/* ST-8: the clearing stops at the buffer's last byte when the part left in
+ * the last page is one byte short of a page (0xFFF bytes). */
+static void test_st8_zero_on_start_page_less_one(void **state)
+{
+	np_machine *m = *state;
+	m->knobs.zero_on_start = true;
+	uint8_t fill[NP_PAGE_SIZE];
+	memset(fill, 0xAB, sizeof fill);
+	assert_true(np_mem_write(m, BUF2, fill, sizeof fill));
+	uint64_t h = make(m, NP_HANDLE_CURRENT_PROCESS, REGION, 0x100, 4, BUF2, 0xFFF, NP_AFFINITY_ALL);
+	assert_status(np_nt_start_profile(m, h), NP_STATUS_SUCCESS);
+	uint8_t got[NP_PAGE_SIZE];
+	assert_true(np_mem_read(m, BUF2, got, sizeof got));
+	assert_int_equal(got[0xFFE], 0);
+	assert_int_equal(got[0xFFF], 0xAB);
+}
+
+/* ST-3: a started profile in the last slot of the table counts toward the
+ * limit like any other. */
+static void test_st3_last_slot_counts(void **state)
+{
+	np_machine *m = *state;
+	uint64_t first = 0, last = 0;
+	for (unsigned i = 0; i < NP_MAX_PROFILES; i++) {
+		last = make_simple(m, BUF);
+		if (i == 0)
+			first = last;
+	}
+	assert_int_equal(last, 4u * NP_MAX_PROFILES);
+	/* CP-23: a 65th profile finds no free slot (and no handle) */
+	np_create_profile_args a = {
+		.profile_handle = HCELL, .process = NP_HANDLE_CURRENT_PROCESS, .profile_base = REGION,
+		.profile_size = 0x100, .bucket_size = 4, .buffer = BUF, .buffer_size = 0x40,
+		.source = NP_PROFILE_TIME, .affinity = NP_AFFINITY_ALL,
+	};
+	assert_status(np_nt_create_profile(m, &a), NP_STATUS_INSUFFICIENT_RESOURCES);
+	m->started_elsewhere = 8192u * m->cpus - 1;      /* one below the limit */
+	assert_status(np_nt_start_profile(m, last), NP_STATUS_SUCCESS);
+	assert_status(np_nt_start_profile(m, first), NP_STATUS_PROFILING_AT_LIMIT);
+}
+
 /* ==== SP-1 .. SP-5 ==== */
 
 /* SP-1: the handle checks of ST-1; a failed stop leaves the profile running. */
@@ -975,6 +1016,8 @@ static const struct CMUnitTest tests[] = {
 	T(test_st7_linked, x64_6_1),
 	T(test_st8_not_cleared, x64_6_1),
 	T(test_st8_zero_on_start_knob, x64_6_1),
+	T(test_st8_zero_on_start_page_less_one, x64_6_1),
+	T(test_st3_last_slot_counts, x64_6_1),
 	T(test_sp1_bad_handles, x64_6_1),
 	T(test_sp2_not_started, x64_6_1),
 	T(test_sp3_stop_cannot_fail, x64_6_1),

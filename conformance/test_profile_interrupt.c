@@ -940,6 +940,165 @@ static void test_in_runs_halted_and_bad_processor(void **state)
 	assert_int_equal(counted, 0);
 }
 
+/* IN-7, K-OOB-POLICY=page: a counter that ends exactly at the end of the
+ * buffer's last page is in the slack (corruption), not past it. */
+static void test_in7_slack_ends_at_page_end(void **state)
+{
+	np_machine *m = *state;
+	spec s = simple(m, BUF2 + 0xFC0);
+	s.buffer_size = 0x3E;                       /* counter 15 (0x3C..0x40) is half outside */
+	s.size = 0xF8;                              /* CP-8: 0xF8 >> 2 = 0x3E */
+	start(m, s);
+	assert_int_equal(oob(m, REGION + 0xF0, NP_RESULT_CORRUPTION), 1);
+	assert_false(m->halted);
+	assert_int_equal(rd32(m, BUF2 + 0xFFC), 1);
+}
+
+/* IN-7, K-OOB-POLICY=corruption: an increment that lands on memory nothing
+ * backs changes nothing and is still a corruption. */
+static void test_in7_corruption_of_unmapped_memory(void **state)
+{
+	np_machine *m = *state;
+	m->knobs.oob = NP_OOB_CORRUPTION;
+	spec s = simple(m, BUF2 + 0xFC0);           /* the buffer ends where the mapping ends */
+	s.size = 0x103;                             /* CP-8 slack: a 17th counter past it */
+	start(m, s);
+	assert_int_equal(oob(m, REGION + 0x100, NP_RESULT_CORRUPTION), 1);
+	assert_false(m->halted);
+}
+
+/* The run's fast path holds only when one started profile can count: a
+ * profile of the process beside a global one, and a profile of another
+ * process alone, take the general path and count as single interrupts do. */
+static void test_in_runs_process_and_global_lists(void **state)
+{
+	(void)state;
+	uint64_t pcs[4] = { REGION, REGION + 0x10, REGION + 0x10, REGION + 0xFF };
+	for (unsigned layout = 0; layout < 2; layout++) {
+		np_machine *m = boot(NP_V1809, NP_X64);
+		m->profile_privilege = true;
+		spec a = simple(m, BUF);
+		if (layout == 1)
+			a.process = np_handle_open(m, NP_OBJ_PROCESS, NP_PROCESS_OTHER, 0x001FFFFFu);
+		start(m, a);
+		if (layout == 0) {
+			spec g = simple(m, BUF2);
+			g.process = 0;
+			start(m, g);
+		}
+		np_interrupt irq = { .source = NP_PROFILE_TIME, .process = NP_PROCESS_CURRENT };
+		uint64_t counted = 99;
+		assert_int_equal(np_profile_interrupts(m, &irq, pcs, 4, &counted).kind, NP_RESULT_NONE);
+		assert_int_equal(counted, layout == 0 ? 8 : 0);
+		assert_int_equal(rd32(m, BUF + 4), layout == 0 ? 2 : 0);
+		if (layout == 0)
+			assert_int_equal(rd32(m, BUF2 + 4), 2);
+		machine_free(m);
+	}
+}
+
+/* The general path keeps a corruption as the run's outcome even when later
+ * interrupts count normally. */
+static void test_in_runs_corruption_kept(void **state)
+{
+	np_machine *m = *state;
+	m->knobs.oob = NP_OOB_CORRUPTION;
+	spec s = simple(m, BUF);
+	s.size = 0x103;
+	start(m, s);
+	start(m, simple(m, BUF2));                  /* two profiles: the general path */
+	uint64_t pcs[2] = { REGION + 0x100, REGION }, counted = 0;
+	np_interrupt irq = { .source = NP_PROFILE_TIME, .process = NP_PROCESS_CURRENT };
+	assert_int_equal(np_profile_interrupts(m, &irq, pcs, 2, &counted).kind, NP_RESULT_CORRUPTION);
+	assert_int_equal(counted, 3);
+}
+
+/* IN-8 in a run: the interrupt that meets a segment-mode profile ends the
+ * run, after what it counted before it; a segment-mode profile (segment 1)
+ * alone never takes the fast path. */
+static void test_in_runs_segment_profile(void **state)
+{
+	np_machine *m = *state;
+	start(m, simple(m, BUF));                   /* slot 0: counts first */
+	spec seg = simple(m, BUF + 0x1000);
+	seg.base = 0x1B;                            /* x86 segment mode (CP-3) */
+	seg.bucket = 0;
+	seg.size = 0x400;
+	seg.buffer_size = 0x100;
+	start(m, seg);
+	uint64_t pcs[2] = { REGION, REGION + 4 }, counted = 0;
+	np_interrupt irq = { .source = NP_PROFILE_TIME, .process = NP_PROCESS_CURRENT };
+	assert_int_equal(np_profile_interrupts(m, &irq, pcs, 2, &counted).kind, NP_RESULT_NOT_APPLICABLE);
+	assert_int_equal(counted, 1);
+	assert_int_equal(rd32(m, BUF), 1);
+
+	np_machine *m1 = boot(NP_V6_1, NP_X86);
+	seg = simple(m1, BUF);
+	seg.base = 1;                               /* segment 1 */
+	seg.bucket = 0;
+	seg.size = 0x400;
+	seg.buffer_size = 0x100;
+	start(m1, seg);
+	uint64_t low[2] = { 0x10, 0x20 };
+	assert_int_equal(np_profile_interrupts(m1, &irq, low, 2, &counted).kind, NP_RESULT_NOT_APPLICABLE);
+	assert_int_equal(counted, 0);
+	machine_free(m1);
+}
+
+/* A run on the processor or group just past the last active one is not
+ * applicable, on a machine of 64 processors and 4 groups too. */
+static void test_in_runs_processor_just_past(void **state)
+{
+	np_machine *m = *state;
+	assert_null(np_machine_set_cpus(m, 64));
+	assert_null(np_machine_set_groups(m, NP_MAX_GROUPS));
+	start(m, simple(m, BUF));
+	uint64_t pcs[1] = { REGION }, counted = 7;
+	np_interrupt irq = { .source = NP_PROFILE_TIME, .cpu = 64, .process = NP_PROCESS_CURRENT };
+	assert_int_equal(np_profile_interrupts(m, &irq, pcs, 1, &counted).kind, NP_RESULT_NOT_APPLICABLE);
+	assert_int_equal(counted, 0);
+	irq.cpu = 0;
+	irq.group = NP_MAX_GROUPS;
+	assert_int_equal(np_profile_interrupts(m, &irq, pcs, 1, &counted).kind, NP_RESULT_NOT_APPLICABLE);
+	assert_int_equal(counted, 0);
+}
+
+/* IN-7 first, then the processor, then IN-2's 3.10 source: which check
+ * answers when several fail at once. */
+static void test_in_order_of_refusals(void **state)
+{
+	np_machine *m = *state;                     /* 3.10 */
+	unsigned c = 7;
+	np_result r = raise_irq(m, 0x02, REGION, 5, 0, NP_PROCESS_CURRENT, &c);
+	assert_int_equal(r.kind, NP_RESULT_NOT_APPLICABLE);
+	assert_string_equal(r.why, "no such active processor");
+	m->halted = true;
+	m->halt_code = BUGCHECK_IRQL_NOT_LESS_OR_EQUAL;
+	r = raise_irq(m, 0x02, REGION, 5, 0, NP_PROCESS_CURRENT, &c);
+	assert_int_equal(r.kind, NP_RESULT_BUGCHECK);
+	assert_int_equal(c, 0);
+}
+
+/* A run reads exactly n pcs, on the fast path and on the general one: the
+ * pcs live in an allocation of that size, so that ASan (make mutants, the
+ * sanitizer tree) reports a read past it. */
+static void test_in_runs_read_n_pcs(void **state)
+{
+	np_machine *m = *state;
+	start(m, simple(m, BUF));
+	uint64_t *pcs = malloc(2 * sizeof *pcs), counted = 0;
+	assert_non_null(pcs);
+	pcs[0] = REGION;
+	pcs[1] = REGION + 4;
+	np_interrupt irq = { .source = NP_PROFILE_TIME, .process = NP_PROCESS_CURRENT };
+	assert_int_equal(np_profile_interrupts(m, &irq, pcs, 2, &counted).kind, NP_RESULT_NONE);
+	assert_int_equal(counted, 2);
+	start(m, simple(m, BUF2));                  /* two profiles: the general path */
+	assert_int_equal(np_profile_interrupts(m, &irq, pcs, 2, &counted).kind, NP_RESULT_NONE);
+	assert_int_equal(counted, 4);
+	free(pcs);
+}
+
 #define T(f, s) cmocka_unit_test_setup_teardown(f, setup_##s, teardown)
 static const struct CMUnitTest tests[] = {
 	T(test_in1_process_and_global_lists, x64_6_1),
@@ -969,6 +1128,14 @@ static const struct CMUnitTest tests[] = {
 	T(test_mc4_current_group_profile, x64_6_1),
 	T(test_in_runs_equal_single_interrupts, bare),
 	T(test_in_runs_halted_and_bad_processor, x64_6_1),
+	T(test_in7_slack_ends_at_page_end, x64_6_1),
+	T(test_in7_corruption_of_unmapped_memory, x64_6_1),
+	T(test_in_runs_process_and_global_lists, bare),
+	T(test_in_runs_corruption_kept, x64_6_1),
+	T(test_in_runs_segment_profile, x86_6_1),
+	T(test_in_runs_processor_just_past, x64_6_1),
+	T(test_in_order_of_refusals, x86_3_10),
+	T(test_in_runs_read_n_pcs, x64_6_1),
 };
 #undef T
 

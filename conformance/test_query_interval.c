@@ -456,9 +456,23 @@ static void test_query_interval_answers_for_current_cpu(void **state)
 	assert_int_equal(query_ok(m, 0x00), TIME_DEFAULT);
 }
 
+/* IN-7 before QI-0: on a stopped machine nothing runs, not even the
+ * refusal of a source argument 3.10 does not have (the order of the two
+ * checks is pinned here; no vector can stop a 3.10 machine). */
+static void test_query_interval_3_10_halted_before_source(void **state)
+{
+	np_machine *m = *state;
+	m->halted = true;
+	m->halt_code = 0x1Eu;  /* KMODE_EXCEPTION_NOT_HANDLED */
+	np_result r = np_nt_query_interval_profile(m, 0x01, RW_PAGE);
+	assert_int_equal(r.kind, NP_RESULT_BUGCHECK);
+	assert_int_equal(r.code, 0x1Eu);
+}
+
 #define T(f, s) cmocka_unit_test_setup_teardown(f, setup_##s, teardown)
 static const struct CMUnitTest tests[] = {
 	T(test_query_interval_3_10_profile_time_only, x86_3_10),
+	T(test_query_interval_3_10_halted_before_source, x86_3_10),
 	T(test_query_interval_3_50_profile_time_only, x86_3_50),
 	T(test_query_interval_3_51_takes_source, x86_3_51),
 	T(test_query_interval_exported_everywhere_unprivileged, bare),

@@ -241,6 +241,8 @@ static void test_sysinfo_set_not_exported_on_3_10(void **state)
 	np_machine *m = *state;
 	assert_int_equal(np_nt_set_system_information(m, PPCA, RW, 8).kind, NP_RESULT_NOT_EXPORTED);
 	assert_int_equal(np_nt_set_system_information(m, PERF, RW, 8).kind, NP_RESULT_NOT_EXPORTED);
+	/* SY-0 before SY-4: not exported, whatever the class */
+	assert_int_equal(np_nt_set_system_information(m, 0x05, RW, 8).kind, NP_RESULT_NOT_EXPORTED);
 	assert_status(np_nt_query_system_information(m, PPCA, RW, 8, 0), NP_STATUS_INVALID_INFO_CLASS);
 	assert_status(np_nt_query_system_information(m, PERF, RW, 8, 0), NP_STATUS_INVALID_INFO_CLASS);
 }

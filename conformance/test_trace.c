@@ -814,6 +814,28 @@ static void test_trace_source_list_amd64_wow64(void **state)
 	check_full_list(*state, NP_HAL_AMD64);
 }
 
+/* TR-7, KS-2: the last source of the HAL's table (0xFF) is listed when the
+ * HAL supports it (no HAL of HL-1 does; the chain must still reach it). */
+static void test_trace_source_list_last_source(void **state)
+{
+	np_machine *m = *state;
+	want_t want[2];
+	expected_list(NP_HAL_DEFAULT, want);
+	np_hal_source *last = &m->hal.source[NP_HAL_SOURCES - 1];
+	last->supported = true;
+	last->min = PMC_MIN;
+	last->max = PMC_MAX;
+	want[1].source = NP_HAL_SOURCES - 1;
+	want[1].min = PMC_MIN;
+	want[1].max = PMC_MAX;
+	snprintf(want[1].description, sizeof want[1].description, "Source0xFF");
+	uint32_t needed = expected_size(want, 2);
+	assert_win32(np_trace_query_information(m, 0, CLASS_LIST, LIST, LIST_SIZE, RETLEN),
+		     NP_ERROR_SUCCESS);
+	assert_int_equal(peek(m, RETLEN), needed);
+	assert_int_equal(check_chain(m, LIST, needed, want, 2), needed);
+}
+
 /* TR-7 (HL-2): MinInterval/MaxInterval are the HAL's current limits. */
 static void test_trace_source_list_reports_hal_limits(void **state)
 {
@@ -997,6 +1019,25 @@ static void test_trace_kernel_caller_6_1(void **state)
 	assert_kind(tsi(m, 0, 50000), NP_RESULT_NOT_APPLICABLE);
 }
 
+/* TR-0 before TR-10: on 6.0 a kernel-mode caller finds no TraceSetInformation
+ * either: the outcome is not exported, as for any caller. */
+static void test_trace_not_exported_before_kernel_caller(void **state)
+{
+	np_machine *m = *state;
+	m->previous_mode = NP_MODE_KERNEL;
+	assert_int_equal(np_trace_set_information(m, 0, 5, 0, 8).kind, NP_RESULT_NOT_EXPORTED);
+	assert_int_equal(np_trace_query_information(m, 0, 5, 0, 8, 0).kind, NP_RESULT_NOT_EXPORTED);
+}
+
+/* TR-1 before TR-2: a class outside this specification is not applicable,
+ * whatever the SessionHandle. */
+static void test_trace_other_class_before_session(void **state)
+{
+	np_machine *m = *state;
+	assert_int_equal(np_trace_set_information(m, 1, 3, 0, 8).kind, NP_RESULT_NOT_APPLICABLE);
+	assert_int_equal(np_trace_query_information(m, 1, 3, 0, 8, 0).kind, NP_RESULT_NOT_APPLICABLE);
+}
+
 #define T(f, s) cmocka_unit_test_setup_teardown(f, setup_##s, teardown)
 /* one function run on several machines: the name says which */
 #define TV(f, s) { #f "_on_" #s, f, setup_##s, teardown, NULL }
@@ -1043,6 +1084,9 @@ static const struct CMUnitTest tests[] = {
 	T(test_trace_source_list_amd64, x64_1507_amd64),
 	T(test_trace_source_list_amd64_wow64, wow64_6_2_amd64),
 	T(test_trace_source_list_reports_hal_limits, x64_1507),
+	T(test_trace_source_list_last_source, x64_1507),
+	T(test_trace_not_exported_before_kernel_caller, x64_6_0),
+	T(test_trace_other_class_before_session, x64_6_2),
 	T(test_trace_source_list_retlen_null, x64_1507),
 	T(test_trace_source_list_more_data, x64_1507_emon),
 	T(test_trace_source_list_bad_length_retlen, x64_1507),

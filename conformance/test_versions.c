@@ -267,6 +267,13 @@ static void test_version_parse_unknown_family_rejected(void **state)
 	assert_rejected("6.20");
 	assert_rejected("Windows 8");
 	assert_rejected("12-24H2");
+	/* a part of a build is at most 0xFFFFFF (7 decimal digits and a bit) */
+	assert_parses_to("10.0.16777215", NP_V11_24H2);
+	assert_rejected("10.0.16777216");
+	/* each part is digits only, and parts are separated by dots only */
+	assert_rejected("10.0. 10240");
+	assert_rejected("10.0.+10240");
+	assert_rejected("6.2x9200");
 }
 
 /* ---- VR-3 ---- */

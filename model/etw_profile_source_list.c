@@ -50,9 +50,11 @@ static bool write_chain(const np_sysinfo *rq)
 	uint32_t at = NP_EVENT_TRACE_PROFILE_LIST_HEADER;
 	char name[DESCRIPTION_MAX];
 	for (uint32_t s = 0, left = chain_size(m); s < NP_HAL_SOURCES; s++) {
-		const np_hal_source *src = &m->hal.source[s];
-		if (!src->supported)
+		/* indexed, not through a pointer first: a bound one too far is an
+		 * out-of-bounds index that UBSan reports (make mutants) */
+		if (!m->hal.source[s].supported)
 			continue;
+		const np_hal_source *src = &m->hal.source[s];
 		size_t chars = description_of(src, s, name);
 		uint32_t size = record_size(chars);
 		left -= size;

@@ -1,0 +1,291 @@
+#!/bin/bash
+# mutants.sh ROOT BUILD OUT: mutation testing of model/ (issue 7, `make mutants`).
+#
+# Each mutant of tools/mutants-gen.awk is applied, one at a time, to a COPY of
+# model/ under OUT (model/ itself is only ever read, so an interrupt cannot
+# leave it mutated). Only the mutated object is recompiled (for rules.h, the
+# model objects that include it) and linked with the harness and test objects
+# of the plain tree BUILD, which were compiled against the real model headers:
+# the tests' own use of rules.h keeps the true thresholds. Then:
+#   1. ntprof run (every vector on every target); a difference kills it;
+#   2. if it survived, the CMocka model tests; a failing test kills it.
+# Sanitizers are part of the oracle, as in the asan tree of make check: the
+# vectors run on model objects with UBSan (fast: a bound one too far is an
+# out-of-bounds index), the tests on objects with ASan and UBSan (a read or
+# write past an allocation, or a leak, kills the mutant too).
+# A mutant listed in conformance/mutants-equivalent.txt with the same mutation
+# text counts as equivalent. Report: build/reports/mutants.txt, in file and
+# line order.
+#
+# Environment: CC, MUTANT_CFLAGS (compile and link flags of the model objects
+# of the vector run; MUTANT_TEST_CFLAGS for the tests' run),
+# MUTANTS_FILTER (an extended regex matched against "ID FILE KIND MUTATION";
+# only matching mutants run), MUTANT_JOBS (workers, default: processors),
+# MUTANT_TIMEOUT (seconds per program, default 20).
+# Exit status: 0 when no non-equivalent mutant survives and no equivalence entry
+# is contradicted, 1 otherwise, 2 when the unmutated build already fails.
+set -uo pipefail
+
+root=$1 build=$2 out=$3
+cc=${CC:-cc}
+cflags=${MUTANT_CFLAGS:--std=c11 -O1 -g0 -fsanitize=undefined -fno-sanitize-recover=all}
+tflags=${MUTANT_TEST_CFLAGS:--std=c11 -O1 -g0 -fsanitize=address,undefined -fno-sanitize-recover=all}
+filter=${MUTANTS_FILTER:-}
+limit=${MUTANT_TIMEOUT:-20}
+jobs=${MUTANT_JOBS:-$(nproc 2>/dev/null || echo 1)}
+gen=$root/tools/mutants-gen.awk
+equiv_file=$root/conformance/mutants-equivalent.txt
+report=$root/build/reports/mutants.txt
+# The CMocka programs that test the model (the others test the harness).
+model_tests="test_create_profile test_profile_control test_profile_interrupt test_set_interval
+	test_query_interval test_trace test_sysinfo test_hal test_machine test_memory
+	test_model_edges test_native test_versions"
+# A sanitizer report ends the program with this status, told apart from a
+# vector mismatch (ntprof run exits 1).
+export UBSAN_OPTIONS=halt_on_error=1:exitcode=99:print_stacktrace=0
+export ASAN_OPTIONS=detect_leaks=1:exitcode=99
+export LSAN_OPTIONS=exitcode=99
+export NTPROF_SOURCE_ROOT=$root
+
+die() { echo "mutants: $*" >&2; exit 2; }
+
+cd "$root" || die "no $root"
+# The include paths are the script's (the copy first, then a mutated rules.h
+# ahead of it): an -I of model/ in the flags would compile the real headers
+# and make every rules.h mutant a silent no-op.
+case " $cflags $tflags " in *" -I"*) die "MUTANT_CFLAGS and MUTANT_TEST_CFLAGS must not carry -I" ;; esac
+[ -x "$build/ntprof" ] || die "$build/ntprof missing: run make all first"
+case $jobs in ''|*[!0-9]*|0) die "MUTANT_JOBS must be a positive number, not '$jobs'" ;; esac
+rm -rf "$out"
+mkdir -p "$out/base" "$out/base-t" "$root/build/reports" || die "cannot create $out"
+tmp_report=$(mktemp "$root/build/reports/.mutants.XXXXXX")
+trap 'rm -f "$tmp_report"; exit 130' INT TERM
+cp -R model "$out/src" || die "cannot copy model/"
+src=$out/src
+inc=(-I"$src/include" -I"$src")
+
+versions=$(sed -n '/typedef enum np_ver {/,/} np_ver;/p' "$src/include/ntprof/version.h" |
+	grep -o 'NP_V[0-9A-Za-z_]*' | grep -v '^NP_VERSION_COUNT$' | tr '\n' ' ')
+[ -n "$versions" ] || die "no version enumeration in model/include/ntprof/version.h"
+
+# The unmutated model objects.
+sources=$(cd "$src" && ls *.c | LC_ALL=C sort)
+for f in $sources; do
+	"$cc" $cflags "${inc[@]}" -c -o "$out/base/${f%.c}.o" "$src/$f" || die "$f does not compile"
+	"$cc" $tflags "${inc[@]}" -c -o "$out/base-t/${f%.c}.o" "$src/$f" || die "$f does not compile"
+done
+# Model sources that include rules.h (directly or through internal.h).
+rules_users=$(for f in $sources; do
+	"$cc" "${inc[@]}" -MM "$src/$f" | tr -d '\\\n' | grep -q 'ntprof/rules.h' && echo "$f"
+done)
+harness_lib=$(ls "$build"/harness/*.o | grep -v '/main\.o$')
+
+# Worker W has its own objects, programs and logs under $out/wW.
+# Linked from the objects of one worker: ntprof first; the tests only when the
+# vectors let the mutant live (most mutants die at the first step).
+link() { # link WDIR OBJDIR
+	"$cc" $cflags -o "$1/bin/ntprof" "$build/harness/main.o" $harness_lib "$2"/*.o
+}
+link_tests() { # link_tests WDIR OBJDIR
+	local t
+	for t in $model_tests; do
+		"$cc" $tflags -o "$1/bin/$t" "$build/conformance/$t.o" $harness_lib "$2"/*.o -lcmocka || return 1
+	done
+}
+# What a sanitizer reported, in a few words.
+sanitizer_said() {
+	local said
+	said=$(grep -m1 -o -E 'runtime error: .*|ERROR: (Address|Leak)Sanitizer: [a-z-]+' "$1" |
+		sed -E 's/^runtime error: /UBSan: /; s/^ERROR: //' | cut -c1-70)
+	echo "${said:-sanitizer}"
+}
+# run_vectors WDIR: nothing printed when every vector matches, else what killed it.
+run_vectors() {
+	local log=$1/run.log rc first
+	timeout "$limit" "$1/bin/ntprof" run >"$log" 2>&1
+	rc=$?
+	case $rc in
+	0)   return 0 ;;
+	124) echo "vectors (timeout)" ;;
+	99)  echo "vectors ($(sanitizer_said "$log"))" ;;
+	*)   if [ $rc -gt 128 ]; then
+		     echo "vectors (crash, signal $((rc - 128)))"
+	     else
+		     first=$(grep -v '^summary' "$log" | grep -m1 -E 'mismatch|crashed|stub|not-exported' |
+			     awk '{ for (i = 1; i <= NF; i++) if ($i ~ /\//) { print $i; exit } }')
+		     echo "vectors (${first:-exit $rc})"
+	     fi ;;
+	esac
+	return 1
+}
+run_tests() { # run_tests WDIR: the first failing model test program and case
+	local t rc log=$1/test.log what
+	for t in $model_tests; do
+		(cd "$1" && timeout "$limit" "$1/bin/$t") >"$log" 2>&1
+		rc=$?
+		[ $rc -eq 0 ] && continue
+		case $rc in
+		124) what=timeout ;;
+		99)  what=$(sanitizer_said "$log") ;;
+		*)   what=$(grep -m1 -E '^\[  FAILED  \] test_' "$log" | awk '{ print $NF }') ;;
+		esac
+		echo "test $t${what:+ ($what)}"
+		return 1
+	done
+	return 0
+}
+
+mkdir -p "$out/w0/bin" || die "cannot create $out/w0"
+link "$out/w0" "$out/base" && link_tests "$out/w0" "$out/base-t" || die "the unmutated model does not link"
+run_vectors "$out/w0" >/dev/null || die "the unmutated model fails the vectors ($out/w0/run.log)"
+run_tests "$out/w0" >/dev/null || die "the unmutated model fails a model test ($out/w0/test.log)"
+
+# The list: ID FILE ORDINAL LINE KIND MUTATION, in file then line order.
+list=$out/list.tsv
+for f in $sources include/ntprof/rules.h; do
+	awk -v versions="$versions" -f "$gen" "$src/$f" |
+		sort -t "$(printf '\t')" -k2,2n -k1,1n |
+		awk -F '\t' -v f="model/$f" 'BEGIN { OFS = "\t" }
+			{ id = f; sub(/^model\//, "", id); sub(/\.[ch]$/, "", id); sub(/^include\/ntprof\//, "", id)
+			  n[$2]++; print id ":" $2 "." n[$2], f, $1, $2, $3, $4 }'
+done >"$list" || die "mutant generation failed"
+if [ -n "$filter" ]; then
+	awk -F '\t' -v re="$filter" '($1 " " $2 " " $5 " " $6) ~ re' "$list" >"$list.f" && mv "$list.f" "$list"
+fi
+
+# Equivalences: ID | MUTATION | REASON (# comments, blank lines ignored).
+declare -A eq_mut eq_why
+if [ -f "$equiv_file" ]; then
+	while IFS= read -r line; do
+		case $line in ''|'#'*) continue ;; esac
+		id=$(printf '%s' "$line" | awk -F ' [|] ' '{ print $1 }')
+		eq_mut[$id]=$(printf '%s' "$line" | awk -F ' [|] ' '{ print $2 }')
+		eq_why[$id]=$(printf '%s' "$line" | awk -F ' [|] ' '{ print $3 }')
+	done <"$equiv_file"
+fi
+
+# An entry whose ID the full list no longer has (the line moved) is stale.
+stale_ids=0
+if [ -z "$filter" ]; then
+	for id in "${!eq_mut[@]}"; do
+		# (not cut | grep -q: under pipefail, grep's early exit fails the pipe)
+		if ! awk -F '\t' -v id="$id" '$1 == id { found = 1 } END { exit !found }' "$list"; then
+			echo "mutants: $equiv_file: $id: no such mutant (the line moved?)" >&2
+			stale_ids=$((stale_ids + 1))
+		fi
+	done
+fi
+
+# One mutant in worker directory WDIR: prints CATEGORY <TAB> REPORT LINE.
+# build WDIR OBJDIR BASEDIR FLAGS FILE ORDINAL: the model objects of one
+# mutant in OBJDIR, the unmutated ones copied from BASEDIR. False when the
+# mutant does not compile.
+build_mutant() {
+	local w=$1 d=$2 flags=$4 file=$5 ord=$6 f base m
+	rm -f "$d"/*.o
+	mkdir -p "$d"
+	cp "$3"/*.o "$d/"
+	if [ "$file" = model/include/ntprof/rules.h ]; then
+		mkdir -p "$w/inc/ntprof"
+		awk -v versions="$versions" -v want="$ord" -f "$gen" "$src/include/ntprof/rules.h" \
+			>"$w/inc/ntprof/rules.h" || return 1
+		for f in $rules_users; do
+			"$cc" $flags -I"$w/inc" "${inc[@]}" -c -o "$d/${f%.c}.o" "$src/$f" 2>"$w/cc.log" ||
+				return 1
+		done
+		return 0
+	fi
+	base=$(basename "$file")
+	# Beside the original, so that its quoted #includes resolve alike.
+	m=$src/.mutant-${w##*/}-$base
+	awk -v versions="$versions" -v want="$ord" -f "$gen" "$src/$base" >"$m" &&
+		"$cc" $flags "${inc[@]}" -c -o "$d/${base%.c}.o" "$m" 2>"$w/cc.log"
+	local rc=$?
+	rm -f "$m"
+	return $rc
+}
+
+one() { # one WDIR ID FILE ORDINAL LINE KIND MUTATION
+	local w=$1 id=$2 file=$3 ord=$4 line=$5 kind=$6 what=$7 why result cat
+	if build_mutant "$w" "$w/mut" "$out/base" "$cflags" "$file" "$ord" &&
+	   link "$w" "$w/mut" 2>>"$w/cc.log"; then
+		if why=$(run_vectors "$w"); then
+			if build_mutant "$w" "$w/mut-t" "$out/base-t" "$tflags" "$file" "$ord" &&
+			   link_tests "$w" "$w/mut-t" 2>>"$w/cc.log"; then
+				why=$(run_tests "$w")
+			else
+				why="invalid (does not compile)"
+			fi
+		fi
+	else
+		why="invalid (does not compile)"
+	fi
+	if [ -z "$why" ]; then
+		if [ -n "${eq_mut[$id]+x}" ] && [ "${eq_mut[$id]}" = "$what" ]; then
+			cat=equivalent result="equivalent: ${eq_why[$id]}"
+		else
+			cat=survived result="SURVIVED"
+			[ -n "${eq_mut[$id]+x}" ] &&
+				result="SURVIVED (the equivalence listed for $id is for another mutation: ${eq_mut[$id]})"
+		fi
+	elif [ "${why#invalid}" != "$why" ]; then
+		cat=invalid result=$why
+	else
+		case $why in vectors*) cat=vectors ;; *) cat=tests ;; esac
+		result="killed by $why"
+		if [ -n "${eq_mut[$id]+x}" ]; then
+			cat=$cat-stale result="$result (listed as equivalent: remove the entry)"
+		fi
+	fi
+	printf '%s\t%s  %s:%s  %s  %s  =>  %s\n' "$cat" "$id" "$file" "$line" "$kind" "$what" "$result"
+}
+
+worker() { # worker N: every JOBS-th mutant from the N-th, results in $out/wN/results
+	local w=$out/w$1 n=0 id file ord line kind what
+	mkdir -p "$w/mut" "$w/bin"
+	: >"$w/results"
+	while IFS=$'\t' read -r id file ord line kind what; do
+		n=$((n + 1))
+		[ $(((n - 1) % jobs)) -eq "$1" ] || continue
+		printf '%d\t%s\n' "$n" "$(one "$w" "$id" "$file" "$ord" "$line" "$kind" "$what")" >>"$w/results"
+		case $(tail -n1 "$w/results") in
+		*$'\t'survived$'\t'*) tail -n1 "$w/results" | cut -f3- | sed 's/^/SURVIVED /; s/  =>  SURVIVED.*$//' ;;
+		esac
+	done <"$list"
+}
+
+start=$(date +%s)
+pids=()
+for ((j = 0; j < jobs; j++)); do
+	worker "$j" &
+	pids+=($!)
+done
+trap 'kill "${pids[@]}" 2>/dev/null; rm -f "$tmp_report" "$src"/.mutant-*; exit 130' INT TERM
+wait "${pids[@]}"
+secs=$(( $(date +%s) - start ))
+
+merged=$out/results.tsv
+cat "$out"/w*/results | sort -n >"$merged"
+count() { awk -F '\t' -v c="$1" '$2 ~ c' "$merged" | wc -l; }
+total=$(wc -l <"$list")
+done_n=$(wc -l <"$merged")
+[ "$done_n" -eq "$total" ] || die "only $done_n of $total mutants have a result (see $out/w*/)"
+by_vec=$(count '^vectors'); by_test=$(count '^tests'); stale=$(count -stale)
+equiv=$(count '^equivalent$'); surv=$(count '^survived$'); invalid=$(count '^invalid$')
+killed=$((by_vec + by_test))
+{
+	echo "# ntprof mutation testing of model/ (tools/mutants.sh), $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "# ID  FILE:LINE  KIND  MUTATION  =>  RESULT"
+	cut -f3- "$merged"
+} >"$tmp_report"
+nonequiv=$((total - invalid - equiv))
+rate=$(awk -v k="$killed" -v n="$nonequiv" 'BEGIN { printf "%.1f", n ? 100 * k / n : 100 }')
+summary="mutants: $total generated${filter:+ (filter '$filter')}, $killed killed ($by_vec by the vectors, $by_test by the model tests), $equiv equivalent, $surv surviving, $invalid invalid; kill rate $rate% of $nonequiv non-equivalent; ${secs}s with $jobs workers"
+[ "$stale" -gt 0 ] && summary="$summary; $stale equivalence entries are contradicted (the mutant was killed)"
+[ "$stale_ids" -gt 0 ] && summary="$summary; $stale_ids equivalence entries name no mutant"
+echo "$summary" >>"$tmp_report"
+mv -f "$tmp_report" "$report"
+trap - INT TERM
+echo "$summary"
+echo "report: $report"
+[ "$surv" -eq 0 ] && [ "$stale" -eq 0 ] && [ "$stale_ids" -eq 0 ]

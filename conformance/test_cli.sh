@@ -158,6 +158,22 @@ NtStopProfile -> bugcheck IRQL_NOT_LESS_OR_EQUAL (0x0000000A)' \
 	call --target 1803/x64 'NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x1000 BucketSize=2 BufferSize=0x1000' \
 	'NtStartProfile ProfileHandle=h' 'Interrupt Pc=0x10001000' 'NtStopProfile ProfileHandle=h'
 
+# found by conformance/fuzz_model.c: ntprof aborted when the step that
+# captures a buffer could not make it (its create was not applicable)
+want_out "call: a captured buffer that was never made is not applicable, not a crash" \
+	'NtCreateProfile -> not-applicable (the buffer does not fit in the caller'"'"'s address space)
+ReadBuffer -> not-applicable (no such buffer: the step that captures it did not make it)' \
+	call --target 1803/wow64 'NtCreateProfile ProfileHandle=user Process=other ProfileBase=0x3f ProfileSize=0x87347029 BucketSize=31 Buffer=>b BufferSize=0xF7B9690B' \
+	'ReadBuffer Buffer=b'
+
+# found by conformance/fuzz_model.c: an input written into a buffer larger
+# than 1 MiB (kept in pages) went through a null pointer (segmentation fault)
+want_out "call: an input inside a large captured buffer is written as into a small one" \
+	'NtCreateProfile -> STATUS_SUCCESS (0x00000000) ProfileHandle=h
+NtSetSystemInformation -> STATUS_INVALID_INFO_CLASS (0xC0000003) ProcessorProfileControlArea=0x0' \
+	call --target 4.0/x86 'NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000 ProfileSize=0x1000 BucketSize=2 Buffer=>c BufferSize=0x200000' \
+	'NtSetSystemInformation SystemInformation=0x140000 SystemInformationLength=8'
+
 want_error "call: a name no earlier step captured is bad input" 2 \
 	"step 1 (NtStartProfile ProfileHandle=h): no earlier step captures that name" \
 	call 'NtStartProfile ProfileHandle=h'

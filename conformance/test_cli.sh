@@ -500,6 +500,35 @@ for f in "$root"/conformance/data/bad-known/*.known; do
 		pass "run --known ${f##*/}: exit 2, file:$where:, nothing written"
 	fi
 done
+# every malformed vector file of conformance/data/bad (issue 7): exit 2, the
+# message its line 1 (or bad/expected.txt) names as file:line: message, and
+# neither the --output file nor its temporary file left in the directory
+mkdir -p "$tmp/badvec"
+nbad=0
+for f in "$root"/conformance/data/bad/*.vec; do
+	name=${f##*/}
+	want=$(sed -n '1s/^# .* => :\([0-9]*: .*\)/\1/p' "$f" | tr -d '\r')
+	[ -n "$want" ] || want=$(sed -n "s/^$name => :\\([0-9]*: .*\\)/\\1/p" "$root/conformance/data/bad/expected.txt")
+	nbad=$((nbad + 1))
+	nt run --format json --output "$tmp/badvec/out.json" "$f"
+	if [ -z "$want" ]; then
+		fail "run $name" "line 1 must be '# WHAT => :LINE: MESSAGE' (or listed in bad/expected.txt)"
+	elif [ "$rc" -ne 2 ]; then
+		fail "run $name" "want exit status 2"
+	elif ! head -n 1 "$tmp/err" | grep -q -F "$f:$want"; then
+		fail "run $name" "want stderr to start with $f:$want"
+	elif [ -n "$(ls -A "$tmp/badvec")" ] || [ -s "$tmp/out" ]; then
+		fail "run $name" "want nothing written, have: $(ls -A "$tmp/badvec" | tr '\n' ' ')"
+	else
+		pass "run $name: exit 2, file:${want%%: *}: message, no output file"
+	fi
+done
+if [ "$nbad" -lt 50 ]; then
+	fail "conformance/data/bad holds at least 50 malformed files" "have $nbad"
+else
+	pass "conformance/data/bad holds $nbad malformed files"
+fi
+
 want_error "run --known: a file that does not exist" 2 "$tmp/absent.known:0: cannot open" \
 	run --known "$tmp/absent.known" "$tmp/mismatch.vec"
 want_error "run --known needs a file" 2 '--known needs a known-divergence file' run --known

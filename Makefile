@@ -199,6 +199,11 @@ $(FUZZ_BIN): $(B)/conformance/%: $(B)/conformance/%.o $(HARNESS_LIB) $(LIB)
 fuzzers: $(FUZZ_BIN)
 -include $(FUZZ_BIN:=.d)
 
+# Each fuzzer for FUZZ_SECONDS (two at a time): executions and findings.
+fuzz: deps
+	@$(SUBMAKE) VARIANT=fuzz fuzzers
+	@tools/fuzz.sh $(ROOT) $(ROOT)/build/fuzz/conformance $(FUZZ_SECONDS)
+
 # Run only here, never by `make check`: it prints figures and exits 0.
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done

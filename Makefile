@@ -4,11 +4,12 @@
 #   make run          build/ntprof run: every fixture against the model,
 #                     and the version matrix in build/reports/matrix.html
 #   make check        Kyua suite, plain build and sanitizer build (build/asan), and
-#                     the Windows exe under Wine (plain suite, conformance/test_wine.sh)
+#                     the Windows exe under Wine (plain suite, conformance/test_wine.sh),
+#                     the fuzzers over their corpora (test_fuzz_corpus.sh), valgrind
 #   make coverage     Kyua suite on a --coverage build, lcov report of model/
 #   make bench        build/bench/bench: the model's speed (not a test)
 #   make fuzz         each libFuzzer fuzzer (build/fuzz) for FUZZ_SECONDS (not a test)
-#   make valgrind     the test programs and ntprof under valgrind's memcheck
+#   make valgrind     the test programs and ntprof under valgrind's memcheck (tools/valgrind.sh)
 #   make install      PREFIX (default /usr/local) under DESTDIR
 #   make deps         install the Debian packages the tests need
 #   make windows      build/win/{x86_64,i686}/ntprof.exe (mingw-w64, fixtures compiled in)
@@ -269,11 +270,18 @@ check: deps
 	@$(SUBMAKE) all
 	@$(SUBMAKE) windows
 	@$(SUBMAKE) VARIANT=asan all
+	@$(SUBMAKE) VARIANT=fuzz fuzzers
 	@rm -f build/suites.tally; rc=0; \
 	tools/kyua-suite.sh plain $(ROOT)/build build/suites.tally || rc=1; \
 	tools/kyua-suite.sh asan $(ROOT)/build/asan build/suites.tally || rc=1; \
+	tools/valgrind.sh $(ROOT) $(ROOT)/build build/suites.tally || rc=1; \
 	tools/kyua-suite.sh --total build/suites.tally || rc=1; \
 	exit $$rc
+
+# The plain tree's programs under memcheck (also part of make check).
+valgrind: deps
+	@$(SUBMAKE) all
+	@tools/valgrind.sh $(ROOT) $(ROOT)/build
 
 coverage: deps
 	@$(SUBMAKE) VARIANT=cov all

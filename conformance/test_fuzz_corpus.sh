@@ -18,13 +18,14 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
 n=0 failed=0
-names="vectors call model"
+# one fuzzer per seed directory
+names=$(cd "$root/conformance/fuzz" && for d in */; do printf '%s ' "${d%/}"; done)
 echo "1..$(echo $names | wc -w)"
 for name in $names; do
 	n=$((n + 1))
 	bin=$dir/fuzz_$name
-	seeds=$root/conformance/fuzz/$name
-	[ "$name" = vectors ] && seeds="$seeds $root/conformance/data/bad"
+	seeds="$root/conformance/fuzz/$name $(sed -n "s|^$name ||p" "$root/conformance/fuzz/SEEDS" |
+		tr ' ' '\n' | sed "s|^|$root/|" | tr '\n' ' ')"
 	# shellcheck disable=SC2086 # the seed directories are words
 	files=$(find $seeds -type f | sort)
 	count=$(echo "$files" | grep -c .)

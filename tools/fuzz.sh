@@ -2,8 +2,8 @@
 # fuzz.sh ROOT FUZZ_DIR SECONDS [NAME...]
 #     Runs each libFuzzer fuzzer FUZZ_DIR/fuzz_NAME (default: all) for
 #     SECONDS, two at a time (FUZZ_JOBS), from its seeds in
-#     ROOT/conformance/fuzz/NAME/ (the vector fuzzer also from the malformed
-#     files of conformance/data/bad/). What it learns goes to
+#     ROOT/conformance/fuzz/NAME/ and the directories conformance/fuzz/SEEDS
+#     names (the malformed files of conformance/data/bad*/). What it learns goes to
 #     FUZZ_DIR/corpus/NAME/ (kept between runs), a finding to
 #     FUZZ_DIR/findings/NAME-*: add it to the seeds once fixed, as the
 #     regression input `make check` replays. Prints one line per fuzzer:
@@ -22,11 +22,10 @@ if [ -z "$names" ]; then
 	done
 fi
 
+# conformance/fuzz/NAME/ and the directories conformance/fuzz/SEEDS adds.
 seeds_of() {
-	case $1 in
-	vectors) echo "$root/conformance/fuzz/vectors $root/conformance/data/bad" ;;
-	*) echo "$root/conformance/fuzz/$1" ;;
-	esac
+	echo "$root/conformance/fuzz/$1"
+	sed -n "s|^$1 ||p" "$root/conformance/fuzz/SEEDS" | tr ' ' '\n' | sed "s|^|$root/|"
 }
 
 one() {

@@ -2,11 +2,15 @@
 #
 #   make [all]        library, ntprof, test programs (in build/)
 #   make run          build/ntprof run: every fixture against the model,
-#                     and the version matrix in build/reports/matrix.html
-#   make check        Kyua suite, plain build and sanitizer build (build/asan), and
-#                     the Windows exe under Wine (plain suite, conformance/test_wine.sh),
-#                     the fuzzers over their corpora (test_fuzz_corpus.sh), valgrind
+#                     the version matrix in build/reports/matrix.html and the
+#                     rule matrix in build/reports/rules.{md,html} (ntprof trace)
+#   make check        Kyua suite, plain build, sanitizer build (build/asan) and
+#                     coverage build (build/cov, gated: 100% lines and 95% branches
+#                     of model/), and the Windows exe under Wine (plain suite,
+#                     conformance/test_wine.sh), the fuzzers over their corpora
+#                     (test_fuzz_corpus.sh), the plain tree under valgrind
 #   make coverage     Kyua suite on a --coverage build, lcov report of model/
+#                     (build/coverage/index.html), with the same gate
 #   make bench        build/bench/bench: the model's speed (not a test)
 #   make fuzz         each libFuzzer fuzzer (build/fuzz) for FUZZ_SECONDS (not a test)
 #   make valgrind     the test programs and ntprof under valgrind's memcheck (tools/valgrind.sh)
@@ -249,11 +253,13 @@ $(foreach a,$(WIN_ARCHES),$(eval $(call WIN_ARCH_RULES,$(a))))
 deps:
 	@tools/ensure-debs.sh $(DEB_PACKAGES)
 
-# The version matrix first: it is written (atomically, through a temporary
-# file) even when the run finds a difference and make stops there.
+# The version matrix and the rule matrix first: they are written (atomically,
+# through a temporary file) even when the run finds a difference and make
+# stops there. The rule matrix is written even when a rule lacks evidence.
 run: deps $(PROGRAM)
 	@mkdir -p $(B)/reports
 	$(PROGRAM) matrix --format html --output $(B)/reports/matrix.html
+	$(PROGRAM) trace --output-dir $(B)/reports
 	$(PROGRAM) run
 
 # What the tests see besides Kyua's own sandbox (fresh cwd, HOME, TMPDIR):
@@ -270,13 +276,20 @@ check: deps
 	@$(SUBMAKE) all
 	@$(SUBMAKE) windows
 	@$(SUBMAKE) VARIANT=asan all
+	@$(SUBMAKE) VARIANT=cov all
 	@$(SUBMAKE) VARIANT=fuzz fuzzers
 	@rm -f build/suites.tally; rc=0; \
 	tools/kyua-suite.sh plain $(ROOT)/build build/suites.tally || rc=1; \
 	tools/kyua-suite.sh asan $(ROOT)/build/asan build/suites.tally || rc=1; \
+	tools/coverage.sh --tally build/suites.tally $(ROOT) $(ROOT)/build/cov $(ROOT)/build/coverage || rc=1; \
 	tools/valgrind.sh $(ROOT) $(ROOT)/build build/suites.tally || rc=1; \
 	tools/kyua-suite.sh --total build/suites.tally || rc=1; \
 	exit $$rc
+
+# The coverage gate (tools/coverage-gate.awk): make check fails below these.
+COVERAGE_MIN_LINES    = 100
+COVERAGE_MIN_BRANCHES = 95
+export COVERAGE_MIN_LINES COVERAGE_MIN_BRANCHES
 
 # The plain tree's programs under memcheck (also part of make check).
 valgrind: deps

@@ -1,7 +1,9 @@
 #!/bin/sh
-# Rule traceability: `ntprof explain --check` must find every SPEC.md rule
-# implemented (model/), proved by a vector (fixtures/) and tested
-# (conformance/), and nothing citing a rule SPEC.md lacks.
+# Rule traceability: `ntprof explain --check` and `ntprof trace` must find
+# every SPEC.md rule implemented (model/), proved by a vector (fixtures/) and
+# tested (conformance/), and nothing citing a rule SPEC.md lacks or retired.
+# trace gives the same lines as explain --check (one implementation, checked
+# on every tree below) and writes the rule matrix, rules.md and rules.html.
 #
 # Negative twins run the check on a copy of the tree with one defect added
 # each (an unproved rule, a vector citing an unknown rule, a test citing an
@@ -37,11 +39,28 @@ fail() { # fail DESCRIPTION WHY: shows the check's output too
 	sed 's/^/#   | /' "$tmp/check.out"
 }
 
-# check DIR: runs the check there; $rc, $tmp/check.out, $problems.
+# check DIR: runs the check there; $rc, $tmp/check.out, $problems. Runs
+# `trace` too, into $tmp/out: its stdout and exit status must be the check's,
+# and it must have written both reports (a failure of its own if not).
 check() {
 	"$NTPROF_BIN" explain --check --root "$1" >"$tmp/check.out" 2>&1
 	rc=$?
 	problems=$(sed -n 's/^rules: [0-9][0-9]*, problems: \([0-9][0-9]*\)$/\1/p' "$tmp/check.out")
+	rm -rf "$tmp/out"
+	"$NTPROF_BIN" trace --root "$1" --output-dir "$tmp/out" >"$tmp/trace.out" 2>&1
+	trace_rc=$?
+	if [ "$trace_rc" -ne "$rc" ] || ! cmp -s "$tmp/trace.out" "$tmp/check.out"; then
+		fail "trace on $1 reports what explain --check does" \
+			"trace exit $trace_rc; trace output: $(head -c 400 "$tmp/trace.out")"
+	elif [ ! -s "$tmp/out/rules.md" ] || [ ! -s "$tmp/out/rules.html" ]; then
+		fail "trace on $1 writes rules.md and rules.html" "a report is missing or empty"
+	fi
+}
+
+# in_report TEXT: both reports of the last check show TEXT (HTML-escaped there).
+in_report() {
+	html=$(printf '%s' "$1" | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g')
+	grep -q -F -e "$1" "$tmp/out/rules.md" && grep -q -F -e "$html" "$tmp/out/rules.html"
 }
 
 fake() { # fake NUMBER: an SI rule ID that SPEC.md does not have
@@ -57,6 +76,54 @@ elif [ "$(wc -l <"$tmp/check.out")" -ne 1 ] || [ "$problems" != 0 ]; then
 	fail "explain --check on the source tree" "want only the line 'rules: N, problems: 0'"
 else
 	pass "explain --check on the source tree: no problems"
+fi
+
+# ---- the rule matrix of the real tree ----
+
+nrules=$(sed -n 's/^rules: \([0-9][0-9]*\), problems: .*$/\1/p' "$tmp/check.out")
+rows=$(grep -c '^| [A-Z][A-Z]*-[0-9][0-9a-z]* (SPEC.md:[0-9][0-9]*) |' "$tmp/out/rules.md")
+if [ -z "$nrules" ] || [ "$rows" != "$nrules" ]; then
+	fail "rules.md has one row per rule" "want $nrules rows, got $rows"
+else
+	pass "rules.md has one row per rule ($rows)"
+fi
+# Every file:line the matrix gives for SI-1's code must cite SI-1 there.
+row=$(grep '^| SI-1 (SPEC.md:' "$tmp/out/rules.md")
+code=$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $4 }')
+bad=
+for group in $(printf '%s' "$code" | tr -d ' ' | tr ';' ' '); do
+	file=${group%%:*}
+	for l in $(printf '%s' "${group#*:}" | tr ',' ' '); do
+		sed -n "${l}p" "$root/$file" | grep -q 'SI-1\([^0-9a-z]\|$\)' || bad="$bad $file:$l"
+	done
+done
+if [ -z "$code" ] || [ -n "$bad" ]; then
+	fail "rules.md gives SI-1's implementing lines" "row: $row; lines without SI-1:$bad"
+else
+	pass "rules.md gives SI-1's implementing lines, each citing SI-1"
+fi
+if ! printf '%s\n' "$row" | grep -q '| ok | ' ||
+	! printf '%s\n' "$row" | grep -q 'set-interval/[a-z-]* (fixtures/interval/set-interval.vec:[0-9]*)' ||
+	! printf '%s\n' "$row" | grep -q 'conformance/test_set_interval.c:[0-9]'; then
+	fail "rules.md shows SI-1 as ok with its vectors and tests" "row: $row"
+else
+	pass "rules.md shows SI-1 as ok with its vectors and tests"
+fi
+# Self-contained: nothing loaded from elsewhere.
+if grep -q -i -e '<link' -e '<script' -e 'src=' -e 'url(' "$tmp/out/rules.html" ||
+	! grep -q '<tr id="SI-1">' "$tmp/out/rules.html"; then
+	fail "rules.html is one self-contained page with a row per rule" "see $tmp/out/rules.html"
+else
+	pass "rules.html is one self-contained page with a row per rule"
+fi
+# An output directory that cannot be made is bad input: exit 2, nothing written.
+: >"$tmp/plainfile"
+"$NTPROF_BIN" trace --root "$root" --output-dir "$tmp/plainfile/reports" >"$tmp/bad.out" 2>&1
+brc=$?
+if [ "$brc" -ne 2 ] || ! grep -q -F "ntprof: --output-dir $tmp/plainfile/reports: cannot create it" "$tmp/bad.out"; then
+	fail "trace names an output directory it cannot make, exit 2" "exit $brc: $(cat "$tmp/bad.out")"
+else
+	pass "trace names an output directory it cannot make, exit 2"
 fi
 
 # ---- negative twins on a copy ----
@@ -179,6 +246,55 @@ EOF
 check "$tmp/tree"
 twin_result "a vector citing a retired rule is reported" \
 	"$tmp/tree/fixtures/zz-twin.vec:2: vector twin/retired-rule cites retired rule $r96"
+
+# 6. Code and a test citing a retired rule (the SPEC.md copy has it retired).
+printf '/* %s: an old rule */\n' "$r96" >"$tmp/tree/model/zz_twin.h"
+rm "$tmp/tree/fixtures/zz-twin.vec"
+check "$tmp/tree"
+twin_result "model code citing a retired rule is reported" \
+	"model/zz_twin.h:1: model cites retired rule $r96"
+rm "$tmp/tree/model/zz_twin.h"
+printf '#!/bin/sh\n# %s\nexit 0\n' "$r96" >"$tmp/tree/conformance/zz_twin.sh"
+check "$tmp/tree"
+twin_result "a test citing a retired rule is reported" \
+	"conformance/zz_twin.sh:2: test cites retired rule $r96"
+if in_report "conformance/zz_twin.sh:2: test cites retired rule $r96" &&
+	grep -q "^| $r96 (SPEC.md:[0-9]*) | old | retired | " "$tmp/out/rules.md"; then
+	pass "the reports list the problem and show the rule as retired"
+else
+	fail "the reports list the problem and show the rule as retired" "see $tmp/out/rules.md"
+fi
+
+# 7. A vector citing a rule of a prefix SPEC.md does not use at all.
+fresh_copy
+xx=$(printf 'XX-%s' 99)
+cat >"$tmp/tree/fixtures/zz-twin.vec" <<EOF
+vector twin/foreign-rule
+  title   cites a rule of a section SPEC.md does not have
+  rules   SI-1 $xx
+  source  test_traceability.sh
+  given   privilege=on
+  call    NtSetIntervalProfile Interval=5000
+  expect  STATUS_SUCCESS
+EOF
+check "$tmp/tree"
+twin_result "a vector citing $xx is reported" \
+	"$tmp/tree/fixtures/zz-twin.vec:1: vector twin/foreign-rule cites unknown rule $xx"
+
+# 8. A rule removed from SPEC.md: everything that cites it is reported, and
+# the matrix no longer has its row.
+fresh_copy
+awk '/^### / { skip = ($2 == "QI-1") } !skip' "$root/SPEC.md" >"$tmp/tree/SPEC.md"
+check "$tmp/tree"
+if [ "$rc" -ne 1 ] ||
+	! grep -q '^model/[a-z_/]*\.[ch]:[0-9]*: model cites QI-1, which SPEC.md does not have$' "$tmp/check.out" ||
+	! grep -q '^conformance/test_[a-z_]*\.[a-z]*:[0-9]*: test cites QI-1, which SPEC.md does not have$' "$tmp/check.out" ||
+	! grep -q "^$tmp/tree/fixtures/[a-z/_-]*\.vec:[0-9]*: vector [a-z/-]* cites unknown rule QI-1$" "$tmp/check.out" ||
+	grep -q '^| QI-1 ' "$tmp/out/rules.md"; then
+	fail "a rule removed from SPEC.md: its code, vectors and tests are reported" "see output"
+else
+	pass "a rule removed from SPEC.md: its code, vectors and tests are reported ($problems problems)"
+fi
 
 echo "1..$n"
 if [ "$failed" -ne 0 ]; then

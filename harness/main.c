@@ -7,10 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <errno.h>
+#include <sys/stat.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 #ifdef _WIN32
+#include <io.h>        /* mkdir(path) */
 #include <windows.h>
 #endif
 #ifdef NTPROF_EMBEDDED_FIXTURES
@@ -23,6 +26,7 @@
 #include "backend_dl.h"
 #include "ntprof/session.h"
 #include "ntprof/rules_index.h"
+#include "ntprof/rules_trace.h"
 #include "catalog.h"
 #include "ntprof/compare.h"
 #include "ntprof/explore.h"
@@ -56,6 +60,7 @@ static int usage(const char *why)
 		"                      [--against model|dl:PATH.so] [--budget N | --seconds S] [--seed N]\n"
 		"                      [--output FILE]\n"
 		"       ntprof explain [--root DIR] RULE | --check\n"
+		"       ntprof trace [--root DIR] [--output-dir DIR]\n"
 		"       ntprof versions\n");
 	return EXIT_BAD_INPUT;
 }
@@ -655,6 +660,98 @@ static int cmd_explain(int argc, char **argv)
 	return status;
 }
 
+/* mkdir -p: each missing directory of path, in turn. */
+static bool make_dirs(const char *path)
+{
+	char buf[1024];
+	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+		return false;
+	for (char *p = buf + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+		*p = '\0';
+#ifdef _WIN32
+		int rc = mkdir(buf);
+#else
+		int rc = mkdir(buf, 0777);
+#endif
+		if (rc != 0 && errno != EEXIST)
+			return false;
+		*p = c;
+		if (c == '\0')
+			return true;
+	}
+}
+
+/* trace: the rule matrix (rules.md, rules.html) in the output directory,
+ * the problems of `explain --check` on stdout; exit 1 when there are any.
+ * The reports are written either way: they show the problems too. */
+static int cmd_trace(int argc, char **argv)
+{
+	const char *root = NULL, *dir = "build/reports";
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--root") == 0) {
+			if (!(root = need_value(argc, argv, &i)))
+				return usage("--root needs a directory");
+		} else if (strcmp(argv[i], "--output-dir") == 0) {
+			if (!(dir = need_value(argc, argv, &i)))
+				return usage("--output-dir needs a directory");
+		} else {
+			return usage("trace: unknown argument");
+		}
+	}
+	const char *r = np_find_root(root);
+	if (!r) {
+		fprintf(stderr, "ntprof: cannot find SPEC.md and fixtures/ (use --root DIR)\n");
+		return EXIT_BAD_INPUT;
+	}
+	if (!make_dirs(dir)) {
+		fprintf(stderr, "ntprof: --output-dir %s: cannot create it\n", dir);
+		return EXIT_BAD_INPUT;
+	}
+	np_index ix;
+	np_error err;
+	if (!np_index_build(&ix, r, &err)) {
+		fprintf(stderr, "%s\n", err.text);
+		np_index_free(&ix);
+		return EXIT_BAD_INPUT;
+	}
+	unsigned problems = 0;
+	char *text = np_trace_problems(&ix, &problems);
+	if (!text) {
+		fprintf(stderr, "ntprof: trace: out of memory\n");
+		np_index_free(&ix);
+		return EXIT_BAD_INPUT;
+	}
+	char md[1100], html[1100];
+	snprintf(md, sizeof md, "%.1000s/rules.md", dir);
+	snprintf(html, sizeof html, "%.1000s/rules.html", dir);
+	sink smd, shtml;
+	const char *failed = md;
+	bool ok = sink_open(&smd, md);
+	if (ok) {
+		np_trace_markdown(smd.f, &ix, text);
+		ok = sink_close(&smd);
+	}
+	if (ok) {
+		failed = html;
+		if ((ok = sink_open(&shtml, html))) {
+			np_trace_html(shtml.f, &ix, text);
+			ok = sink_close(&shtml);
+		}
+	}
+	fputs(text, stdout);
+	printf("rules: %u, problems: %u\n", ix.nrule, problems);
+	free(text);
+	np_index_free(&ix);
+	if (!ok) {
+		fprintf(stderr, "ntprof: trace: cannot write %s\n", failed);
+		return EXIT_BAD_INPUT;
+	}
+	return problems ? EXIT_DIFFERENCE : 0;
+}
+
 /* compare: exit 0 when every row agrees, 1 when some differ (as diff does),
  * 2 on bad input; the table goes through the sink either way. */
 static int cmd_compare(int argc, char **argv)
@@ -967,6 +1064,8 @@ int main(int argc, char **argv)
 		return cmd_compare(argc - 2, argv + 2);
 	if (strcmp(cmd, "explain") == 0)
 		return cmd_explain(argc - 2, argv + 2);
+	if (strcmp(cmd, "trace") == 0)
+		return cmd_trace(argc - 2, argv + 2);
 	if (strcmp(cmd, "matrix") == 0)
 		return cmd_matrix(argc - 2, argv + 2);
 	if (strcmp(cmd, "diff") == 0)

@@ -81,11 +81,16 @@ static uint8_t *region_byte(np_region *r, uint64_t off, bool write)
 	if (!*leaf && !write)
 		return NULL;
 	if (!*leaf && !(*leaf = calloc(LEAF_PAGES, sizeof **leaf)))
+		/* Left out of coverage: the host's calloc of one small page table
+		 * failing; no test can make the C library's allocator fail (the
+		 * simulated kernel's failures are Inject's, a different path). */
 		NP_MODEL_BUG("out of memory for a page table"); /* LCOV_EXCL_LINE */
 	uint8_t **page = &(*leaf)[index % LEAF_PAGES];
 	if (!*page && write) {
 		*page = malloc(NP_PAGE_SIZE);
 		if (!*page)
+			/* Left out of coverage: the host's malloc of one 4 KiB page failing,
+			 * which no test can provoke (as for the page table above). */
 			NP_MODEL_BUG("out of memory for one page"); /* LCOV_EXCL_LINE */
 		memset(*page, r->fill, NP_PAGE_SIZE);
 	}

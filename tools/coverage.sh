@@ -1,12 +1,24 @@
 #!/bin/bash
-# coverage.sh ROOT COV_BUILD_DIR HTML_DIR
+# coverage.sh [--tally FILE] ROOT COV_BUILD_DIR HTML_DIR
 # Runs the Kyua suite of a --coverage build tree, then reports line and branch
 # coverage of model/ only (lcov 1.16: branches need lcov_branch_coverage=1;
-# the lcov-2 spelling is silently ignored). Exits non-zero if a test failed,
-# after the report is written.
+# the lcov-2 spelling is silently ignored), and gates them: line coverage must
+# be at least COVERAGE_MIN_LINES percent (default 100), branch coverage at
+# least COVERAGE_MIN_BRANCHES (default 95). A failed gate names every
+# uncovered line (or untaken branch) as file:line. Exits non-zero if a test
+# failed or the gate did, after the HTML report is written.
+# --tally FILE: appends the suite's line and the gate's line to FILE, as
+# tools/kyua-suite.sh does, so that make check sums them with its other suites.
 set -uo pipefail
 
+tally=
+if [ "${1:-}" = --tally ]; then
+	tally=$2
+	shift 2
+fi
 root=$1 cov=$2 html=$3
+min_lines=${COVERAGE_MIN_LINES:-100}
+min_branches=${COVERAGE_MIN_BRANCHES:-95}
 here=$(dirname "$0")
 lcov_rc=(--rc lcov_branch_coverage=1)
 
@@ -32,6 +44,7 @@ rm -f "$cov/suites.tally"
 "$here/kyua-suite.sh" coverage "$cov" "$cov/suites.tally"
 tests_rc=$?
 "$here/kyua-suite.sh" --total "$cov/suites.tally" >/dev/null || tests_rc=1
+[ -n "$tally" ] && cat "$cov/suites.tally" >>"$tally"
 
 quiet lcov -q --capture --directory "$cov" --base-directory "$root" \
 	-o "$cov/test.info" "${lcov_rc[@]}" || exit 1
@@ -47,4 +60,20 @@ quiet lcov --summary "$cov/model.info" "${lcov_rc[@]}" || exit 1
 if [ "$tests_rc" -ne 0 ]; then
 	echo "coverage: some tests failed; the numbers above are from a failing run" >&2
 fi
+
+# The gate, from the tracefile itself (DA:line,count and
+# BRDA:line,block,branch,taken, where taken is "-" when the block never ran).
+# Lines marked LCOV_EXCL_* are already left out by lcov.
+awk -f "$here/coverage-gate.awk" -v root="$root/" -v min_lines="$min_lines" \
+	-v min_branches="$min_branches" "$cov/model.info" >"$cov/gate.out"
+gate_rc=$?
+cat "$cov/gate.out"
+if [ -n "$tally" ]; then
+	if [ "$gate_rc" -eq 0 ]; then
+		printf '1 0 coverage gate: %s\n' "$(head -n 1 "$cov/gate.out")" >>"$tally"
+	else
+		printf '0 1 coverage gate: %s\n' "$(head -n 1 "$cov/gate.out")" >>"$tally"
+	fi
+fi
+[ "$gate_rc" -eq 0 ] || exit 1
 exit "$tests_rc"

@@ -1,0 +1,105 @@
+#!/bin/sh
+# The coverage gate of make check (tools/coverage-gate.awk) on made-up lcov
+# tracefiles: it passes at the thresholds, fails one line or one branch short
+# of them, and then names each line never run (or branch never taken) as
+# file:line, relative to the root.
+#
+# Environment: NTPROF_SOURCE_ROOT. Prints TAP; exits 1 on failure.
+set -u
+
+: "${NTPROF_SOURCE_ROOT:?NTPROF_SOURCE_ROOT must name the repository}"
+gate=$NTPROF_SOURCE_ROOT/tools/coverage-gate.awk
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-gate.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+
+n=0
+failed=0
+
+# run LINES% BRANCHES% TRACEFILE: $rc and $tmp/out
+run() {
+	awk -f "$gate" -v root=/r/ -v min_lines="$1" -v min_branches="$2" "$3" >"$tmp/out" 2>&1
+	rc=$?
+}
+
+# expect DESCRIPTION RC LINE...: exit status RC and every LINE in the output.
+expect() {
+	what=$1 want=$2
+	shift 2
+	n=$((n + 1))
+	why=
+	[ "$rc" -eq "$want" ] || why="want exit status $want, got $rc"
+	for l in "$@"; do
+		grep -q -x -F -e "$l" "$tmp/out" || why="$why; want the line: $l"
+	done
+	if [ -z "$why" ]; then
+		echo "ok $n - $what"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $what"
+		echo "#   $why"
+		sed 's/^/#   | /' "$tmp/out"
+	fi
+}
+
+# Two files: 4 lines and 20 branches each; a.c all run and taken.
+tracefile() { # tracefile OUT A_LINE3_COUNT B_UNTAKEN_BRANCHES
+	{
+		echo "TN:"
+		echo "SF:/r/model/a.c"
+		for l in 1 2 3 4; do
+			if [ "$l" -eq 3 ]; then echo "DA:$l,$2"; else echo "DA:$l,5"; fi
+		done
+		b=0
+		while [ "$b" -lt 20 ]; do echo "BRDA:2,0,$b,1"; b=$((b + 1)); done
+		echo "end_of_record"
+		echo "SF:/r/model/b.c"
+		for l in 10 11 12 13; do echo "DA:$l,1"; done
+		b=0
+		while [ "$b" -lt 20 ]; do
+			if [ "$b" -lt "$3" ]; then
+				if [ "$b" -eq 0 ]; then echo "BRDA:12,1,$b,-"; else echo "BRDA:12,1,$b,0"; fi
+			else
+				echo "BRDA:12,1,$b,3"
+			fi
+			b=$((b + 1))
+		done
+		echo "end_of_record"
+	} >"$1"
+}
+
+tracefile "$tmp/full.info" 1 2
+run 100 95 "$tmp/full.info"
+expect "8 of 8 lines and 38 of 40 branches pass 100%/95%" 0 \
+	"lines 100.0% (8 of 8, need 100%), branches 95.0% (38 of 40, need 95%): gate passed"
+
+tracefile "$tmp/line.info" 0 2
+run 100 95 "$tmp/line.info"
+expect "one line never run fails the line gate and is named" 1 \
+	"lines 87.5% (7 of 8, need 100%), branches 95.0% (38 of 40, need 95%): GATE FAILED" \
+	"coverage gate: line coverage of model/ is below 100%; 1 line(s) never run:" \
+	"  model/a.c:3: line not run"
+
+tracefile "$tmp/branch.info" 1 3
+run 100 95 "$tmp/branch.info"
+expect "a third untaken branch fails the branch gate, and each is named ('-' and 0 alike)" 1 \
+	"lines 100.0% (8 of 8, need 100%), branches 92.5% (37 of 40, need 95%): GATE FAILED" \
+	"coverage gate: branch coverage of model/ is below 95%; 3 branch(es) never taken:" \
+	"  model/b.c:12: branch 0 of block 1 not taken" \
+	"  model/b.c:12: branch 2 of block 1 not taken"
+if grep -q "line coverage" "$tmp/out"; then
+	n=$((n + 1)) failed=$((failed + 1))
+	echo "not ok $n - a failed branch gate alone does not list lines"
+fi
+
+run 87 95 "$tmp/line.info"
+expect "a lower line threshold lets 7 of 8 lines pass" 0 \
+	"lines 87.5% (7 of 8, need 87%), branches 95.0% (38 of 40, need 95%): gate passed"
+
+echo "1..$n"
+if [ "$failed" -ne 0 ]; then
+	echo "# $failed of $n checks failed" >&2
+	exit 1
+fi
+exit 0

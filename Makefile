@@ -7,12 +7,15 @@
 #   make check        Kyua suite, plain build, sanitizer build (build/asan) and
 #                     coverage build (build/cov, gated: 100% lines and 95% branches
 #                     of model/), and the Windows exe under Wine (plain suite,
-#                     conformance/test_wine.sh)
+#                     conformance/test_wine.sh), the fuzzers over their corpora
+#                     (test_fuzz_corpus.sh), the plain tree under valgrind
 #   make coverage     Kyua suite on a --coverage build, lcov report of model/
 #                     (build/coverage/index.html), with the same gate
 #   make bench        build/bench/bench: the model's speed (not a test)
 #   make mutants      mutation testing of model/, build/reports/mutants.txt
 #                     (not part of check; MUTANTS_FILTER=REGEX runs a subset)
+#   make fuzz         each libFuzzer fuzzer (build/fuzz) for FUZZ_SECONDS (not a test)
+#   make valgrind     the test programs and ntprof under valgrind's memcheck (tools/valgrind.sh)
 #   make install      PREFIX (default /usr/local) under DESTDIR
 #   make deps         install the Debian packages the tests need
 #   make windows      build/win/{x86_64,i686}/ntprof.exe (mingw-w64, fixtures compiled in)
@@ -33,12 +36,17 @@ DESTDIR  =
 # Debian packages `make deps` provides: the test tools, the mingw-w64 cross
 # compilers of `make windows` and Wine, under which make check runs the exe.
 DEB_PACKAGES = libcmocka-dev kyua lcov gcc-mingw-w64-x86-64-win32 gcc-mingw-w64-i686-win32 \
-	wine wine64
+	wine wine64 clang-14 libclang-rt-14-dev valgrind
 
 # The Windows exe's compilers (`make windows`), one per architecture.
 WIN_ARCHES  = x86_64 i686
 WIN_CC_x86_64 = x86_64-w64-mingw32-gcc
 WIN_CC_i686   = i686-w64-mingw32-gcc
+
+# The fuzzers' compiler (libFuzzer ships with clang; Debian: libclang-rt-14-dev)
+# and how long `make fuzz` runs each one.
+FUZZ_CC = clang-14
+FUZZ_SECONDS = 60
 
 # Kyua case timeout in seconds.
 TEST_TIMEOUT = 300
@@ -67,21 +75,30 @@ else ifeq ($(VARIANT),asan)
 B = build/asan
 VARIANT_CFLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 VARIANT_LDFLAGS = $(VARIANT_CFLAGS)
+else ifeq ($(VARIANT),fuzz)
+# The fuzzers (conformance/fuzz_*.c, issue 7): everything instrumented for
+# libFuzzer's coverage feedback; only the fuzzers link its main().
+B = build/fuzz
+override CC = $(FUZZ_CC)
+VARIANT_CFLAGS  = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+VARIANT_LDFLAGS = $(VARIANT_CFLAGS)
 else ifeq ($(VARIANT),cov)
 B = build/cov
 # After CFLAGS, so -O0 wins: optimised code gives misleading line counts.
 VARIANT_CFLAGS  = --coverage -O0
 VARIANT_LDFLAGS = --coverage
 else
-$(error VARIANT must be empty, asan or cov, not '$(VARIANT)')
+$(error VARIANT must be empty, asan, fuzz or cov, not '$(VARIANT)')
 endif
 
 MODEL_SRC   := $(wildcard model/*.c)
 HARNESS_SRC := $(wildcard harness/*.c)
 TEST_SRC    := $(wildcard conformance/test_*.c)
-# test_wine.sh runs the Windows exe, which is the same for every tree:
-# the plain tree runs it, the sanitizer and coverage trees do not.
-TEST_SH     := $(filter-out $(if $(VARIANT),conformance/test_wine.sh),$(wildcard conformance/*.sh))
+# test_wine.sh runs the Windows exe and test_fuzz_corpus.sh the fuzzers, which
+# are the same for every tree: the plain tree runs them, the others do not.
+TEST_SH     := $(filter-out $(if $(VARIANT),conformance/test_wine.sh conformance/test_fuzz_corpus.sh),\
+	$(wildcard conformance/*.sh))
 
 MODEL_OBJ   := $(MODEL_SRC:%.c=$(B)/%.o)
 HARNESS_OBJ := $(HARNESS_SRC:%.c=$(B)/%.o)
@@ -98,6 +115,9 @@ TEST_SCRIPT := $(TEST_SH:%=$(B)/%)
 # compiling under every compiler and tree, and run only by `make bench`.
 BENCH_SRC   := $(wildcard bench/*.c)
 BENCH_BIN   := $(BENCH_SRC:%.c=$(B)/%)
+# libFuzzer fuzzers (VARIANT=fuzz only); seed corpora in conformance/fuzz/NAME/.
+FUZZ_SRC    := $(wildcard conformance/fuzz_*.c)
+FUZZ_BIN    := $(FUZZ_SRC:%.c=$(B)/%)
 LIB         := $(B)/libntprof.a
 PROGRAM     := $(B)/ntprof
 KYUAFILE    := $(B)/conformance/Kyuafile
@@ -113,7 +133,8 @@ HARNESS_DEFS = -Iharness/include -Iharness \
 $(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
 $(B)/conformance/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) -Iconformance
 
-.PHONY: all lib tests run check coverage bench mutants install uninstall clean deps help windows FORCE
+.PHONY: all lib tests run check coverage bench mutants fuzz fuzzers valgrind install uninstall \
+	clean deps help windows FORCE
 .SUFFIXES:
 .DELETE_ON_ERROR:
 
@@ -177,6 +198,18 @@ $(KYUAFILE): FORCE
 $(B)/bench/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
 $(BENCH_BIN): $(B)/bench/%: $(B)/bench/%.o $(HARNESS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The fuzzers link libFuzzer's main(); built by `make fuzz` and `make check`
+# (VARIANT=fuzz), which runs them over their corpora (test_fuzz_corpus.sh).
+$(FUZZ_BIN): $(B)/conformance/%: $(B)/conformance/%.o $(HARNESS_LIB) $(LIB)
+	$(CC) $(subst fuzzer-no-link,fuzzer,$(ALL_LDFLAGS)) -o $@ $^ $(LDLIBS)
+fuzzers: $(FUZZ_BIN)
+-include $(FUZZ_BIN:=.d)
+
+# Each fuzzer for FUZZ_SECONDS (two at a time): executions and findings.
+fuzz: deps
+	@$(SUBMAKE) VARIANT=fuzz fuzzers
+	@tools/fuzz.sh $(ROOT) $(ROOT)/build/fuzz/conformance $(FUZZ_SECONDS)
 
 # Run only here, never by `make check`: it prints figures and exits 0.
 bench: $(BENCH_BIN)
@@ -246,10 +279,12 @@ check: deps
 	@$(SUBMAKE) windows
 	@$(SUBMAKE) VARIANT=asan all
 	@$(SUBMAKE) VARIANT=cov all
+	@$(SUBMAKE) VARIANT=fuzz fuzzers
 	@rm -f build/suites.tally; rc=0; \
 	tools/kyua-suite.sh plain $(ROOT)/build build/suites.tally || rc=1; \
 	tools/kyua-suite.sh asan $(ROOT)/build/asan build/suites.tally || rc=1; \
 	tools/coverage.sh --tally build/suites.tally $(ROOT) $(ROOT)/build/cov $(ROOT)/build/coverage || rc=1; \
+	tools/valgrind.sh $(ROOT) $(ROOT)/build build/suites.tally || rc=1; \
 	tools/kyua-suite.sh --total build/suites.tally || rc=1; \
 	exit $$rc
 
@@ -257,6 +292,11 @@ check: deps
 COVERAGE_MIN_LINES    = 100
 COVERAGE_MIN_BRANCHES = 95
 export COVERAGE_MIN_LINES COVERAGE_MIN_BRANCHES
+
+# The plain tree's programs under memcheck (also part of make check).
+valgrind: deps
+	@$(SUBMAKE) all
+	@tools/valgrind.sh $(ROOT) $(ROOT)/build
 
 coverage: deps
 	@$(SUBMAKE) VARIANT=cov all

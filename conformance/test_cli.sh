@@ -158,6 +158,22 @@ NtStopProfile -> bugcheck IRQL_NOT_LESS_OR_EQUAL (0x0000000A)' \
 	call --target 1803/x64 'NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x1000 BucketSize=2 BufferSize=0x1000' \
 	'NtStartProfile ProfileHandle=h' 'Interrupt Pc=0x10001000' 'NtStopProfile ProfileHandle=h'
 
+# found by conformance/fuzz_model.c: ntprof aborted when the step that
+# captures a buffer could not make it (its create was not applicable)
+want_out "call: a captured buffer that was never made is not applicable, not a crash" \
+	'NtCreateProfile -> not-applicable (the buffer does not fit in the caller'"'"'s address space)
+ReadBuffer -> not-applicable (no such buffer: the step that captures it did not make it)' \
+	call --target 1803/wow64 'NtCreateProfile ProfileHandle=user Process=other ProfileBase=0x3f ProfileSize=0x87347029 BucketSize=31 Buffer=>b BufferSize=0xF7B9690B' \
+	'ReadBuffer Buffer=b'
+
+# found by conformance/fuzz_model.c: an input written into a buffer larger
+# than 1 MiB (kept in pages) went through a null pointer (segmentation fault)
+want_out "call: an input inside a large captured buffer is written as into a small one" \
+	'NtCreateProfile -> STATUS_SUCCESS (0x00000000) ProfileHandle=h
+NtSetSystemInformation -> STATUS_INVALID_INFO_CLASS (0xC0000003) ProcessorProfileControlArea=0x0' \
+	call --target 4.0/x86 'NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000 ProfileSize=0x1000 BucketSize=2 Buffer=>c BufferSize=0x200000' \
+	'NtSetSystemInformation SystemInformation=0x140000 SystemInformationLength=8'
+
 want_error "call: a name no earlier step captured is bad input" 2 \
 	"step 1 (NtStartProfile ProfileHandle=h): no earlier step captures that name" \
 	call 'NtStartProfile ProfileHandle=h'
@@ -484,6 +500,35 @@ for f in "$root"/conformance/data/bad-known/*.known; do
 		pass "run --known ${f##*/}: exit 2, file:$where:, nothing written"
 	fi
 done
+# every malformed vector file of conformance/data/bad (issue 7): exit 2, the
+# message its line 1 (or bad/expected.txt) names as file:line: message, and
+# neither the --output file nor its temporary file left in the directory
+mkdir -p "$tmp/badvec"
+nbad=0
+for f in "$root"/conformance/data/bad/*.vec; do
+	name=${f##*/}
+	want=$(sed -n '1s/^# .* => :\([0-9]*: .*\)/\1/p' "$f" | tr -d '\r')
+	[ -n "$want" ] || want=$(sed -n "s/^$name => :\\([0-9]*: .*\\)/\\1/p" "$root/conformance/data/bad/expected.txt")
+	nbad=$((nbad + 1))
+	nt run --format json --output "$tmp/badvec/out.json" "$f"
+	if [ -z "$want" ]; then
+		fail "run $name" "line 1 must be '# WHAT => :LINE: MESSAGE' (or listed in bad/expected.txt)"
+	elif [ "$rc" -ne 2 ]; then
+		fail "run $name" "want exit status 2"
+	elif ! head -n 1 "$tmp/err" | grep -q -F "$f:$want"; then
+		fail "run $name" "want stderr to start with $f:$want"
+	elif [ -n "$(ls -A "$tmp/badvec")" ] || [ -s "$tmp/out" ]; then
+		fail "run $name" "want nothing written, have: $(ls -A "$tmp/badvec" | tr '\n' ' ')"
+	else
+		pass "run $name: exit 2, file:${want%%: *}: message, no output file"
+	fi
+done
+if [ "$nbad" -lt 50 ]; then
+	fail "conformance/data/bad holds at least 50 malformed files" "have $nbad"
+else
+	pass "conformance/data/bad holds $nbad malformed files"
+fi
+
 want_error "run --known: a file that does not exist" 2 "$tmp/absent.known:0: cannot open" \
 	run --known "$tmp/absent.known" "$tmp/mismatch.vec"
 want_error "run --known needs a file" 2 '--known needs a known-divergence file' run --known

@@ -296,6 +296,46 @@ static void test_memory_two_gib_profile_buffer(void **state)
 	assert_int_equal(np_nt_create_profile(m, &a).code, NP_STATUS_ACCESS_VIOLATION);
 }
 
+/* ST-8 zeroing (np_region_zero): a large region's pages never written stay
+ * unmade when its fill is zero, written ones and a non-zero fill's are
+ * zeroed, and so is a small region. Found by conformance/fuzz_model.c: a
+ * started 1.5 GiB buffer made every page. */
+static size_t pages_made(const np_region *r)
+{
+	size_t made = 0;
+	for (uint64_t l = 0; l < (r->size + NP_PAGE_SIZE - 1) / NP_PAGE_SIZE / NP_REGION_LEAF_PAGES; l++)
+		for (unsigned p = 0; r->page[l] && p < NP_REGION_LEAF_PAGES; p++)
+			made += r->page[l][p] != NULL;
+	return made;
+}
+
+static void test_memory_zero_large_region(void **state)
+{
+	np_machine *m = *state;
+	uint32_t v = 7;
+	assert_null(np_mem_map(m, BIG, BIG_LEN, RW, 0, 0));
+	np_region *r = np_mem_find(m, BIG, BIG_LEN);
+	assert_true(np_mem_write(m, BIG + 0x1000, &v, 4));
+	np_region_zero(r, 0, BIG_LEN);
+	assert_int_equal(pages_made(r), 1);             /* the written page only */
+	assert_int_equal(rd32(m, BIG + 0x1000), 0);
+	assert_int_equal(rd32(m, BIG + BIG_LEN - 4), 0);
+	/* a non-zero fill: the pages zeroed are made */
+	assert_null(np_mem_map(m, BIG + BIG_LEN, 0x200000, RW, 0, 0xEE));
+	r = np_mem_find(m, BIG + BIG_LEN, 0x200000);
+	np_region_zero(r, 0x1002, 0x2000);
+	assert_int_equal(pages_made(r), 3);
+	assert_int_equal(rd32(m, BIG + BIG_LEN + 0x1000), 0xEEEEu);
+	assert_int_equal(rd32(m, BIG + BIG_LEN + 0x1004), 0);
+	assert_int_equal(rd32(m, BIG + BIG_LEN + 0x2FFC), 0);
+	assert_int_equal(rd32(m, BIG + BIG_LEN + 0x3000), 0xEEEE0000u);
+	assert_int_equal(rd32(m, BIG + BIG_LEN + 0x3004), 0xEEEEEEEEu);
+	/* a small region holds its bytes in one block */
+	np_region_zero(np_mem_find(m, RW_PAGE, 8), 0, 8);
+	assert_int_equal(rd32(m, RW_PAGE + 4), 0);
+	assert_int_equal(rd32(m, RW_PAGE + 8), 0xCCCCCCCCu);
+}
+
 /* AS-2, AS-3: a range over two adjacent mapped regions. */
 static void test_as2_adjacent_regions(void **state)
 {
@@ -318,6 +358,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_as3_read_probe_wow64_limit, wow64),
 	T(test_memory_two_gib_profile_buffer, x64),
 	T(test_as2_adjacent_regions, x64),
+	T(test_memory_zero_large_region, x64),
 };
 #undef T
 

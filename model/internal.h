@@ -28,6 +28,7 @@ uint32_t np_probe_input_array(np_machine *m, uint64_t addr, uint64_t len, unsign
  * locked pages), and release. */
 void np_region_copy_out(np_region *r, uint64_t off, void *out, size_t len);
 void np_region_copy_in(np_region *r, uint64_t off, const void *data, size_t len);
+void np_region_zero(np_region *r, uint64_t off, uint64_t len);
 void np_region_free(np_region *r);
 
 /* MC-3: a handle's entry, after the usual masking of its low bits; NULL when

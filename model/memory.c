@@ -129,6 +129,24 @@ void np_region_copy_in(np_region *r, uint64_t off, const void *data, size_t len)
 	}
 }
 
+/* Zeroes [off, off+len) of a region. A page of a large region that was
+ * never written and whose fill is zero reads as zeros already and is not
+ * made: ST-8 zeroes a whole profile buffer, up to 4 GiB, and made every
+ * page of it (conformance/fuzz_model.c ran out of memory on 1.5 GiB). */
+void np_region_zero(np_region *r, uint64_t off, uint64_t len)
+{
+	static const uint8_t zeros[NP_PAGE_SIZE];
+	while (len) {
+		size_t chunk = NP_PAGE_SIZE - (size_t)(off % NP_PAGE_SIZE);
+		if (chunk > len)
+			chunk = (size_t)len;
+		if (r->fill != 0 || region_byte(r, off, false))
+			memcpy(region_byte(r, off, true), zeros, chunk);
+		off += chunk;
+		len -= chunk;
+	}
+}
+
 /* Walks [addr, addr+len) through consecutive regions, each mapped with the
  * access needed and not revoked; calls each(r, offset, done, chunk) per
  * region. False when any byte is not accessible (nothing is then done). */

@@ -99,12 +99,8 @@ np_result np_nt_start_profile(np_machine *m, uint64_t profile_handle)
 		return np_status(st);
 	choose_processors(m, p);                                        /* ST-6 */
 	if (m->knobs.zero_on_start && p->buffer_size) {                 /* ST-8 */
-		static const uint8_t zeros[NP_PAGE_SIZE];
 		np_region *r = np_mem_find(m, p->buffer, p->buffer_size);
-		for (uint64_t off = 0; off < p->buffer_size; off += NP_PAGE_SIZE) {
-			uint64_t n = p->buffer_size - off < NP_PAGE_SIZE ? p->buffer_size - off : NP_PAGE_SIZE;
-			np_region_copy_in(r, p->buffer - r->base + off, zeros, (size_t)n);
-		}
+		np_region_zero(r, p->buffer - r->base, p->buffer_size);
 	}
 	p->mapped = map_counters(m, p);                                 /* ST-5 */
 	p->started = true;                                              /* ST-7 */

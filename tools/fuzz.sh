@@ -1,0 +1,60 @@
+#!/bin/sh
+# fuzz.sh ROOT FUZZ_DIR SECONDS [NAME...]
+#     Runs each libFuzzer fuzzer FUZZ_DIR/fuzz_NAME (default: all) for
+#     SECONDS, two at a time (FUZZ_JOBS), from its seeds in
+#     ROOT/conformance/fuzz/NAME/ and the directories conformance/fuzz/SEEDS
+#     names (the malformed files of conformance/data/bad*/). What it learns goes to
+#     FUZZ_DIR/corpus/NAME/ (kept between runs), a finding to
+#     FUZZ_DIR/findings/NAME-*: add it to the seeds once fixed, as the
+#     regression input `make check` replays. Prints one line per fuzzer:
+#     executions, their rate and the findings; exits 1 when any was found.
+#     FUZZ_RUNS=N stops each at N executions instead (SECONDS still bounds it).
+set -u
+root=$1 dir=$2 seconds=$3
+shift 3
+jobs=${FUZZ_JOBS:-2}
+
+names=$*
+if [ -z "$names" ]; then
+	for f in "$dir"/fuzz_*; do
+		case $f in *.o | *.d) continue ;; esac
+		[ -x "$f" ] && names="$names ${f##*/fuzz_}"
+	done
+fi
+
+# conformance/fuzz/NAME/ and the directories conformance/fuzz/SEEDS adds.
+seeds_of() {
+	echo "$root/conformance/fuzz/$1"
+	sed -n "s|^$1 ||p" "$root/conformance/fuzz/SEEDS" | tr ' ' '\n' | sed "s|^|$root/|"
+}
+
+one() {
+	name=$1
+	mkdir -p "$dir/corpus/$name" "$dir/findings"
+	log=$dir/findings/$name.log
+	# shellcheck disable=SC2046 # the seed directories are words
+	"$dir/fuzz_$name" -max_total_time="$seconds" ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} \
+		-print_final_stats=1 -artifact_prefix="$dir/findings/$name-" \
+		"$dir/corpus/$name" $(seeds_of "$name") >"$log" 2>&1
+	rc=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
+	found=$(grep -c '^artifact_prefix=.*Test unit written to' "$log")
+	printf '%s: %s executions (%s/s), %s finding(s)%s\n' "$name" "${execs:-0}" "${rate:-0}" "$found" \
+		"$([ "$rc" -ne 0 ] && echo "; exit $rc, see $log")"
+	[ "$rc" -eq 0 ] && [ "$found" -eq 0 ]
+}
+
+echo "===> fuzz: $seconds s per fuzzer, $jobs at a time ($dir)"
+rc=0 running=0 pids=
+for name in $names; do
+	one "$name" &
+	pids="$pids $!"
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		for p in $pids; do wait "$p" || rc=1; done
+		pids= running=0
+	fi
+done
+for p in $pids; do wait "$p" || rc=1; done
+exit $rc

@@ -1,0 +1,73 @@
+#!/bin/sh
+# valgrind.sh ROOT BUILD_DIR
+#     Runs the suite's programs under valgrind's memcheck (issue 7): every
+#     CMocka test program of BUILD_DIR/conformance, then ntprof over the
+#     fixtures on the model and through a dl: shared object, a `call`, the
+#     version matrix and a malformed file. Any memcheck report (invalid
+#     access, uninitialised value, leak of any kind) fails the program it
+#     came from; exits 1 when any did. Logs in BUILD_DIR/valgrind/.
+#     The plain tree (-O2 -g): the sanitizer tree's shadow memory and
+#     valgrind do not mix. VALGRIND_JOBS programs at a time (default 2).
+#     With a third argument TALLY, appends "PASSED FAILED valgrind: ..." to
+#     it (tools/kyua-suite.sh --total sums it with the suites).
+set -u
+root=$1 dir=$2 tally=${3:-}
+jobs=${VALGRIND_JOBS:-2}
+logs=$dir/valgrind
+rm -rf "$logs"
+mkdir -p "$logs"
+export NTPROF_SOURCE_ROOT="$root"
+
+VG="valgrind --tool=memcheck --error-exitcode=99 --leak-check=full --show-leak-kinds=all
+	--errors-for-leak-kinds=all --track-origins=yes --quiet"
+start=$(date +%s)
+running=0
+
+# vg NAME WANT-STATUS COMMAND...: the program's own status must be WANT-STATUS
+# and valgrind must have nothing to say (run in the background, jobs at a time).
+check_one() {
+	name=$1 want=$2
+	shift 2
+	# shellcheck disable=SC2086 # VG is words
+	$VG --log-file="$logs/$name.log" "$@" >"$logs/$name.out" 2>&1
+	rc=$?
+	if [ "$rc" -eq 99 ] || [ -s "$logs/$name.log" ]; then
+		{ echo "valgrind: $name: memcheck reports (exit $rc):"
+		  sed 's/^/    /' "$logs/$name.log" | head -n 40; } >"$logs/$name.failed"
+	elif [ "$rc" -ne "$want" ]; then
+		echo "valgrind: $name: exit $rc, want $want (see $logs/$name.out)" >"$logs/$name.failed"
+	else
+		echo "valgrind: $name: clean" >"$logs/$name.clean"
+	fi
+	cat "$logs/$name".clean "$logs/$name".failed 2>/dev/null
+}
+
+vg() {
+	check_one "$@" &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait
+		running=0
+	fi
+}
+
+for t in "$dir"/conformance/test_*; do
+	case $t in *.o | *.d | *.sh) continue ;; esac
+	[ -x "$t" ] && vg "${t##*/}" 0 "$t"
+done
+vg ntprof-run 0 "$dir/ntprof" run --root "$root"
+vg ntprof-run-dl 0 "$dir/ntprof" run --root "$root" --backend "dl:$dir/conformance/dl_faithful.so"
+vg ntprof-run-dl-faulty 1 "$dir/ntprof" run --root "$root" --backend "dl:$dir/conformance/dl_faulty.so"
+vg ntprof-matrix 0 "$dir/ntprof" matrix --root "$root" --format html --output "$logs/matrix.html"
+vg ntprof-call 0 "$dir/ntprof" call --target 1803/x64 \
+	'NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x1000 BucketSize=2 Buffer=>b BufferSize=0x1000' \
+	'NtStartProfile ProfileHandle=h' 'Interrupt Pc=0x10000004' 'ReadBuffer Buffer=b Count=3'
+vg ntprof-bad-input 2 "$dir/ntprof" run --output "$logs/none.json" "$root/conformance/data/bad/truncated.vec"
+
+wait
+clean=$(find "$logs" -name '*.clean' | wc -l)
+failed=$(find "$logs" -name '*.failed' | wc -l)
+summary="valgrind: $clean of $((clean + failed)) programs clean in $(($(date +%s) - start)) s"
+echo "$summary"
+[ -n "$tally" ] && printf '%d %d %s\n' "$clean" "$failed" "$summary" >>"$tally"
+[ "$failed" -eq 0 ] && [ "$clean" -gt 0 ]

@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -182,6 +183,17 @@ static inline int np_atf_dispatch(int argc, char **argv, const struct CMUnitTest
 	}
 	*rc = np_atf_judge(child, out, err, result_file);
 	return 1;
+}
+
+/* Makes a fresh directory $TMPDIR/ntprof-NAME.XXXXXX (TMPDIR defaults to
+ * /tmp; Kyua sets it per test) in dir; false when it cannot. */
+static inline bool np_test_tmpdir(char *dir, size_t cap, const char *name)
+{
+	const char *base = getenv("TMPDIR");
+	if (!base || !*base)
+		base = "/tmp";
+	int n = snprintf(dir, cap, "%s/ntprof-%s.XXXXXX", base, name);
+	return n > 0 && (size_t)n < cap && mkdtemp(dir) != NULL;
 }
 
 #define NP_TEST_MAIN(tests)                                                           \

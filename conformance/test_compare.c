@@ -42,13 +42,9 @@ typedef struct fx {
 static int setup(void **state)
 {
 	fx *f = calloc(1, sizeof *f);
-	const char *base = getenv("TMPDIR");
 	if (!f)
 		return -1;
-	if (!base || !*base)
-		base = "/tmp";
-	snprintf(f->dir, sizeof f->dir, "%s/ntprof-compare.XXXXXX", base);
-	if (!mkdtemp(f->dir)) {
+	if (!np_test_tmpdir(f->dir, sizeof f->dir, "compare")) {
 		free(f);
 		return -1;
 	}

@@ -73,13 +73,9 @@ typedef struct fx {
 static int setup(void **state)
 {
 	fx *f = calloc(1, sizeof *f);
-	const char *base = getenv("TMPDIR");
 	if (!f)
 		return -1;
-	if (!base || !*base)
-		base = "/tmp";
-	snprintf(f->dir, sizeof f->dir, "%s/ntprof-known.XXXXXX", base);
-	if (!mkdtemp(f->dir)) {
+	if (!np_test_tmpdir(f->dir, sizeof f->dir, "known")) {
 		free(f);
 		return -1;
 	}

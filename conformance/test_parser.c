@@ -39,13 +39,9 @@ typedef struct tmpdir {
 static int setup_tmp(void **state)
 {
 	tmpdir *t = calloc(1, sizeof *t);
-	const char *base = getenv("TMPDIR");
 	if (!t)
 		return -1;
-	if (!base || !*base)
-		base = "/tmp";
-	snprintf(t->dir, sizeof t->dir, "%s/ntprof-parser.XXXXXX", base);
-	if (!mkdtemp(t->dir)) {
+	if (!np_test_tmpdir(t->dir, sizeof t->dir, "parser")) {
 		free(t);
 		return -1;
 	}

@@ -37,13 +37,9 @@ typedef struct fx {
 static int setup(void **state)
 {
 	fx *f = calloc(1, sizeof *f);
-	const char *base = getenv("TMPDIR");
 	if (!f)
 		return -1;
-	if (!base || !*base)
-		base = "/tmp";
-	snprintf(f->dir, sizeof f->dir, "%s/ntprof-runner.XXXXXX", base);
-	if (!mkdtemp(f->dir)) {
+	if (!np_test_tmpdir(f->dir, sizeof f->dir, "runner")) {
 		free(f);
 		return -1;
 	}

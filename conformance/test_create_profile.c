@@ -6,6 +6,7 @@
  * handle cell as it was (poisoned 0xCC); a successful one must write the new
  * handle in the caller's width and record the profile as the rules say. */
 #include "np_test.h"
+#include "np_model_fixture.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,12 +58,6 @@ static np_machine *machine_new(np_ver v, np_arch a)
 	return m;
 }
 
-static void machine_free(np_machine *m)
-{
-	np_machine_fini(m);
-	free(m);
-}
-
 /* For tests that need several machines. */
 static np_machine *boot(np_ver v, np_arch a)
 {
@@ -90,35 +85,9 @@ SETUP(wow64_6_1, NP_V6_1, NP_WOW64)
 SETUP(wow64_6_3, NP_V6_3, NP_WOW64)
 #undef SETUP
 
-static int setup_bare(void **state)
-{
-	*state = NULL;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	if (*state)
-		machine_free(*state);
-	return 0;
-}
-
 /* ---- helpers ---- */
 
 static bool caller32(const np_machine *m) { return m->arch != NP_X64; }
-
-static void assert_status(np_result r, uint32_t code)
-{
-	assert_int_equal(r.kind, NP_RESULT_STATUS);
-	assert_int_equal(r.code, code);
-}
-
-static uint32_t rd32(np_machine *m, uint64_t addr)
-{
-	uint32_t v = 0;
-	assert_true(np_mem_read(m, addr, &v, sizeof v));
-	return v;
-}
 
 static uint64_t rd64(np_machine *m, uint64_t addr)
 {

@@ -6,6 +6,7 @@
  * in the caller's buffer after an interrupt (np_profile_interrupt), plus the
  * profile's own record (m->profile[i]). Expectations come from the rules. */
 #include "np_test.h"
+#include "np_model_fixture.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,12 +42,6 @@ static np_machine *machine_new(np_ver v, np_arch a)
 	return m;
 }
 
-static void machine_free(np_machine *m)
-{
-	np_machine_fini(m);
-	free(m);
-}
-
 static np_machine *boot(np_ver v, np_arch a)
 {
 	np_machine *m = machine_new(v, a);
@@ -66,33 +61,7 @@ SETUP(wow64_6_0, NP_V6_0, NP_WOW64)
 SETUP(wow64_6_1, NP_V6_1, NP_WOW64)
 #undef SETUP
 
-static int setup_bare(void **state)
-{
-	*state = NULL;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	if (*state)
-		machine_free(*state);
-	return 0;
-}
-
 /* ---- helpers ---- */
-
-static void assert_status(np_result r, uint32_t code)
-{
-	assert_int_equal(r.kind, NP_RESULT_STATUS);
-	assert_int_equal(r.code, code);
-}
-
-static uint32_t rd32(np_machine *m, uint64_t addr)
-{
-	uint32_t v = 0;
-	assert_true(np_mem_read(m, addr, &v, sizeof v));
-	return v;
-}
 
 static void wr32(np_machine *m, uint64_t addr, uint32_t v)
 {

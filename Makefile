@@ -44,9 +44,15 @@ WIN_CC_x86_64 = x86_64-w64-mingw32-gcc
 WIN_CC_i686   = i686-w64-mingw32-gcc
 
 # The fuzzers' compiler (libFuzzer ships with clang; Debian: libclang-rt-14-dev)
-# and how long `make fuzz` runs each one.
+# and how long `make fuzz` runs each one: FUZZ_SECONDS, or FUZZ_RUNS
+# executions when that comes first; FUZZ_NAMES picks fuzzers (default: all),
+# FUZZ_JOBS how many run at once. Issue 7's ten million each, slowest first:
+#   make fuzz FUZZ_SECONDS=7200 FUZZ_RUNS=10000000 FUZZ_NAMES='model json call vectors known'
 FUZZ_CC = clang-14
 FUZZ_SECONDS = 60
+FUZZ_RUNS =
+FUZZ_NAMES =
+FUZZ_JOBS = 2
 
 # Kyua case timeout in seconds.
 TEST_TIMEOUT = 300
@@ -206,10 +212,11 @@ $(FUZZ_BIN): $(B)/conformance/%: $(B)/conformance/%.o $(HARNESS_LIB) $(LIB)
 fuzzers: $(FUZZ_BIN)
 -include $(FUZZ_BIN:=.d)
 
-# Each fuzzer for FUZZ_SECONDS (two at a time): executions and findings.
+# Each fuzzer for FUZZ_SECONDS (a pool of FUZZ_JOBS): executions and findings.
 fuzz: deps
 	@$(SUBMAKE) VARIANT=fuzz fuzzers
-	@tools/fuzz.sh $(ROOT) $(ROOT)/build/fuzz/conformance $(FUZZ_SECONDS)
+	@FUZZ_RUNS='$(FUZZ_RUNS)' FUZZ_JOBS='$(FUZZ_JOBS)' \
+		tools/fuzz.sh $(ROOT) $(ROOT)/build/fuzz/conformance $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
 # Run only here, never by `make check`: it prints figures and exits 0.
 bench: $(BENCH_BIN)

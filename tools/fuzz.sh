@@ -1,7 +1,7 @@
 #!/bin/sh
 # fuzz.sh ROOT FUZZ_DIR SECONDS [NAME...]
 #     Runs each libFuzzer fuzzer FUZZ_DIR/fuzz_NAME (default: all) for
-#     SECONDS, two at a time (FUZZ_JOBS), from its seeds in
+#     SECONDS, two at a time (FUZZ_JOBS, a pool), from its seeds in
 #     ROOT/conformance/fuzz/NAME/ and the directories conformance/fuzz/SEEDS
 #     names (the malformed files of conformance/data/bad*/). What it learns goes to
 #     FUZZ_DIR/corpus/NAME/ (kept between runs), a finding to
@@ -45,16 +45,15 @@ one() {
 	[ "$rc" -eq 0 ] && [ "$found" -eq 0 ]
 }
 
-echo "===> fuzz: $seconds s per fuzzer, $jobs at a time ($dir)"
-rc=0 running=0 pids=
-for name in $names; do
-	one "$name" &
-	pids="$pids $!"
-	running=$((running + 1))
-	if [ "$running" -ge "$jobs" ]; then
-		for p in $pids; do wait "$p" || rc=1; done
-		pids= running=0
-	fi
-done
-for p in $pids; do wait "$p" || rc=1; done
-exit $rc
+# FUZZ_ONE=1: this process runs the one fuzzer it names (the pool's worker).
+if [ -n "${FUZZ_ONE:-}" ]; then
+	one "$1"
+	exit
+fi
+
+echo "===> fuzz: $seconds s${FUZZ_RUNS:+ or $FUZZ_RUNS executions} per fuzzer, $jobs at a time ($dir)"
+# A pool, not batches: the next fuzzer starts as soon as any one ends, so a
+# slow fuzzer does not hold a core idle. xargs exits 123 when any worker failed.
+# shellcheck disable=SC2086 # the names are words
+printf '%s\n' $names | FUZZ_ONE=1 xargs -P "$jobs" -n 1 "$0" "$root" "$dir" "$seconds"
+[ $? -eq 0 ]

@@ -186,6 +186,21 @@ static void test_query_interval_exported_everywhere_unprivileged(void **state)
 	}
 }
 
+/* QI-0: NTDLL exports both spellings in every version; the kernel's
+ * ZwQueryIntervalProfile exists from 1607; an Nt spelling in kernel mode is
+ * a kernel-mode request of the service. */
+static void test_query_interval_export_names(void **state)
+{
+	(void)state;
+	for (unsigned v = 0; v < NP_VERSION_COUNT; v++) {
+		assert_true(np_is_exported((np_ver)v, NP_MODE_USER, "NtQueryIntervalProfile"));
+		assert_true(np_is_exported((np_ver)v, NP_MODE_USER, "ZwQueryIntervalProfile"));
+		assert_true(np_is_exported((np_ver)v, NP_MODE_KERNEL, "NtQueryIntervalProfile"));
+		assert_int_equal(np_is_exported((np_ver)v, NP_MODE_KERNEL, "ZwQueryIntervalProfile"),
+				 v >= NP_V1607);
+	}
+}
+
 /* ---- QI-1 ---- */
 
 /* QI-1: NULL is ACCESS_VIOLATION (x64). */
@@ -475,6 +490,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_query_interval_3_10_halted_before_source, x86_3_10),
 	T(test_query_interval_3_50_profile_time_only, x86_3_50),
 	T(test_query_interval_3_51_takes_source, x86_3_51),
+	T(test_query_interval_export_names, bare),
 	T(test_query_interval_exported_everywhere_unprivileged, bare),
 	T(test_query_interval_null_x64, x64_6_2),
 	T(test_query_interval_null_x86, x86_6_2),

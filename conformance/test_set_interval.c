@@ -165,6 +165,21 @@ static void test_set_interval_exported_everywhere(void **state)
 	}
 }
 
+/* SI-0: NTDLL exports both spellings in every version, 3.10 included; the
+ * kernel's ZwSetIntervalProfile exists from 1607; an Nt spelling in kernel
+ * mode is a kernel-mode request of the service. */
+static void test_set_interval_export_names(void **state)
+{
+	(void)state;
+	for (unsigned v = 0; v < NP_VERSION_COUNT; v++) {
+		assert_true(np_is_exported((np_ver)v, NP_MODE_USER, "NtSetIntervalProfile"));
+		assert_true(np_is_exported((np_ver)v, NP_MODE_USER, "ZwSetIntervalProfile"));
+		assert_true(np_is_exported((np_ver)v, NP_MODE_KERNEL, "NtSetIntervalProfile"));
+		assert_int_equal(np_is_exported((np_ver)v, NP_MODE_KERNEL, "ZwSetIntervalProfile"),
+				 v >= NP_V1607);
+	}
+}
+
 /* ---- SI-1 ---- */
 
 static void assert_no_check(np_machine *m)
@@ -556,6 +571,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_set_interval_3_10_halted_before_source, x86_3_10),
 	T(test_set_interval_3_50_profile_time_only, x86_3_50),
 	T(test_set_interval_3_51_takes_source, x86_3_51),
+	T(test_set_interval_export_names, bare),
 	T(test_set_interval_exported_everywhere, bare),
 	T(test_set_interval_x86_6_1_no_privilege_check, x86_6_1),
 	T(test_set_interval_x86_6_2_privilege_not_held, x86_6_2),

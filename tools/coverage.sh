@@ -34,6 +34,13 @@ quiet() {
 	return $rc
 }
 
+# The notes of a source since deleted (a build tree older than the deletion)
+# would show as lines no test runs: only objects whose source exists count.
+find "$cov" -name '*.gcno' | while read -r note; do
+	rel=${note#"$cov"/}
+	rel=${rel#pic/}    # the position-independent copies of the dl: objects
+	[ -f "$root/${rel%.gcno}.c" ] || rm -f "$note" "${note%.gcno}.gcda" "${note%.gcno}.o"
+done
 # Counts from an earlier run would add up.
 find "$cov" -name '*.gcda' -delete
 # Zero baseline, so files no test reaches still show, at 0%.

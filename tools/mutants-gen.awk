@@ -13,7 +13,7 @@
 #   cmp    flip a comparison: < <=, > >=, == != (operators written with a
 #          space on each side, outside comments, strings and #lines)
 #   ver    a version threshold moved to the previous or next key of the
-#          ordered table (rules.h, and the version knobs' defaults)
+#          ordered table (rules.h, and every NP_Vx of a .c file but versions.c)
 #   bound  a literal, or an upper-case constant on the right of < <= > >=,
 #          off by one: (X + 1), (X - 1)
 #   drop   a check removed: `if (C) return ...;` becomes `if (0 && (C))`
@@ -68,7 +68,11 @@ END {
 	split(versions, vlist, " ")
 	for (i = 1; vlist[i] != ""; i++) { vindex[vlist[i]] = i; nvers = i }
 	is_rules = FILENAME ~ /rules\.h$/
-	is_machine = FILENAME ~ /(^|\/)machine\.c$/
+	# every version named in a .c file is a threshold (the knobs' defaults in
+	# machine.c, the export table, the sub-class table of class 0x1F, the
+	# processor limit), except in versions.c, where NP_Vx indexes the table
+	# of names and builds rather than comparing with anything
+	is_table = FILENAME ~ /\.c$/ && FILENAME !~ /(^|\/)versions\.c$/
 
 	for (i = 1; i <= n; i++) {
 		c = code[i]
@@ -111,8 +115,8 @@ END {
 			}
 			p += length(op)
 		}
-		# ver: thresholds in rules.h and the version knobs' defaults
-		if (is_rules || is_machine) {
+		# ver: thresholds in rules.h and the model's tables
+		if (is_rules || is_table) {
 			rest = c; base = 0
 			while (match(rest, /NP_V[0-9A-Za-z_]+/)) {
 				tok = substr(rest, RSTART, RLENGTH)

@@ -78,7 +78,12 @@ done
 rules_users=$(for f in $sources; do
 	"$cc" "${inc[@]}" -MM "$src/$f" | tr -d '\\\n' | grep -q 'ntprof/rules.h' && echo "$f"
 done)
-harness_lib=$(ls "$build"/harness/*.o | grep -v '/main\.o$')
+# The objects of harness/*.c as it is now: a build tree that predates a
+# deleted source still holds its object, which would be linked twice over.
+harness_lib=$(for f in harness/*.c; do
+	b=${f##*/}
+	[ "$b" = main.c ] || echo "$build/harness/${b%.c}.o"
+done)
 
 # Worker W has its own objects, programs and logs under $out/wW.
 # Linked from the objects of one worker: ntprof first; the tests only when the

@@ -13,7 +13,8 @@
 #                     (build/coverage/index.html), with the same gate
 #   make bench        build/bench/bench: the model's speed (not a test)
 #   make mutants      mutation testing of model/, build/reports/mutants.txt
-#                     (not part of check; MUTANTS_FILTER=REGEX runs a subset)
+#                     (not part of check, which only checks its equivalence list,
+#                     conformance/test_mutants_list.sh; MUTANTS_FILTER=REGEX runs a subset)
 #   make fuzz         each libFuzzer fuzzer (build/fuzz) for FUZZ_SECONDS (not a test)
 #   make valgrind     the test programs and ntprof under valgrind's memcheck (tools/valgrind.sh)
 #   make install      PREFIX (default /usr/local) under DESTDIR

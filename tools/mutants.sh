@@ -21,7 +21,10 @@
 # of the vector run; MUTANT_TEST_CFLAGS for the tests' run),
 # MUTANTS_FILTER (an extended regex matched against "ID FILE KIND MUTATION";
 # only matching mutants run), MUTANT_JOBS (workers, default: processors),
-# MUTANT_TIMEOUT (seconds per program, default 20).
+# MUTANT_TIMEOUT (seconds per program, default 20), MUTANTS_EQUIVALENT (the
+# equivalence list, default conformance/mutants-equivalent.txt),
+# MUTANTS_CHECK_ONLY=1 (list the mutants and check the equivalence entries
+# against them, build nothing: exit 0, or 1 when an entry is stale).
 # Exit status: 0 when no non-equivalent mutant survives and no equivalence entry
 # is contradicted, 1 otherwise, 2 when the unmutated build already fails.
 set -uo pipefail
@@ -34,7 +37,7 @@ filter=${MUTANTS_FILTER:-}
 limit=${MUTANT_TIMEOUT:-20}
 jobs=${MUTANT_JOBS:-$(nproc 2>/dev/null || echo 1)}
 gen=$root/tools/mutants-gen.awk
-equiv_file=$root/conformance/mutants-equivalent.txt
+equiv_file=${MUTANTS_EQUIVALENT:-$root/conformance/mutants-equivalent.txt}
 report=$root/build/reports/mutants.txt
 # The CMocka programs that test the model (the others test the harness).
 model_tests="test_create_profile test_profile_control test_profile_interrupt test_set_interval
@@ -54,22 +57,77 @@ cd "$root" || die "no $root"
 # ahead of it): an -I of model/ in the flags would compile the real headers
 # and make every rules.h mutant a silent no-op.
 case " $cflags $tflags " in *" -I"*) die "MUTANT_CFLAGS and MUTANT_TEST_CFLAGS must not carry -I" ;; esac
-[ -x "$build/ntprof" ] || die "$build/ntprof missing: run make all first"
 case $jobs in ''|*[!0-9]*|0) die "MUTANT_JOBS must be a positive number, not '$jobs'" ;; esac
+versions=$(sed -n '/typedef enum np_ver {/,/} np_ver;/p' "$root/model/include/ntprof/version.h" |
+	grep -o 'NP_V[0-9A-Za-z_]*' | grep -v '^NP_VERSION_COUNT$' | tr '\n' ' ')
+[ -n "$versions" ] || die "no version enumeration in model/include/ntprof/version.h"
+
+sources=$(cd model && ls *.c | LC_ALL=C sort)
+
+# The list: ID FILE ORDINAL LINE KIND MUTATION, in file then line order.
+list=$(mktemp "${TMPDIR:-/tmp}/ntprof-mutants.XXXXXX") || die "no temporary file"
+trap 'rm -f "$list" "$list.f"' EXIT
+for f in $sources include/ntprof/rules.h; do
+	awk -v versions="$versions" -f "$gen" "$root/model/$f" |
+		sort -t "$(printf '\t')" -k2,2n -k1,1n |
+		awk -F '\t' -v f="model/$f" 'BEGIN { OFS = "\t" }
+			{ id = f; sub(/^model\//, "", id); sub(/\.[ch]$/, "", id); sub(/^include\/ntprof\//, "", id)
+			  n[$2]++; print id ":" $2 "." n[$2], f, $1, $2, $3, $4 }'
+done >"$list" || die "mutant generation failed"
+if [ -n "$filter" ]; then
+	awk -F '\t' -v re="$filter" '($1 " " $2 " " $5 " " $6) ~ re' "$list" >"$list.f" && mv "$list.f" "$list"
+fi
+
+# Equivalences: ID | MUTATION | REASON (# comments, blank lines ignored).
+declare -A eq_mut eq_why
+if [ -f "$equiv_file" ]; then
+	while IFS= read -r line; do
+		case $line in ''|'#'*) continue ;; esac
+		id=$(printf '%s' "$line" | awk -F ' [|] ' '{ print $1 }')
+		eq_mut[$id]=$(printf '%s' "$line" | awk -F ' [|] ' '{ print $2 }')
+		eq_why[$id]=$(printf '%s' "$line" | awk -F ' [|] ' '{ print $3 }')
+	done <"$equiv_file"
+fi
+
+# An entry whose ID the full list no longer has (the line moved), or whose
+# mutation text is not that ID's, is stale.
+stale_ids=0
+if [ -z "$filter" ]; then
+	for id in "${!eq_mut[@]}"; do
+		# (not cut | grep -q: under pipefail, grep's early exit fails the pipe)
+		now=$(awk -F '\t' -v id="$id" '$1 == id { print $6; exit }' "$list")
+		if [ -z "$now" ]; then
+			echo "mutants: $equiv_file: $id: no such mutant (the line moved?)" >&2
+			stale_ids=$((stale_ids + 1))
+		elif [ "$now" != "${eq_mut[$id]}" ]; then
+			echo "mutants: $equiv_file: $id: the mutant is now '$now', not '${eq_mut[$id]}'" >&2
+			stale_ids=$((stale_ids + 1))
+		fi
+	done
+fi
+
+# MUTANTS_CHECK_ONLY=1: the list and the equivalences only, nothing built
+# (make check: an edit that moves a listed line fails at once, not at the
+# next `make mutants`).
+if [ -n "${MUTANTS_CHECK_ONLY:-}" ]; then
+	n=$(wc -l <"$list")
+	echo "mutants: $n generated, ${#eq_mut[@]} equivalence entries, $stale_ids stale"
+	[ "$stale_ids" -eq 0 ]
+	exit
+fi
+[ -x "$build/ntprof" ] || die "$build/ntprof missing: run make all first"
 rm -rf "$out"
 mkdir -p "$out/base" "$out/base-t" "$root/build/reports" || die "cannot create $out"
+mv "$list" "$out/list.tsv" || die "cannot move the list to $out"
+list=$out/list.tsv
+trap - EXIT
 tmp_report=$(mktemp "$root/build/reports/.mutants.XXXXXX")
 trap 'rm -f "$tmp_report"; exit 130' INT TERM
 cp -R model "$out/src" || die "cannot copy model/"
 src=$out/src
 inc=(-I"$src/include" -I"$src")
 
-versions=$(sed -n '/typedef enum np_ver {/,/} np_ver;/p' "$src/include/ntprof/version.h" |
-	grep -o 'NP_V[0-9A-Za-z_]*' | grep -v '^NP_VERSION_COUNT$' | tr '\n' ' ')
-[ -n "$versions" ] || die "no version enumeration in model/include/ntprof/version.h"
-
 # The unmutated model objects.
-sources=$(cd "$src" && ls *.c | LC_ALL=C sort)
 for f in $sources; do
 	"$cc" $cflags "${inc[@]}" -c -o "$out/base/${f%.c}.o" "$src/$f" || die "$f does not compile"
 	"$cc" $tflags "${inc[@]}" -c -o "$out/base-t/${f%.c}.o" "$src/$f" || die "$f does not compile"
@@ -144,42 +202,6 @@ mkdir -p "$out/w0/bin" || die "cannot create $out/w0"
 link "$out/w0" "$out/base" && link_tests "$out/w0" "$out/base-t" || die "the unmutated model does not link"
 run_vectors "$out/w0" >/dev/null || die "the unmutated model fails the vectors ($out/w0/run.log)"
 run_tests "$out/w0" >/dev/null || die "the unmutated model fails a model test ($out/w0/test.log)"
-
-# The list: ID FILE ORDINAL LINE KIND MUTATION, in file then line order.
-list=$out/list.tsv
-for f in $sources include/ntprof/rules.h; do
-	awk -v versions="$versions" -f "$gen" "$src/$f" |
-		sort -t "$(printf '\t')" -k2,2n -k1,1n |
-		awk -F '\t' -v f="model/$f" 'BEGIN { OFS = "\t" }
-			{ id = f; sub(/^model\//, "", id); sub(/\.[ch]$/, "", id); sub(/^include\/ntprof\//, "", id)
-			  n[$2]++; print id ":" $2 "." n[$2], f, $1, $2, $3, $4 }'
-done >"$list" || die "mutant generation failed"
-if [ -n "$filter" ]; then
-	awk -F '\t' -v re="$filter" '($1 " " $2 " " $5 " " $6) ~ re' "$list" >"$list.f" && mv "$list.f" "$list"
-fi
-
-# Equivalences: ID | MUTATION | REASON (# comments, blank lines ignored).
-declare -A eq_mut eq_why
-if [ -f "$equiv_file" ]; then
-	while IFS= read -r line; do
-		case $line in ''|'#'*) continue ;; esac
-		id=$(printf '%s' "$line" | awk -F ' [|] ' '{ print $1 }')
-		eq_mut[$id]=$(printf '%s' "$line" | awk -F ' [|] ' '{ print $2 }')
-		eq_why[$id]=$(printf '%s' "$line" | awk -F ' [|] ' '{ print $3 }')
-	done <"$equiv_file"
-fi
-
-# An entry whose ID the full list no longer has (the line moved) is stale.
-stale_ids=0
-if [ -z "$filter" ]; then
-	for id in "${!eq_mut[@]}"; do
-		# (not cut | grep -q: under pipefail, grep's early exit fails the pipe)
-		if ! awk -F '\t' -v id="$id" '$1 == id { found = 1 } END { exit !found }' "$list"; then
-			echo "mutants: $equiv_file: $id: no such mutant (the line moved?)" >&2
-			stale_ids=$((stale_ids + 1))
-		fi
-	done
-fi
 
 # One mutant in worker directory WDIR: prints CATEGORY <TAB> REPORT LINE.
 # build WDIR OBJDIR BASEDIR FLAGS FILE ORDINAL: the model objects of one

@@ -1,5 +1,5 @@
 /* Pieces the model's CMocka programs share: a machine a test owns (freed by
- * teardown; a bare test has none), and the checks of a status and of a
+ * teardown; a bare test has none, a blank one a zeroed machine of its own), and the checks of a status and of a
  * ULONG in the machine's memory. Each program still maps its own memory
  * layout in its own machine_new(). */
 #ifndef NTPROF_NP_MODEL_FIXTURE_H
@@ -21,6 +21,15 @@ static inline int setup_bare(void **state)
 {
 	*state = NULL;
 	return 0;
+}
+
+/* A zeroed machine for a test that initializes (and may re-initialize) it
+ * itself, as the version-sweeping tests do; teardown finalizes it. */
+static inline int setup_blank(void **state)
+{
+	np_machine *m = calloc(1, sizeof *m);
+	*state = m;
+	return m ? 0 : -1;
 }
 
 static inline int teardown(void **state)

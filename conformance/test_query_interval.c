@@ -2,7 +2,7 @@
  *
  * Every output cell is poisoned (0xCCCCCCCC) before the call so that "not
  * written" is observable. */
-#include "np_test.h"
+#include "np_model_fixture.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -60,23 +60,6 @@ SETUP(x64_1507_amd64, NP_V1507, NP_X64, NP_HAL_AMD64)
 SETUP(x64_11_24h2, NP_V11_24H2, NP_X64, NP_HAL_AMD64)
 #undef SETUP
 
-static int setup_bare(void **state)
-{
-	np_machine *m = calloc(1, sizeof *m);
-	if (!m)
-		return -1;
-	*state = m;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	np_machine *m = *state;
-	np_machine_fini(m);
-	free(m);
-	return 0;
-}
-
 /* ---- helpers ---- */
 
 static void poison(np_machine *m, uint64_t addr)
@@ -90,12 +73,6 @@ static uint32_t peek(np_machine *m, uint64_t addr)
 	uint32_t v = 0;
 	assert_true(np_mem_read(m, addr, &v, sizeof v));
 	return v;
-}
-
-static void assert_status(np_result r, uint32_t code)
-{
-	assert_int_equal(r.kind, NP_RESULT_STATUS);
-	assert_int_equal(r.code, code);
 }
 
 /* Queries into a poisoned RW cell; asserts success; returns the value. */
@@ -490,8 +467,8 @@ static const struct CMUnitTest tests[] = {
 	T(test_query_interval_3_10_halted_before_source, x86_3_10),
 	T(test_query_interval_3_50_profile_time_only, x86_3_50),
 	T(test_query_interval_3_51_takes_source, x86_3_51),
-	T(test_query_interval_export_names, bare),
-	T(test_query_interval_exported_everywhere_unprivileged, bare),
+	T(test_query_interval_export_names, blank),
+	T(test_query_interval_exported_everywhere_unprivileged, blank),
 	T(test_query_interval_null_x64, x64_6_2),
 	T(test_query_interval_null_x86, x86_6_2),
 	T(test_query_interval_null_wow64, wow64_6_2),

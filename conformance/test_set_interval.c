@@ -2,7 +2,7 @@
  *
  * What a set did is read back the way a caller would, with
  * NtQueryIntervalProfile (QI-4, QI-5), and through the traced events (SI-6). */
-#include "np_test.h"
+#include "np_model_fixture.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,30 +55,7 @@ SETUP(x64_1507, NP_V1507, NP_X64, NP_HAL_EMON)
 SETUP(x64_11_24h2, NP_V11_24H2, NP_X64, NP_HAL_AMD64)
 #undef SETUP
 
-static int setup_bare(void **state)
-{
-	np_machine *m = calloc(1, sizeof *m);
-	if (!m)
-		return -1;
-	*state = m;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	np_machine *m = *state;
-	np_machine_fini(m);
-	free(m);
-	return 0;
-}
-
 /* ---- helpers ---- */
-
-static void assert_status(np_result r, uint32_t code)
-{
-	assert_int_equal(r.kind, NP_RESULT_STATUS);
-	assert_int_equal(r.code, code);
-}
 
 static void set_ok(np_machine *m, uint32_t interval, uint32_t source)
 {
@@ -571,8 +548,8 @@ static const struct CMUnitTest tests[] = {
 	T(test_set_interval_3_10_halted_before_source, x86_3_10),
 	T(test_set_interval_3_50_profile_time_only, x86_3_50),
 	T(test_set_interval_3_51_takes_source, x86_3_51),
-	T(test_set_interval_export_names, bare),
-	T(test_set_interval_exported_everywhere, bare),
+	T(test_set_interval_export_names, blank),
+	T(test_set_interval_exported_everywhere, blank),
 	T(test_set_interval_x86_6_1_no_privilege_check, x86_6_1),
 	T(test_set_interval_x86_6_2_privilege_not_held, x86_6_2),
 	T(test_set_interval_x64_6_1_no_privilege_check, x64_6_1),
@@ -582,7 +559,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_set_interval_11_24h2_privilege_not_held, x64_11_24h2),
 	T(test_set_interval_high_integrity_without_privilege, x64_6_2),
 	T(test_set_interval_kernel_mode_passes, x64_6_2),
-	T(test_set_interval_privilege_threshold_whole_table, bare),
+	T(test_set_interval_privilege_threshold_whole_table, blank),
 	T(test_set_interval_always_succeeds, x64_1507),
 	T(test_set_interval_always_succeeds_6_1_every_clamp_mode, x86_6_1),
 	T(test_set_interval_alignment_fixup_stored_as_given, x64_1507),

@@ -3,7 +3,7 @@
  *
  * Buffers live in machine memory, poisoned with 0xCC before each call; the
  * class 7 answer is parsed back as a PROFILE_SOURCE_INFO chain. */
-#include "np_test.h"
+#include "np_model_fixture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,23 +68,6 @@ SETUP(x64_1507, NP_V1507, NP_X64, NP_HAL_DEFAULT)
 SETUP(x64_1507_emon, NP_V1507, NP_X64, NP_HAL_EMON)
 SETUP(x64_1507_amd64, NP_V1507, NP_X64, NP_HAL_AMD64)
 #undef SETUP
-
-static int setup_bare(void **state)
-{
-	np_machine *m = calloc(1, sizeof *m);
-	if (!m)
-		return -1;
-	*state = m;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	np_machine *m = *state;
-	np_machine_fini(m);
-	free(m);
-	return 0;
-}
 
 /* ---- helpers ---- */
 
@@ -1049,7 +1032,7 @@ static const struct CMUnitTest tests[] = {
 	TV(test_trace_6_1_set_only, wow64_6_1),
 	TV(test_trace_6_2_both_exported, x86_6_2),
 	TV(test_trace_6_2_both_exported, x64_6_2),
-	T(test_trace_exports_whole_table, bare),
+	T(test_trace_exports_whole_table, blank),
 	TV(test_trace_6_1_classes_not_supported, x64_6_1),
 	TV(test_trace_6_1_classes_not_supported, wow64_6_1),
 	T(test_trace_class_7_set_not_supported, x64_6_2),

@@ -234,6 +234,14 @@ want_error "run: unknown option" 2 'run: unknown option --bogus' run --bogus
 want_error "call: unknown option" 2 'call: unknown option --bogus' call --bogus 'NtQueryIntervalProfile'
 want_error "call: unknown version" 2 '--target 9.9: unknown version' call --target 9.9 'NtQueryIntervalProfile'
 want_error "run: unknown version" 2 '--target 9.9: unknown version' run --target 9.9 "$root/fixtures"
+# 257 FILE|DIR arguments: the 257th is refused by name, not quietly left out
+# shellcheck disable=SC2046 # one word per argument
+want_error "run: too many paths" 2 'run: 257: too many FILE|DIR arguments (at most 256)' \
+	run $(seq 1 257)
+# shellcheck disable=SC2046
+want_error "matrix: too many paths" 2 'matrix: 257: too many FILE|DIR arguments' matrix $(seq 1 257)
+# shellcheck disable=SC2046
+want_error "diff: too many paths" 2 'diff: 257: too many FILE|DIR arguments' diff 6.1 6.2 $(seq 1 257)
 want_error "call: no x86 Windows 11" 2 '--target 11-24H2/x86: that architecture does not exist' \
 	call --target 11-24H2/x86 'NtQueryIntervalProfile'
 want_error "run: no x86 Windows 11" 2 '--target 11-24H2/x86: that architecture does not exist' \

@@ -123,6 +123,20 @@ static const char *need_value(int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
+/* The FILE|DIR arguments of run, live, matrix and diff: at most MAX_PATHS,
+ * and one more is an error rather than an argument quietly left out. */
+#define MAX_PATHS 256
+static bool add_path(const char *cmd, const char **paths, unsigned *npaths, const char *path)
+{
+	if (*npaths == MAX_PATHS) {
+		fprintf(stderr, "ntprof: %s: %s: too many FILE|DIR arguments (at most %d)\n", cmd, path,
+			MAX_PATHS);
+		return false;
+	}
+	paths[(*npaths)++] = path;
+	return true;
+}
+
 #ifdef NTPROF_EMBEDDED_FIXTURES
 /* The fixtures compiled into the program, in the order of their directory. */
 static bool load_embedded(np_vector_set *set, np_error *err)
@@ -221,7 +235,7 @@ static int cmd_run(int argc, char **argv, bool live)
 	bool verbose = false, mirrored = false;   /* --reference/--given: judged by the mirrored model */
 	np_pair extra[NP_MAX_GIVEN];
 	unsigned nextra = 0;
-	const char *paths[256];
+	const char *paths[MAX_PATHS];
 	unsigned npaths = 0;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v;
@@ -282,8 +296,8 @@ static int cmd_run(int argc, char **argv, bool live)
 		} else if (a[0] == '-') {
 			fprintf(stderr, "ntprof: %s: unknown option %s\n", live ? "live" : "run", a);
 			return usage(NULL);
-		} else if (npaths < 256) {
-			paths[npaths++] = a;
+		} else if (!add_path(live ? "live" : "run", paths, &npaths, a)) {
+			return EXIT_BAD_INPUT;
 		}
 	}
 	if (mirrored && targets.count != 1)
@@ -815,7 +829,7 @@ static int cmd_matrix(int argc, char **argv)
 	np_matrix_format fmt = NP_MATRIX_TEXT;
 	const char *output = NULL, *root = NULL;
 	bool arches[NP_ARCH_COUNT] = { false }, any_arch = false;
-	const char *paths[256];
+	const char *paths[MAX_PATHS];
 	unsigned npaths = 0;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v;
@@ -837,8 +851,8 @@ static int cmd_matrix(int argc, char **argv)
 		} else if (a[0] == '-') {
 			fprintf(stderr, "ntprof: matrix: unknown option %s\n", a);
 			return usage(NULL);
-		} else if (npaths < 256) {
-			paths[npaths++] = a;
+		} else if (!add_path("matrix", paths, &npaths, a)) {
+			return EXIT_BAD_INPUT;
 		}
 	}
 	if (!any_arch)
@@ -924,7 +938,7 @@ static int cmd_diff(int argc, char **argv)
 {
 	const char *root = NULL, *side[2] = { NULL, NULL };
 	bool arches[NP_ARCH_COUNT] = { false }, any_arch = false;
-	const char *paths[256];
+	const char *paths[MAX_PATHS];
 	unsigned npaths = 0, nsides = 0;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v;
@@ -942,8 +956,8 @@ static int cmd_diff(int argc, char **argv)
 			return usage(NULL);
 		} else if (nsides < 2) {
 			side[nsides++] = a;
-		} else if (npaths < 256) {
-			paths[npaths++] = a;
+		} else if (!add_path("diff", paths, &npaths, a)) {
+			return EXIT_BAD_INPUT;
 		}
 	}
 	if (nsides < 2)

@@ -48,7 +48,7 @@ WIN_CC_i686   = i686-w64-mingw32-gcc
 # and how long `make fuzz` runs each one: FUZZ_SECONDS, or FUZZ_RUNS
 # executions when that comes first; FUZZ_NAMES picks fuzzers (default: all),
 # FUZZ_JOBS how many run at once. Issue 7's ten million each, slowest first:
-#   make fuzz FUZZ_SECONDS=7200 FUZZ_RUNS=10000000 FUZZ_NAMES='model json call vectors known'
+#   make fuzz FUZZ_SECONDS=7200 FUZZ_RUNS=10000000 FUZZ_NAMES='model interrupts json call vectors known'
 FUZZ_CC = clang-14
 FUZZ_SECONDS = 60
 FUZZ_RUNS =

@@ -23,6 +23,8 @@
 #include "ntprof/status.h"
 #include "ntprof/version.h"
 
+#include "fuzz_input.h"
+
 #define HCELL    0x10000u        /* RW page: the handle cell */
 #define BUF      0x100000u       /* RW, 4 pages, zero: profile buffers */
 #define BUF_LEN  0x4000u
@@ -31,24 +33,6 @@
 #define MAX_PROFILES 3
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-typedef struct input {
-	const uint8_t *p;
-	size_t n, at;
-} input;
-
-static unsigned byte(input *in)
-{
-	return in->at < in->n ? in->p[in->at++] : 0;
-}
-
-static uint64_t raw(input *in, unsigned bytes)
-{
-	uint64_t v = 0;
-	for (unsigned i = 0; i < bytes; i++)
-		v |= (uint64_t)byte(in) << (8 * i);
-	return v;
-}
 
 /* A size near the ones the rules care about (bucket edges, page, 4 GiB). */
 static uint64_t size_of(input *in)

@@ -29,29 +29,12 @@
 #include "ntprof/vector.h"
 #include "ntprof/version.h"
 
+#include "fuzz_input.h"
+
 #define MAX_GIVEN 8
 #define MAX_STEPS 16
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* The input, read a byte at a time; zeros once it runs out. */
-typedef struct input {
-	const uint8_t *p;
-	size_t n, at;
-} input;
-
-static unsigned byte(input *in)
-{
-	return in->at < in->n ? in->p[in->at++] : 0;
-}
-
-static uint64_t raw(input *in, unsigned bytes)
-{
-	uint64_t v = 0;
-	for (unsigned i = 0; i < bytes; i++)
-		v |= (uint64_t)byte(in) << (8 * i);
-	return v;
-}
 
 static const char *pick(input *in, const char *const *list, unsigned n)
 {

@@ -15,15 +15,12 @@
 #include "record_line.h"
 #include "ntprof/vector.h"
 
+#define FUZZER "fuzz_call"
+#include "fuzz_support.h"
+
 #define MAX_STEPS 64    /* as cmd_call */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void broken(const char *what, const char *text)
-{
-	fprintf(stderr, "fuzz_call: %s: \"%s\"\n", what, text);
-	abort();
-}
 
 /* The round trip: the step written as a line reads back as the same step. */
 static void round_trip(const np_step *st)

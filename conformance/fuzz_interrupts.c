@@ -23,7 +23,8 @@
 #include "ntprof/status.h"
 #include "ntprof/version.h"
 
-#include "fuzz_input.h"
+#define FUZZER "fuzz_interrupts"
+#include "fuzz_support.h"
 
 #define HCELL    0x10000u        /* RW page: the handle cell */
 #define BUF      0x100000u       /* RW, 4 pages, zero: profile buffers */

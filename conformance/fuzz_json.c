@@ -11,26 +11,12 @@
 #include "json.h"
 #include "ntprof/compare.h"
 
+#define FUZZER "fuzz_json"
+#include "fuzz_support.h"
+
 #define NAME "fuzz.json"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void broken(const char *what, const char *text)
-{
-	fprintf(stderr, "fuzz_json: %s: \"%s\"\n", what, text);
-	abort();
-}
-
-static void check_message(const np_error *err)
-{
-	char *end;
-	const char *p = err->text + strlen(NAME ":");
-	if (strncmp(err->text, NAME ":", strlen(NAME ":")) != 0)
-		broken("error without the file name", err->text);
-	long line = strtol(p, &end, 10);
-	if (end == p || line < 0 || strncmp(end, ": ", 2) != 0)
-		broken("error without LINE: message", err->text);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -43,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (j)
 		np_json_free(j);
 	else
-		check_message(&err);
+		check_message(NAME, &err);
 
 	np_compare *c = np_compare_new();
 	if (!c)
@@ -51,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (np_compare_add(c, NAME, (const char *)data, size, &err))
 		np_compare_print(null, c, NP_TABLE_TEXT, false);
 	else
-		check_message(&err);
+		check_message(NAME, &err);
 	np_compare_free(c);
 	return 0;
 }

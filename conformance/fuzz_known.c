@@ -10,15 +10,12 @@
 
 #include "ntprof/known.h"
 
+#define FUZZER "fuzz_known"
+#include "fuzz_support.h"
+
 #define NAME "fuzz.known"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void broken(const char *what, const char *text)
-{
-	fprintf(stderr, "fuzz_known: %s: \"%s\"\n", what, text);
-	abort();
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -30,14 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	np_error err;
 	memset(&k, 0, sizeof k);
 	err.text[0] = '\0';
-	if (!np_known_read(&k, NAME, in, &err)) {
-		char *end;
-		if (strncmp(err.text, NAME ":", strlen(NAME ":")) != 0)
-			broken("error without the file name", err.text);
-		long line = strtol(err.text + strlen(NAME ":"), &end, 10);
-		if (end == err.text + strlen(NAME ":") || line < 0 || strncmp(end, ": ", 2) != 0)
-			broken("error without LINE: message", err.text);
-	}
+	if (!np_known_read(&k, NAME, in, &err))
+		check_message(NAME, &err);
 	np_known_free(&k);
 	fclose(in);
 	return 0;

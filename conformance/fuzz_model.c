@@ -29,7 +29,8 @@
 #include "ntprof/vector.h"
 #include "ntprof/version.h"
 
-#include "fuzz_input.h"
+#define FUZZER "fuzz_model"
+#include "fuzz_support.h"
 
 #define MAX_GIVEN 8
 #define MAX_STEPS 16

@@ -626,6 +626,24 @@ static int cmd_explore(int argc, char **argv)
 	return status;
 }
 
+/* The rule index of explain and trace, from the root np_find_root finds;
+ * false (the reason on stderr, nothing left to free) when it cannot be had. */
+static bool load_index(const char *root, np_index *ix)
+{
+	const char *r = np_find_root(root);
+	if (!r) {
+		fprintf(stderr, "ntprof: cannot find SPEC.md and fixtures/ (use --root DIR)\n");
+		return false;
+	}
+	np_error err;
+	if (!np_index_build(ix, r, &err)) {
+		fprintf(stderr, "%s\n", err.text);
+		np_index_free(ix);
+		return false;
+	}
+	return true;
+}
+
 static int cmd_explain(int argc, char **argv)
 {
 	const char *root = NULL, *rule = NULL;
@@ -644,18 +662,9 @@ static int cmd_explain(int argc, char **argv)
 	}
 	if (!rule && !check)
 		return usage("explain needs a RULE (e.g. SI-1) or --check");
-	const char *r = np_find_root(root);
-	if (!r) {
-		fprintf(stderr, "ntprof: cannot find SPEC.md and fixtures/ (use --root DIR)\n");
-		return EXIT_BAD_INPUT;
-	}
 	np_index ix;
-	np_error err;
-	if (!np_index_build(&ix, r, &err)) {
-		fprintf(stderr, "%s\n", err.text);
-		np_index_free(&ix);
+	if (!load_index(root, &ix))
 		return EXIT_BAD_INPUT;
-	}
 	int status = 0;
 	if (check) {
 		unsigned problems = np_index_check(stdout, &ix);
@@ -715,19 +724,11 @@ static int cmd_trace(int argc, char **argv)
 			return usage("trace: unknown argument");
 		}
 	}
-	const char *r = np_find_root(root);
-	if (!r) {
-		fprintf(stderr, "ntprof: cannot find SPEC.md and fixtures/ (use --root DIR)\n");
+	np_index ix;
+	if (!load_index(root, &ix))
 		return EXIT_BAD_INPUT;
-	}
 	if (!make_dirs(dir)) {
 		fprintf(stderr, "ntprof: --output-dir %s: cannot create it\n", dir);
-		return EXIT_BAD_INPUT;
-	}
-	np_index ix;
-	np_error err;
-	if (!np_index_build(&ix, r, &err)) {
-		fprintf(stderr, "%s\n", err.text);
 		np_index_free(&ix);
 		return EXIT_BAD_INPUT;
 	}

@@ -238,21 +238,24 @@ const np_rule *np_index_rule(const np_index *ix, const char *id)
 	return NULL;
 }
 
-static unsigned count_cites(const np_cite *c, unsigned n, const char *id)
+static bool cited(const np_cite *c, unsigned n, const char *id)
 {
-	unsigned k = 0;
 	for (unsigned i = 0; i < n; i++)
-		k += strcmp(c[i].id, id) == 0;
-	return k;
+		if (strcmp(c[i].id, id) == 0)
+			return true;
+	return false;
 }
 
-static unsigned count_vectors(const np_vector_set *set, const char *id)
+np_evidence np_index_evidence(const np_index *ix, const char *id)
 {
-	unsigned k = 0;
-	for (unsigned i = 0; i < set->count; i++)
-		for (unsigned r = 0; r < set->v[i].nrule; r++)
-			k += strcmp(set->v[i].rule[r], id) == 0;
-	return k;
+	np_evidence e = {
+		.code = cited(ix->model, ix->nmodel, id),
+		.test = cited(ix->tests, ix->ntests, id),
+	};
+	for (unsigned i = 0; i < ix->vectors.count && !e.vector; i++)
+		for (unsigned r = 0; r < ix->vectors.v[i].nrule && !e.vector; r++)
+			e.vector = strcmp(ix->vectors.v[i].rule[r], id) == 0;
+	return e;
 }
 
 void np_explain(FILE *out, const np_index *ix, const np_rule *r)
@@ -307,13 +310,11 @@ unsigned np_index_check(FILE *out, const np_index *ix)
 		const np_rule *r = &ix->rule[i];
 		if (r->retired)
 			continue;
-		unsigned m = count_cites(ix->model, ix->nmodel, r->id);
-		unsigned v = count_vectors(&ix->vectors, r->id);
-		unsigned t = count_cites(ix->tests, ix->ntests, r->id);
-		if (!m || !v || !t) {
+		np_evidence e = np_index_evidence(ix, r->id);
+		if (!e.code || !e.vector || !e.test) {
 			fprintf(out, "SPEC.md:%d: rule %s lacks%s%s%s\n", r->line, r->id,
-				m ? "" : " an implementation (model/)", v ? "" : " a vector (fixtures/)",
-				t ? "" : " a test (conformance/)");
+				e.code ? "" : " an implementation (model/)",
+				e.vector ? "" : " a vector (fixtures/)", e.test ? "" : " a test (conformance/)");
 			problems++;
 		}
 	}

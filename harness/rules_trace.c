@@ -127,37 +127,16 @@ static unsigned vectors_cell(FILE *out, emit_fn emit, const char *sep, const np_
 	return shown;
 }
 
-static unsigned count_id(const np_cite *c, unsigned n, const char *id)
-{
-	unsigned k = 0;
-	for (unsigned i = 0; i < n; i++)
-		k += strcmp(c[i].id, id) == 0;
-	return k;
-}
-
-static unsigned count_vectors(const np_index *ix, const char *id)
-{
-	unsigned k = 0;
-	for (unsigned i = 0; i < ix->vectors.count; i++)
-		for (unsigned r = 0; r < ix->vectors.v[i].nrule; r++)
-			if (strcmp(ix->vectors.v[i].rule[r], id) == 0) {
-				k++;
-				break;
-			}
-	return k;
-}
-
 /* "ok", "retired", or what is missing ("no code, no test"). */
 static const char *rule_status(const np_index *ix, const np_rule *r, char *buf, size_t cap)
 {
 	if (r->retired)
 		return "retired";
-	bool m = count_id(ix->model, ix->nmodel, r->id) > 0;
-	bool v = count_vectors(ix, r->id) > 0;
-	bool t = count_id(ix->tests, ix->ntests, r->id) > 0;
-	if (m && v && t)
+	np_evidence e = np_index_evidence(ix, r->id);
+	if (e.code && e.vector && e.test)
 		return "ok";
-	snprintf(buf, cap, "%s%s%s", m ? "" : "no code; ", v ? "" : "no vector; ", t ? "" : "no test; ");
+	snprintf(buf, cap, "%s%s%s", e.code ? "" : "no code; ", e.vector ? "" : "no vector; ",
+		 e.test ? "" : "no test; ");
 	buf[strlen(buf) - 2] = '\0';   /* the last "; " */
 	return buf;
 }
@@ -170,6 +149,20 @@ static unsigned count_lines(const char *s)
 	return n;
 }
 
+/* Each line of the problems text, escaped, between before and after. */
+static void each_problem(FILE *out, const char *problems, emit_fn emit, const char *before,
+			 const char *after)
+{
+	for (const char *p = problems; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		fputs(before, out);
+		emit(out, p, n);
+		fputs(after, out);
+		p += n + (nl != NULL);
+	}
+}
+
 void np_trace_markdown(FILE *out, const np_index *ix, const char *problems)
 {
 	fprintf(out, "# Rule matrix\n\nEvery SPEC.md rule, the model code that implements it (file:line of "
@@ -178,14 +171,7 @@ void np_trace_markdown(FILE *out, const np_index *ix, const char *problems)
 	fprintf(out, "Rules: %u. Problems: %u.\n\n", ix->nrule, count_lines(problems));
 	if (problems && *problems) {
 		fprintf(out, "## Problems\n\n");
-		for (const char *p = problems; *p;) {
-			const char *nl = strchr(p, '\n');
-			size_t n = nl ? (size_t)(nl - p) : strlen(p);
-			fputs("- ", out);
-			emit_md(out, p, n);
-			fputc('\n', out);
-			p += n + (nl != NULL);
-		}
+		each_problem(out, problems, emit_md, "- ", "\n");
 		fputc('\n', out);
 	}
 	fprintf(out, "## Rules\n\n| rule | title | status | code | vectors | tests |\n|---|---|---|---|---|---|\n");
@@ -224,14 +210,7 @@ void np_trace_html(FILE *out, const np_index *ix, const char *problems)
 		ix->nrule, count_lines(problems));
 	if (problems && *problems) {
 		fputs("<h2>Problems</h2>\n<ul class=\"problems\">\n", out);
-		for (const char *p = problems; *p;) {
-			const char *nl = strchr(p, '\n');
-			size_t n = nl ? (size_t)(nl - p) : strlen(p);
-			fputs("<li>", out);
-			emit_html(out, p, n);
-			fputs("</li>\n", out);
-			p += n + (nl != NULL);
-		}
+		each_problem(out, problems, emit_html, "<li>", "</li>\n");
 		fputs("</ul>\n", out);
 	}
 	fputs("<table>\n<tr><th>rule</th><th>title</th><th>status</th><th>code</th><th>vectors</th>"

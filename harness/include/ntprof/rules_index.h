@@ -40,6 +40,14 @@ bool np_spec_load(np_index *ix, const char *root, np_error *err);
 void np_index_free(np_index *ix);
 const np_rule *np_index_rule(const np_index *ix, const char *id);
 
+/* The evidence a rule needs (issue 7): a citation in model/, a vector that
+ * lists it, a citation in conformance/. np_index_check and the rule matrix
+ * of ntprof trace both judge a rule by it. */
+typedef struct np_evidence {
+	bool code, vector, test;
+} np_evidence;
+np_evidence np_index_evidence(const np_index *ix, const char *id);
+
 /* Prints what SPEC.md says and where the rule is implemented and proved. */
 void np_explain(FILE *out, const np_index *ix, const np_rule *r);
 /* Writes one line per problem; returns the number of problems. */

@@ -102,9 +102,11 @@ endif
 MODEL_SRC   := $(wildcard model/*.c)
 HARNESS_SRC := $(wildcard harness/*.c)
 TEST_SRC    := $(wildcard conformance/test_*.c)
-# test_wine.sh runs the Windows exe and test_fuzz_corpus.sh the fuzzers, which
+# test_wine.sh runs the Windows exe, test_fuzz_corpus.sh the fuzzers and
+# test_golden.sh the outputs of every command (tools/golden.sh), which
 # are the same for every tree: the plain tree runs them, the others do not.
-TEST_SH     := $(filter-out $(if $(VARIANT),conformance/test_wine.sh conformance/test_fuzz_corpus.sh),\
+TEST_SH     := $(filter-out $(if $(VARIANT),conformance/test_wine.sh conformance/test_fuzz_corpus.sh \
+	conformance/test_golden.sh),\
 	$(wildcard conformance/*.sh))
 
 MODEL_OBJ   := $(MODEL_SRC:%.c=$(B)/%.o)

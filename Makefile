@@ -100,7 +100,9 @@ $(error VARIANT must be empty, asan, fuzz or cov, not '$(VARIANT)')
 endif
 
 MODEL_SRC   := $(wildcard model/*.c)
-HARNESS_SRC := $(wildcard harness/*.c)
+# The harness: one folder per concern (harness/README.md); win/ is the
+# Windows exe's own and is compiled only by `make windows`.
+HARNESS_SRC := $(filter-out harness/win/%,$(wildcard harness/*/*.c))
 TEST_SRC    := $(wildcard conformance/test_*.c)
 # test_wine.sh runs the Windows exe, test_fuzz_corpus.sh the fuzzers and
 # test_golden.sh the outputs of every command (tools/golden.sh), which
@@ -112,13 +114,13 @@ TEST_SH     := $(filter-out $(if $(VARIANT),conformance/test_wine.sh conformance
 MODEL_OBJ   := $(MODEL_SRC:%.c=$(B)/%.o)
 HARNESS_OBJ := $(HARNESS_SRC:%.c=$(B)/%.o)
 # Test programs link the harness too, minus its main().
-HARNESS_LIB := $(filter-out $(B)/harness/main.o,$(HARNESS_OBJ))
+HARNESS_LIB := $(filter-out $(B)/harness/cli/main.o,$(HARNESS_OBJ))
 TEST_BIN    := $(TEST_SRC:%.c=$(B)/%)
 # Shared objects for `--backend dl:` (conformance/test_dl.sh): each carries
 # its own position-independent copy of the model.
 DL_SRC      := $(wildcard conformance/dl_*.c)
 DL_SO       := $(DL_SRC:%.c=$(B)/%.so)
-PIC_OBJ     := $(patsubst %.c,$(B)/pic/%.o,$(MODEL_SRC) harness/impl_model.c harness/given.c harness/catalog.c harness/parse.c)
+PIC_OBJ     := $(patsubst %.c,$(B)/pic/%.o,$(MODEL_SRC) harness/run/impl_model.c harness/vectors/given.c harness/vectors/catalog.c harness/vectors/parse.c)
 TEST_SCRIPT := $(TEST_SH:%=$(B)/%)
 # The benchmark (bench/, issue 6): built with the tests, so that it keeps
 # compiling under every compiler and tree, and run only by `make bench`.

@@ -33,7 +33,7 @@
 
 #include "ntprof/calls.h"
 #include "ntprof/explore.h"
-#include "ntprof/session.h"
+#include "ntprof/backend.h"
 #include "ntprof/status.h"
 
 #define BATCH_NS   20000000.0   /* a batch lasts at least this long */

@@ -2,7 +2,7 @@
  * operation forwards to the model. Through the dl: interface it must match
  * every vector the model matches (conformance/test_dl.sh), which proves the
  * interface carries everything a vector needs. */
-#include "impl_model.h"
+#include "run/impl_model.h"
 
 #define EXPORT __attribute__((visibility("default")))
 

@@ -14,7 +14,7 @@
  *      as every processor instead of being zero-extended. */
 #include <string.h>
 
-#include "impl_model.h"
+#include "run/impl_model.h"
 #include "internal.h"
 #include "ntprof/calls.h"
 #include "ntprof/machine.h"

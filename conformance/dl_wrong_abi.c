@@ -1,6 +1,6 @@
 /* A shared object whose table speaks another ABI version: `--backend dl:`
  * must refuse it before running anything (conformance/test_dl.sh). */
-#include "impl_model.h"
+#include "run/impl_model.h"
 
 #define EXPORT __attribute__((visibility("default")))
 

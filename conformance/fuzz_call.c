@@ -1,18 +1,18 @@
-/* libFuzzer: the parsers of `ntprof call` (harness/parse.c, harness/catalog.c)
+/* libFuzzer: the parsers of `ntprof call` (harness/vectors/parse.c, harness/vectors/catalog.c)
  * on arbitrary text, one command-line argument per input line:
  *   "--given KEY=VALUE"  np_parse_given_pair (and np_given_check)
  *   anything else        a step: np_parse_step, then np_captures_check
  *                        against the steps before it, as cmd_call does.
  * A step that parses must survive the round trip through np_step_line (the
- * line the Windows exe sends its child process, harness/record_line.h).
+ * line the Windows exe sends its child process, harness/run/record_line.h).
  * Seeds: conformance/fuzz/call/. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "record_line.h"
+#include "vectors/catalog.h"
+#include "run/record_line.h"
 #include "ntprof/vector.h"
 
 #define FUZZER "fuzz_call"

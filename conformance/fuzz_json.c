@@ -1,5 +1,5 @@
-/* libFuzzer: the JSON reader (harness/json.c) and, above it, the result-file
- * reader of `ntprof compare` (np_compare_add, harness/compare.c) on
+/* libFuzzer: the JSON reader (harness/report/json.c) and, above it, the result-file
+ * reader of `ntprof compare` (np_compare_add, harness/report/compare.c) on
  * arbitrary bytes. A rejected file gives "NAME:LINE: message"; an accepted
  * one is printed as the comparison table (to a null stream), which walks
  * every cell. Seeds: conformance/fuzz/json/ and conformance/fuzz/SEEDS. */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "report/json.h"
 #include "ntprof/compare.h"
 
 #define FUZZER "fuzz_json"

@@ -1,4 +1,4 @@
-/* libFuzzer: the known-divergence file reader (harness/known.c) on arbitrary
+/* libFuzzer: the known-divergence file reader (harness/run/known.c) on arbitrary
  * bytes, read as `ntprof run --known` reads a file (np_known_read of a
  * stream). A rejected file gives "NAME:LINE: message" (the entries read
  * before the bad line stay until np_known_free: ntprof stops there anyway).

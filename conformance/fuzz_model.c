@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "given.h"
+#include "vectors/catalog.h"
+#include "vectors/given.h"
 #include "ntprof/runner.h"
-#include "ntprof/session.h"
+#include "ntprof/backend.h"
 #include "ntprof/vector.h"
 #include "ntprof/version.h"
 

@@ -1,4 +1,4 @@
-/* libFuzzer: the vector parser (harness/parse.c) on arbitrary bytes.
+/* libFuzzer: the vector parser (harness/vectors/parse.c) on arbitrary bytes.
  *
  * Besides the sanitizers' verdict, it holds the parser to its contract
  * (fixtures/README.md, Errors): a rejected text gives "NAME:LINE: message"

@@ -1,10 +1,10 @@
-/* ntprof compare: the JSON reader (harness/json.c) and the merged table
- * (harness/compare.c).
+/* ntprof compare: the JSON reader (harness/report/json.c) and the merged table
+ * (harness/report/compare.c).
  *
  * The reader is checked on every construct of the grammar, on a table of
  * malformed texts (each error names its line), and on every truncation and
  * every one-byte deletion of a real report, which must never crash it. The
- * table is checked on reports that harness/report.c writes (model runs, a
+ * table is checked on reports that harness/report/report.c writes (model runs, a
  * known-divergence file applied), on labels, cells and differences, and on
  * conformance/data/bad-json/, whose expected.txt says what each file must
  * be refused with. */
@@ -16,11 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "json.h"
+#include "report/json.h"
 #include "ntprof/compare.h"
 #include "ntprof/known.h"
 #include "ntprof/runner.h"
-#include "ntprof/session.h"
+#include "ntprof/backend.h"
 #include "ntprof/vector.h"
 
 #ifndef NTPROF_SOURCE_ROOT
@@ -186,7 +186,7 @@ static void test_compare_json_depth_and_nul(void **state)
 	assert_string_equal(err.text, "t.json:1: control character 0x00 in a string (write it as \\u0000)");
 }
 
-/* ---- reports written by harness/report.c ---- */
+/* ---- reports written by harness/report/report.c ---- */
 
 static const char vectors[] =
 	"vector cmp/privilege\n"                 /* status-mismatch from 6.2, match on 6.1 */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # `ntprof run --backend dl:PATH`: implementations in shared objects.
 #   dl_faithful.so forwards to the model: it must match everything the model
-#     matches, so the interface (ntprof/backend.h) carries all a vector needs.
+#     matches, so the interface (ntprof/impl.h) carries all a vector needs.
 #   dl_faulty.so has four bugs (see conformance/dl_faulty.c); the run must
 #     fail and name, vector by vector, at least the vectors listed below for
 #     each bug, with the model's outcome beside the wrong one, and nothing

@@ -1,4 +1,4 @@
-/* The explorer (harness/explore*.c): its boundary table against the
+/* The explorer (harness/explore/): its boundary table against the
  * catalog and SPEC.md, the greedy minimiser against a backend with one
  * planted bug, and the sweep's determinism, budget and silence when the
  * judged backend is the model itself. conformance/test_explore.sh runs the
@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "explore_space.h"
-#include "explore_table.h"
+#include "vectors/catalog.h"
+#include "explore/explore_space.h"
+#include "explore/explore_table.h"
 #include "ntprof/explore.h"
 #include "ntprof/rules_index.h"
-#include "ntprof/session.h"
+#include "ntprof/backend.h"
 #include "ntprof/status.h"
 
 #ifndef NTPROF_SOURCE_ROOT

@@ -11,7 +11,7 @@
 #include "ntprof/calls.h"
 #include "ntprof/machine.h"
 #include "ntprof/names.h"
-#include "ntprof/rules.h"
+#include "ntprof/version_predicates.h"
 #include "ntprof/status.h"
 #include "ntprof/version.h"
 

@@ -1,4 +1,4 @@
-/* Known-divergence files (harness/known.c): the reader, the matcher that
+/* Known-divergence files (harness/run/known.c): the reader, the matcher that
  * turns listed failures into `known` and finds unlisted rows and stale
  * entries, target scoping, and the writer (fixtures/known/README.md).
  *
@@ -17,7 +17,7 @@
 
 #include "ntprof/known.h"
 #include "ntprof/runner.h"
-#include "ntprof/session.h"
+#include "ntprof/backend.h"
 #include "ntprof/vector.h"
 
 /* ---- the vectors: each fails in its own way on the model ---- */

@@ -1,4 +1,4 @@
-/* ntprof matrix and ntprof diff (harness/matrix*.c, harness/version_diff.c):
+/* ntprof matrix and ntprof diff (harness/matrix/):
  * the short cell texts, the cells of known version boundaries on the model
  * (SI-1's privilege check from 6.2, IN-4's inclusive end on 6.2..1803,
  * CP-10's 32-bit wrap on x86 only), which cells are marked as changes,
@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "matrix_internal.h"
+#include "matrix/matrix_internal.h"
 #include "ntprof/matrix.h"
 #include "ntprof/rules_index.h"
-#include "ntprof/session.h"
+#include "ntprof/backend.h"
 #include "ntprof/status.h"
 #include "ntprof/vector.h"
 

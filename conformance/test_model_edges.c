@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ntprof/calls.h"
-#include "ntprof/rules.h"
+#include "ntprof/version_predicates.h"
 #include "ntprof/status.h"
 #include "ntprof/version.h"
 

@@ -1,4 +1,4 @@
-/* The interpreter (harness/backend_native.c) over implementations that are
+/* The interpreter (harness/run/interpreter.c) over implementations that are
  * not the model: what it does when an implementation cannot make memory,
  * lacks a simulation step, refuses a state, reports a stub or a crash, or
  * returns a result kind it does not know. The model never takes these paths;
@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "impl_model.h"
+#include "run/impl_model.h"
+#include "ntprof/impl.h"
 #include "ntprof/backend.h"
-#include "ntprof/session.h"
 #include "ntprof/status.h"
 #include "ntprof/vector.h"
 

@@ -1,4 +1,4 @@
-/* Records as lines (harness/record_line.c): what a vector's child process
+/* Records as lines (harness/run/record_line.c): what a vector's child process
  * sends its parent on Windows. Every record survives the trip; control
  * characters cannot break a line; a malformed line is refused. */
 #include "np_test.h"
@@ -6,10 +6,10 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "ntprof/session.h"
+#include "vectors/catalog.h"
+#include "ntprof/backend.h"
 #include "ntprof/vector.h"
-#include "record_line.h"
+#include "run/record_line.h"
 
 #ifndef NTPROF_SOURCE_ROOT
 #error "NTPROF_SOURCE_ROOT must name the source tree"

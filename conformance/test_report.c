@@ -1,4 +1,4 @@
-/* Reports (harness/report.c) and the canonical record text (harness/format.c).
+/* Reports (harness/report/report.c) and the canonical record text (harness/report/record_text.c).
  *
  * One small run with a result of every common class is reported in each
  * format into memory; text and TAP are compared whole, JUnit and JSON are
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "ntprof/known.h"
-#include "ntprof/session.h"
+#include "ntprof/backend.h"
 #include "ntprof/runner.h"
 #include "ntprof/status.h"
 #include "ntprof/vector.h"

@@ -1,4 +1,4 @@
-/* The runner (harness/runner.c): how one vector on one target is classified,
+/* The runner (harness/run/runner.c): how one vector on one target is classified,
  * the target lists, and a fail-twin: a deliberately wrong backend run over the
  * real fixtures must be caught exactly where the fixtures say it is wrong. */
 #include "np_test.h"
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ntprof/session.h"
+#include "ntprof/backend.h"
 #include "ntprof/runner.h"
 #include "ntprof/status.h"
 #include "ntprof/vector.h"

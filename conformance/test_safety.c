@@ -1,4 +1,4 @@
-/* What a live backend decides before a vector runs (harness/safety.c): the
+/* What a live backend decides before a vector runs (harness/run/safety.c): the
  * global intervals the vector may set, and whether it may fault or
  * bug-check a real kernel; and the runner's `skip` hook that turns such a
  * decision into a skipped row. */
@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "ntprof/runner.h"
-#include "ntprof/session.h"
+#include "ntprof/backend.h"
 #include "ntprof/vector.h"
-#include "safety.h"
+#include "run/safety.h"
 
 #ifndef NTPROF_SOURCE_ROOT
 #error "NTPROF_SOURCE_ROOT must name the source tree"

@@ -4,7 +4,7 @@
 
 #include "ntprof/calls.h"
 #include "ntprof/machine.h"
-#include "ntprof/rules.h"
+#include "ntprof/version_predicates.h"
 #include "ntprof/status.h"
 
 /* A model inconsistency: never an outcome, never compared (STYLE: Trap vs Crash). */

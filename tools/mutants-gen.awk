@@ -13,7 +13,7 @@
 #   cmp    flip a comparison: < <=, > >=, == != (operators written with a
 #          space on each side, outside comments, strings and #lines)
 #   ver    a version threshold moved to the previous or next key of the
-#          ordered table (rules.h, and every NP_Vx of a .c file but versions.c)
+#          ordered table (version_predicates.h, and every NP_Vx of a .c file but versions.c)
 #   bound  a literal, or an upper-case constant on the right of < <= > >=,
 #          off by one: (X + 1), (X - 1)
 #   drop   a check removed: `if (C) return ...;` becomes `if (0 && (C))`
@@ -67,7 +67,7 @@ END {
 	n = NR
 	split(versions, vlist, " ")
 	for (i = 1; vlist[i] != ""; i++) { vindex[vlist[i]] = i; nvers = i }
-	is_rules = FILENAME ~ /rules\.h$/
+	is_rules = FILENAME ~ /version_predicates\.h$/
 	# every version named in a .c file is a threshold (the knobs' defaults in
 	# machine.c, the export table, the sub-class table of class 0x1F, the
 	# processor limit), except in versions.c, where NP_Vx indexes the table
@@ -115,7 +115,7 @@ END {
 			}
 			p += length(op)
 		}
-		# ver: thresholds in rules.h and the model's tables
+		# ver: thresholds in version_predicates.h and the model's tables
 		if (is_rules || is_table) {
 			rest = c; base = 0
 			while (match(rest, /NP_V[0-9A-Za-z_]+/)) {

@@ -3,10 +3,10 @@
 #
 # Each mutant of tools/mutants-gen.awk is applied, one at a time, to a COPY of
 # model/ under OUT (model/ itself is only ever read, so an interrupt cannot
-# leave it mutated). Only the mutated object is recompiled (for rules.h, the
+# leave it mutated). Only the mutated object is recompiled (for version_predicates.h, the
 # model objects that include it) and linked with the harness and test objects
 # of the plain tree BUILD, which were compiled against the real model headers:
-# the tests' own use of rules.h keeps the true thresholds. Then:
+# the tests' own use of version_predicates.h keeps the true thresholds. Then:
 #   1. ntprof run (every vector on every target); a difference kills it;
 #   2. if it survived, the CMocka model tests; a failing test kills it.
 # Sanitizers are part of the oracle, as in the asan tree of make check: the
@@ -53,9 +53,9 @@ export NTPROF_SOURCE_ROOT=$root
 die() { echo "mutants: $*" >&2; exit 2; }
 
 cd "$root" || die "no $root"
-# The include paths are the script's (the copy first, then a mutated rules.h
+# The include paths are the script's (the copy first, then a mutated version_predicates.h
 # ahead of it): an -I of model/ in the flags would compile the real headers
-# and make every rules.h mutant a silent no-op.
+# and make every version_predicates.h mutant a silent no-op.
 case " $cflags $tflags " in *" -I"*) die "MUTANT_CFLAGS and MUTANT_TEST_CFLAGS must not carry -I" ;; esac
 case $jobs in ''|*[!0-9]*|0) die "MUTANT_JOBS must be a positive number, not '$jobs'" ;; esac
 versions=$(sed -n '/typedef enum np_ver {/,/} np_ver;/p' "$root/model/include/ntprof/version.h" |
@@ -67,7 +67,7 @@ sources=$(cd model && ls *.c | LC_ALL=C sort)
 # The list: ID FILE ORDINAL LINE KIND MUTATION, in file then line order.
 list=$(mktemp "${TMPDIR:-/tmp}/ntprof-mutants.XXXXXX") || die "no temporary file"
 trap 'rm -f "$list" "$list.f"' EXIT
-for f in $sources include/ntprof/rules.h; do
+for f in $sources include/ntprof/version_predicates.h; do
 	awk -v versions="$versions" -f "$gen" "$root/model/$f" |
 		sort -t "$(printf '\t')" -k2,2n -k1,1n |
 		awk -F '\t' -v f="model/$f" 'BEGIN { OFS = "\t" }
@@ -132,22 +132,22 @@ for f in $sources; do
 	"$cc" $cflags "${inc[@]}" -c -o "$out/base/${f%.c}.o" "$src/$f" || die "$f does not compile"
 	"$cc" $tflags "${inc[@]}" -c -o "$out/base-t/${f%.c}.o" "$src/$f" || die "$f does not compile"
 done
-# Model sources that include rules.h (directly or through internal.h).
-rules_users=$(for f in $sources; do
-	"$cc" "${inc[@]}" -MM "$src/$f" | tr -d '\\\n' | grep -q 'ntprof/rules.h' && echo "$f"
+# Model sources that include version_predicates.h (directly or through internal.h).
+predicate_users=$(for f in $sources; do
+	"$cc" "${inc[@]}" -MM "$src/$f" | tr -d '\\\n' | grep -q 'ntprof/version_predicates.h' && echo "$f"
 done)
-# The objects of harness/*.c as it is now: a build tree that predates a
-# deleted source still holds its object, which would be linked twice over.
-harness_lib=$(for f in harness/*.c; do
-	b=${f##*/}
-	[ "$b" = main.c ] || echo "$build/harness/${b%.c}.o"
+# The objects of harness/*/*.c (not win/) as it is now: a build tree that
+# predates a deleted source still holds its object, which would be linked twice over.
+harness_lib=$(for f in harness/*/*.c; do
+	case $f in harness/win/*|harness/cli/main.c) continue ;; esac
+	echo "$build/${f%.c}.o"
 done)
 
 # Worker W has its own objects, programs and logs under $out/wW.
 # Linked from the objects of one worker: ntprof first; the tests only when the
 # vectors let the mutant live (most mutants die at the first step).
 link() { # link WDIR OBJDIR
-	"$cc" $cflags -o "$1/bin/ntprof" "$build/harness/main.o" $harness_lib "$2"/*.o
+	"$cc" $cflags -o "$1/bin/ntprof" "$build/harness/cli/main.o" $harness_lib "$2"/*.o
 }
 link_tests() { # link_tests WDIR OBJDIR
 	local t
@@ -212,11 +212,11 @@ build_mutant() {
 	rm -f "$d"/*.o
 	mkdir -p "$d"
 	cp "$3"/*.o "$d/"
-	if [ "$file" = model/include/ntprof/rules.h ]; then
+	if [ "$file" = model/include/ntprof/version_predicates.h ]; then
 		mkdir -p "$w/inc/ntprof"
-		awk -v versions="$versions" -v want="$ord" -f "$gen" "$src/include/ntprof/rules.h" \
-			>"$w/inc/ntprof/rules.h" || return 1
-		for f in $rules_users; do
+		awk -v versions="$versions" -v want="$ord" -f "$gen" "$src/include/ntprof/version_predicates.h" \
+			>"$w/inc/ntprof/version_predicates.h" || return 1
+		for f in $predicate_users; do
 			"$cc" $flags -I"$w/inc" "${inc[@]}" -c -o "$d/${f%.c}.o" "$src/$f" 2>"$w/cc.log" ||
 				return 1
 		done

@@ -1,6 +1,6 @@
 /* The child side of the isolation (`ntprof.exe --child`): one session of the
  * live implementation, driven by the parent over stdin, one record line back
- * per step over stdout (harness/record_line.h).
+ * per step over stdout (harness/run/record_line.h).
  *
  *   parent -> child               child -> parent
  *   G KEY=VALUE  (a given pair)
@@ -25,11 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "impl_windows.h"
-#include "live.h"
-#include "ntprof/session.h"
-#include "record_line.h"
+#include "vectors/catalog.h"
+#include "win/impl_windows.h"
+#include "win/live.h"
+#include "ntprof/backend.h"
+#include "run/record_line.h"
 
 #define WINE_STUB_EXCEPTION 0x80000100u
 

@@ -1,4 +1,4 @@
-/* The live system as an implementation of ntprof/backend.h: every call goes
+/* The live system as an implementation of ntprof/impl.h: every call goes
  * to the real export, bound at run time (never through an import library:
  * on Wine a missing import binds to a stub that aborts the process). The
  * prototypes are the project's own: SIZE_T ProfileSize, ULONG_PTR KAFFINITY,
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "impl_windows.h"
+#include "win/impl_windows.h"
 
 #define SE_SYSTEM_PROFILE_PRIVILEGE 11u
 #define GUARD 0x10000u

@@ -1,11 +1,11 @@
-/* The live Windows (or Wine) system as an implementation of ntprof/backend.h,
+/* The live Windows (or Wine) system as an implementation of ntprof/impl.h,
  * and what the harness learns of the system before a run. Windows only. */
 #ifndef NTPROF_IMPL_WINDOWS_H
 #define NTPROF_IMPL_WINDOWS_H
 
 #include <stdbool.h>
 
-#include "ntprof/backend.h"
+#include "ntprof/impl.h"
 #include "ntprof/vector.h"
 #include "ntprof/version.h"
 

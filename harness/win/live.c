@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "impl_windows.h"
-#include "live.h"
+#include "vectors/catalog.h"
+#include "win/impl_windows.h"
+#include "win/live.h"
 #include "ntprof/names.h"
-#include "safety.h"
+#include "run/safety.h"
 
 #define MAX_SOURCES 32
 

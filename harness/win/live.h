@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 #include "ntprof/runner.h"
-#include "ntprof/session.h"
+#include "ntprof/backend.h"
 #include "ntprof/vector.h"
 
 /* Exit codes of a child: it raised (after sending its last record), or the

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "live.h"
+#include "win/live.h"
 #include "ntprof/runner.h"
-#include "record_line.h"
+#include "run/record_line.h"
 
 #define DEFAULT_TIMEOUT_MS 60000u
 #define END_WAIT_MS 10000u

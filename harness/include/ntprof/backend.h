@@ -1,165 +1,53 @@
-/* ntprof: the interface an implementation of the profiling calls offers the
- * harness (ABI version 1).
+/* ntprof harness: backend sessions (begin, step, end).
  *
- * One interpreter (harness/backend_native.c) turns a vector's steps into
- * calls through this table. Three kinds of implementation fill it in:
- *   - the model (harness/impl_model.c), the reference;
- *   - a live Windows or Wine system (harness/win/impl_windows.c), which
- *     calls ntdll and sechost through GetProcAddress;
- *   - any other implementation, built as a shared object that exports
- *     `ntprof_impl_entry` and is loaded with `ntprof run --backend dl:PATH.so`
- *     (conformance/dl_*.c are two examples).
- *
- * This header is self-contained C99: an implementation needs nothing else of
- * ntprof. Addresses are the caller's (the simulated user process's) as
- * 64-bit numbers; a 32-bit caller's fit in the low 32 bits. Handles are the
- * caller's handle values, widened to 64 bits; the pseudo-handles are
- * all-ones (NtCurrentProcess, -1) and all-ones less one (NtCurrentThread, -2)
- * whatever the width.
- *
- * Lifetime: the harness calls open() once per vector with the state the
- * vector asks for, then the steps' operations in order, then close(). An
- * implementation must undo in close() whatever the steps left behind:
- * profiles started, handles opened, memory mapped. Nothing is shared between
- * two open systems. */
+ * A backend evaluates steps on one target: the model, a live Windows (or
+ * Wine) system, or another implementation. The runner gives each vector a
+ * fresh session (begin .. end) and feeds it the vector's steps in order. */
 #ifndef NTPROF_BACKEND_H
 #define NTPROF_BACKEND_H
 
-#include <stddef.h>
-#include <stdint.h>
+#include "ntprof/vector.h"
 
-#define NTPROF_IMPL_ABI 1u
+/* The canonical record of one step: its outcome and every out-value, as text
+ * (numbers in decimal; "-" for an out-parameter the call did not write). */
+typedef struct np_record {
+	np_outcome outcome;
+	np_pair out[NP_MAX_OUTS];
+	unsigned nout;
+	char why[NP_TEXT_MAX];     /* NOT_APPLICABLE, STUB, CRASHED: the reason */
+} np_record;
 
-/* What an operation ended in. */
-enum ntprof_result_kind {
-	NTPROF_STATUS = 0,        /* the call returned the NTSTATUS code */
-	NTPROF_WIN32 = 1,         /* the call returned the Win32 error code */
-	NTPROF_FAULT = 2,         /* the caller got the exception code raised at it */
-	NTPROF_BUGCHECK = 3,      /* the system stopped with bug check code */
-	NTPROF_NOT_EXPORTED = 4,  /* the function does not exist here */
-	NTPROF_NOT_APPLICABLE = 5,/* the request cannot be made here: why says so */
-	NTPROF_NONE = 6,          /* a step that has no status (Interrupt, Inject, ...) */
-	NTPROF_CORRUPTION = 7,    /* an increment landed outside the counters (SPEC IN-7) */
-	NTPROF_STUB = 8,          /* the function is an "unimplemented" trap (Wine 0x80000100) */
-	NTPROF_CRASHED = 9        /* the call raised an unexpected exception (code) */
-};
+typedef struct np_target {
+	np_ver version;
+	np_arch arch;
+} np_target;
 
-typedef struct ntprof_result {
-	uint32_t kind;            /* enum ntprof_result_kind */
-	uint32_t code;
-	const char *why;          /* NOT_APPLICABLE, STUB, CRASHED: a static sentence or NULL */
-} ntprof_result;
+typedef struct np_backend {
+	const char *name;
+	/* Prepares a fresh system for one vector. Returns NULL, or why the vector
+	 * cannot run there (it is then "not applicable" with that reason). */
+	const char *(*begin)(struct np_backend *self, np_target target, const np_vector *v);
+	void (*step)(struct np_backend *self, const np_step *step, np_record *out);
+	void (*end)(struct np_backend *self);
+	void (*destroy)(struct np_backend *self);
+	void *state;
+	/* Optional (NULL: never). Called before begin: a reason not to run the
+	 * vector on this target at all, which makes the row "skipped" (a live
+	 * system refuses what could harm it: a predicted bug check, an interval
+	 * it could not save). */
+	const char *(*skip)(struct np_backend *self, np_target target, const np_vector *v);
+} np_backend;
 
-/* One `given KEY=VALUE` of a vector (fixtures/README.md lists the keys). */
-typedef struct ntprof_setting {
-	const char *key;
-	const char *value;
-} ntprof_setting;
+/* A backend that drives an implementation of ntprof/impl.h: symbolic
+ * pointers and handles become the implementation's memory and handles. */
+struct ntprof_impl;
+np_backend *np_backend_native_new(const struct ntprof_impl *impl);
 
-/* The system a vector wants. */
-typedef struct ntprof_system_spec {
-	const char *version;      /* a version key of `ntprof versions`: "4.0sp4", "6.1", "1809" */
-	const char *arch;         /* "x86", "x64" or "wow64" (a 32-bit caller on x64) */
-	const ntprof_setting *given;
-	unsigned ngiven;
-} ntprof_system_spec;
+/* The reference backend: the model library (np_impl_model). */
+np_backend *np_backend_model_new(void);
 
-/* Memory protections and flags of map(). */
-#define NTPROF_PROT_READ   1u
-#define NTPROF_PROT_WRITE  2u
-#define NTPROF_MAP_VANISHING 4u  /* pages that go away once the kernel has probed them (AS-2) */
-#define NTPROF_MAP_FREED     8u  /* map, then free: the address of a region that is gone */
-
-/* NtCreateProfile / NtCreateProfileEx arguments, as the caller passes them. */
-typedef struct ntprof_create_args {
-	uint64_t profile_handle;  /* HANDLE *: where the new handle goes */
-	uint64_t process;         /* HANDLE; 0 = a global profile */
-	uint64_t profile_base;
-	uint64_t profile_size;    /* SIZE_T */
-	uint32_t bucket_size;     /* log2 of the bucket size in bytes */
-	uint64_t buffer;          /* ULONG *: the counters */
-	uint32_t buffer_size;     /* bytes */
-	uint32_t source;          /* KPROFILE_SOURCE */
-	uint64_t affinity;        /* NtCreateProfile: KAFFINITY */
-	uint16_t group_count;     /* NtCreateProfileEx */
-	uint64_t affinity_array;  /* NtCreateProfileEx: GROUP_AFFINITY * in the caller's layout */
-} ntprof_create_args;
-
-/* One simulated profile interrupt (a model-only step). */
-typedef struct ntprof_interrupt {
-	uint32_t source;
-	unsigned cpu, group;
-	uint64_t pc;
-	int other_process;        /* nonzero: another process was running */
-} ntprof_interrupt;
-
-typedef struct ntprof_impl {
-	uint32_t abi;             /* NTPROF_IMPL_ABI */
-	const char *name;         /* shown in reports */
-
-	/* A fresh system as spec describes, or NULL with *why saying why it
-	 * cannot take that state (the vector is then "not applicable"). */
-	void *(*open)(const ntprof_system_spec *spec, const char **why);
-	void (*close)(void *sys);
-
-	/* Whether the caller can bind this entry point (Nt or Zw spelling). */
-	int (*exported)(void *sys, const char *function);
-
-	/* The caller's memory. map() returns the base of a new region of at
-	 * least size bytes, every byte set to fill, or 0 when there is no room.
-	 * read() and write() act as the caller would (write fails on a
-	 * read-only page); poke() sets the bytes even there (the input as it was
-	 * before the call). All three return nonzero on success. release() frees
-	 * a region the caller mapped (its pages may stay locked by a profile). */
-	uint64_t (*map)(void *sys, uint64_t size, unsigned prot, unsigned flags, uint8_t fill);
-	int (*read)(void *sys, uint64_t addr, void *out, size_t n);
-	int (*write)(void *sys, uint64_t addr, const void *in, size_t n);
-	int (*poke)(void *sys, uint64_t addr, const void *in, size_t n);
-	int (*release)(void *sys, uint64_t addr);
-
-	/* A new handle to a process: this one (other == 0) or another, with the
-	 * access asked; 0 when it cannot be had. */
-	uint64_t (*open_process)(void *sys, int other, uint32_t access);
-
-	/* The calls. `function` is the spelling the vector uses (NtX or ZwX):
-	 * a live implementation calls that export. */
-	ntprof_result (*set_interval_profile)(void *sys, const char *function, uint32_t interval,
-					      uint32_t source);
-	ntprof_result (*query_interval_profile)(void *sys, const char *function, uint32_t source,
-						uint64_t interval);
-	ntprof_result (*create_profile)(void *sys, const char *function, const ntprof_create_args *a);
-	ntprof_result (*create_profile_ex)(void *sys, const char *function,
-					   const ntprof_create_args *a);
-	ntprof_result (*start_profile)(void *sys, const char *function, uint64_t handle);
-	ntprof_result (*stop_profile)(void *sys, const char *function, uint64_t handle);
-	ntprof_result (*close_handle)(void *sys, const char *function, uint64_t handle);
-	/* NtDuplicateObject within the current process; the new handle is
-	 * written to target_handle (a HANDLE * of the caller's width). */
-	ntprof_result (*duplicate_object)(void *sys, const char *function, uint64_t handle,
-					  uint32_t access, uint64_t target_handle);
-	ntprof_result (*set_system_information)(void *sys, const char *function, uint32_t info_class,
-						uint64_t buffer, uint32_t length);
-	ntprof_result (*query_system_information)(void *sys, const char *function,
-						  uint32_t info_class, uint64_t buffer,
-						  uint32_t length, uint64_t return_length);
-	ntprof_result (*trace_set_information)(void *sys, uint64_t session, uint32_t info_class,
-					       uint64_t buffer, uint32_t length);
-	ntprof_result (*trace_query_information)(void *sys, uint64_t session, uint32_t info_class,
-						 uint64_t buffer, uint32_t length,
-						 uint64_t return_length);
-
-	/* Steps only a simulation can take; NULL makes them not applicable. */
-	ntprof_result (*interrupt)(void *sys, const ntprof_interrupt *irq, unsigned *counted);
-	/* what: "alloc", "lock" or "map": the next such allocation fails */
-	ntprof_result (*inject)(void *sys, const char *what);
-	/* The interval-change events so far, "hook:source:old:new,..." or "none". */
-	ntprof_result (*read_events)(void *sys, char *text, size_t cap);
-	/* Moves the calling thread to processor cpu; *now is where it runs. */
-	ntprof_result (*move_thread)(void *sys, unsigned cpu, unsigned *now);
-} ntprof_impl;
-
-/* What a shared object for `--backend dl:PATH.so` exports. */
-typedef const ntprof_impl *ntprof_impl_entry_fn(void);
-#define NTPROF_IMPL_ENTRY "ntprof_impl_entry"
+/* Sets one out-value of a record. */
+void np_record_out(np_record *r, const char *name, const char *value);
+void np_record_out_u32(np_record *r, const char *name, uint32_t value);
 
 #endif

@@ -1,5 +1,5 @@
 /* ntprof explore: argument combinations generated from the boundaries that
- * SPEC.md names (harness/explore_table.c), evaluated on the model for every
+ * SPEC.md names (harness/explore/explore_table.c), evaluated on the model for every
  * target through the same interpreter as vectors, and reported as
  * ready-to-paste vectors: the classes of combination whose outcome changes
  * between versions, or, against another backend, each divergence from the
@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "ntprof/runner.h"
-#include "ntprof/session.h"
+#include "ntprof/backend.h"
 
 #define NP_EXPLORE_MAX_FUNCTIONS 32
 

@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "ntprof/rules_index.h"
-#include "ntprof/session.h"
+#include "ntprof/backend.h"
 
 typedef struct np_matrix np_matrix;
 

@@ -4,13 +4,13 @@
 
 #include <stdio.h>
 
-#include "ntprof/session.h"
+#include "ntprof/backend.h"
 #include "ntprof/vector.h"
 
 typedef enum np_class {
 	NP_CLASS_MATCH,            /* every step as the primary expectation says */
 	NP_CLASS_ALTERNATIVE,      /* a step matched a flagged `accept` line */
-	NP_CLASS_KNOWN,            /* a failure a known-divergence file lists (harness/known.c) */
+	NP_CLASS_KNOWN,            /* a failure a known-divergence file lists (harness/run/known.c) */
 	NP_CLASS_STATUS_MISMATCH,  /* a step ended in another outcome */
 	NP_CLASS_OUTPUT_MISMATCH,  /* same outcome, different out-values */
 	NP_CLASS_NOT_EXPORTED,     /* the target lacks the function (live) */

@@ -1,7 +1,7 @@
 /* ntprof: the ordered table of Windows versions and the architectures.
  *
  * Versions are data (SPEC.md VR-1..VR-3): every behaviour change is a named
- * predicate over this one ordered enumeration (see ntprof/rules.h), never a
+ * predicate over this one ordered enumeration (see ntprof/version_predicates.h), never a
  * comparison of build numbers scattered through the model. */
 #ifndef NTPROF_VERSION_H
 #define NTPROF_VERSION_H

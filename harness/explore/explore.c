@@ -1,6 +1,6 @@
 /* ntprof explore: the sweep. Each explorable function of the catalog spans
  * a space whose axes are its arguments, its Nt/Zw spelling and the machine
- * states, each with the boundary values of harness/explore_table.c. The
+ * states, each with the boundary values of harness/explore/explore_table.c. The
  * default sweep runs the plain call, every boundary alone, every pair of
  * boundaries on two axes (two faults at once) and every triple of numeric
  * arguments, each tier in an order shuffled by the seed; a larger --budget
@@ -22,9 +22,9 @@
 #include <windows.h>   /* the exe links no winpthread: no clock_gettime */
 #endif
 
-#include "explore_space.h"
+#include "explore/explore_space.h"
 #include "ntprof/names.h"
-#include "ntprof/rules.h"
+#include "ntprof/version_predicates.h"
 
 /* ---- the seeded order: splitmix64, never rand() ---- */
 
@@ -667,7 +667,7 @@ static void version_rules(const vclass *vc, np_machine *pm, char *rules, size_t 
 		snprintf(turned + strlen(turned), sizeof turned - strlen(turned), " %s", pr[i].rules);
 	}
 	if (used == 0)
-		used += (size_t)snprintf(why, wcap, "no version predicate of ntprof/rules.h turns here");
+		used += (size_t)snprintf(why, wcap, "no version predicate of ntprof/version_predicates.h turns here");
 	char o1[64], o2[64];
 	np_xoutcome_text(&vc->from, o1, sizeof o1);
 	np_xoutcome_text(&vc->to, o2, sizeof o2);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
+#include "vectors/catalog.h"
 #include "ntprof/runner.h"
 
 static const char *const class_names[NP_CLASS_COUNT] = {

@@ -1,5 +1,5 @@
 /* A small JSON reader: recursive descent over RFC 8259's grammar, into a
- * tree of np_json nodes. It reads what harness/report.c writes (and any
+ * tree of np_json nodes. It reads what harness/report/report.c writes (and any
  * other well-formed JSON); it never trusts its input: every path out of a
  * malformed text is an error naming the line. */
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "report/json.h"
 
 #define MAX_DEPTH 64
 #define MAX_MEMBERS 4096   /* duplicate names are found by a linear search */

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "given.h"
+#include "vectors/catalog.h"
+#include "vectors/given.h"
 #include "ntprof/calls.h"
 #include "ntprof/names.h"
 

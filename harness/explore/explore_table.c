@@ -1,12 +1,12 @@
 /* The explorer's boundary table. Every argument of an explorable function
- * (harness/catalog.c) gets its values from here: its plain default first,
+ * (harness/vectors/catalog.c) gets its values from here: its plain default first,
  * then the edges SPEC.md names for it, each edge with the rules that make it
  * one. Numeric edges come with their neighbours (edge - 1, edge + 1) where
  * the neighbour falls on the other side of a test. */
 #include <string.h>
 
-#include "explore_table.h"
-#include "ntprof/rules.h"
+#include "explore/explore_table.h"
+#include "ntprof/version_predicates.h"
 #include "ntprof/status.h"
 
 #define LIST(fn, param, arr) { fn, param, arr, sizeof arr / sizeof *arr }
@@ -569,7 +569,7 @@ bool np_xrule_fits(const np_function *f, const char *rule)
 	return false;
 }
 
-/* ---- version thresholds: the predicates of ntprof/rules.h ---- */
+/* ---- version thresholds: the predicates of ntprof/version_predicates.h ---- */
 
 static bool source_argument(const np_machine *m) { return np_has_source_argument(m->version); }
 static bool kernel_zw(const np_machine *m) { return np_kernel_exports_zw_profile(m->version); }

@@ -1,12 +1,12 @@
-/* `--backend dl:PATH`: an implementation of ntprof/backend.h in a shared
+/* `--backend dl:PATH`: an implementation of ntprof/impl.h in a shared
  * object, driven by the same interpreter as the model. The object is checked
  * before anything runs: its entry point, its ABI version and every call the
  * interpreter needs (the simulation steps may be missing). */
 #include <stdio.h>
 #include <string.h>
 
-#include "backend_dl.h"
-#include "ntprof/backend.h"
+#include "run/backend_dl.h"
+#include "ntprof/impl.h"
 
 #ifdef _WIN32
 #include <windows.h>

@@ -2,8 +2,8 @@
  *
  * Each predicate is defined once, names the SPEC.md rule whose version
  * threshold it states, and is the only place that threshold appears. */
-#ifndef NTPROF_RULES_H
-#define NTPROF_RULES_H
+#ifndef NTPROF_VERSION_PREDICATES_H
+#define NTPROF_VERSION_PREDICATES_H
 
 #include <stdbool.h>
 

@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-#include "catalog.h"
-#include "explore_table.h"
+#include "vectors/catalog.h"
+#include "explore/explore_table.h"
 #include "ntprof/explore.h"
 
 #define NP_X_MAX_DIMS  20

@@ -1,5 +1,5 @@
 /* The interpreter: evaluates a vector's steps on any implementation of
- * ntprof/backend.h (the model, a live Windows, a dl: shared object). Each
+ * ntprof/impl.h (the model, a live Windows, a dl: shared object). Each
  * vector gets a fresh system; symbolic pointers become regions of its
  * address space, filled with the poison byte 0xCC so that "not written" can
  * be observed (an out-value still equal to the poison reads as "-"). */
@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "impl_model.h"
-#include "ntprof/backend.h"
+#include "vectors/catalog.h"
+#include "run/impl_model.h"
+#include "ntprof/impl.h"
 #include "ntprof/calls.h"
-#include "ntprof/session.h"
+#include "ntprof/backend.h"
 #include "ntprof/names.h"
 #include "ntprof/status.h"
 

@@ -1,13 +1,13 @@
-/* The explorer's tables (harness/explore_table.c): the boundary values of
+/* The explorer's tables (harness/explore/explore_table.c): the boundary values of
  * each argument and machine state, each citing the SPEC.md rules that make
  * it an edge; the rules behind each outcome of a function (SPEC.md "Order
- * of checks"); the version predicates of ntprof/rules.h. */
+ * of checks"); the version predicates of ntprof/version_predicates.h. */
 #ifndef NTPROF_EXPLORE_TABLE_H
 #define NTPROF_EXPLORE_TABLE_H
 
 #include <stdbool.h>
 
-#include "catalog.h"
+#include "vectors/catalog.h"
 #include "ntprof/machine.h"
 
 /* How a boundary's value is found. Most are written as they are; a few
@@ -65,7 +65,7 @@ const char *np_xoutcome_rules(const np_function *f, const np_outcome *o);
  * boundary shared by several functions cites the rules of each. */
 bool np_xrule_fits(const np_function *f, const char *rule);
 
-/* A version threshold: a predicate of ntprof/rules.h over the version
+/* A version threshold: a predicate of ntprof/version_predicates.h over the version
  * table, the rules it states, and the functions whose outcome it changes. */
 typedef struct np_xpredicate {
 	const char *name;

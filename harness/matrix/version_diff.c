@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "matrix_internal.h"
+#include "matrix/matrix_internal.h"
 
 /* One way a row differs: from -> to, on the architectures of the pairs
  * that differ so. */

@@ -23,11 +23,11 @@
 #include "win/live.h"
 #endif
 
-#include "backend_dl.h"
-#include "ntprof/session.h"
+#include "run/backend_dl.h"
+#include "ntprof/backend.h"
 #include "ntprof/rules_index.h"
 #include "ntprof/rules_trace.h"
-#include "catalog.h"
+#include "vectors/catalog.h"
 #include "ntprof/compare.h"
 #include "ntprof/explore.h"
 #include "ntprof/known.h"

@@ -1,11 +1,11 @@
-/* ntprof compare: reads JSON result files (harness/report.c's format 1)
+/* ntprof compare: reads JSON result files (harness/report/report.c's format 1)
  * and prints them side by side. Each file is read and checked whole before
  * it joins the table, so a bad file leaves the table as it was. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "report/json.h"
 #include "ntprof/compare.h"
 #include "ntprof/runner.h"
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record_line.h"
+#include "run/record_line.h"
 
 #define LAST_KIND NP_OUT_CORRUPTION
 

@@ -1,9 +1,9 @@
-/* The model as an implementation of ntprof/backend.h: the reference every
+/* The model as an implementation of ntprof/impl.h: the reference every
  * other implementation is compared with. */
 #ifndef NTPROF_IMPL_MODEL_H
 #define NTPROF_IMPL_MODEL_H
 
-#include "ntprof/backend.h"
+#include "ntprof/impl.h"
 
 extern const ntprof_impl np_impl_model;
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
+#include "vectors/catalog.h"
 #include "ntprof/names.h"
 
 #define PROFILE_OBJECT_PARAMS \

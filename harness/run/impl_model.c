@@ -1,4 +1,4 @@
-/* The model as an implementation (ntprof/backend.h): each open system is a
+/* The model as an implementation (ntprof/impl.h): each open system is a
  * simulated machine (model/) with its own address space. Regions go one
  * after another from USER_BASE, each followed by a 64 KiB gap where nothing
  * is mapped, so an overrun meets unmapped memory as it would on Windows. */
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "given.h"
-#include "impl_model.h"
+#include "vectors/given.h"
+#include "run/impl_model.h"
 #include "ntprof/calls.h"
 
 #define USER_BASE    0x00100000ull   /* the first region goes here */

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "matrix_internal.h"
+#include "matrix/matrix_internal.h"
 #include "ntprof/compare.h"   /* np_md_code, np_md_text */
 
 #define CELL_MAX 1024

@@ -3,11 +3,11 @@
  * expectations are the model's on every target that exists. */
 #include <string.h>
 
-#include "explore_space.h"
+#include "explore/explore_space.h"
 #include "ntprof/names.h"
 #include "ntprof/status.h"
 
-const char *bugcheck_name(uint32_t code);   /* harness/parse.c */
+const char *bugcheck_name(uint32_t code);   /* harness/vectors/parse.c */
 
 bool np_xpoint_plain(const np_xpoint *p, unsigned dim)
 {

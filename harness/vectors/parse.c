@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "catalog.h"
-#include "given.h"
+#include "vectors/catalog.h"
+#include "vectors/given.h"
 #include "ntprof/names.h"
 #include "ntprof/status.h"
 #include "ntprof/vector.h"

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ntprof/session.h"
+#include "ntprof/backend.h"
 
 /* Longest line np_record_encode writes, the final newline and NUL included. */
 #define NP_RECORD_LINE_MAX (16 + NP_TEXT_MAX + NP_MAX_OUTS * (NP_NAME_MAX + NP_TEXT_MAX + 2) + 2)

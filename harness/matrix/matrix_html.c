@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "matrix_internal.h"
+#include "matrix/matrix_internal.h"
 
 static void esc(FILE *out, const char *s)
 {

@@ -2,10 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "catalog.h"
+#include "vectors/catalog.h"
 #include "ntprof/names.h"
 #include "ntprof/runner.h"
-#include "safety.h"
+#include "run/safety.h"
 
 #define PROFILE_TIME 0u
 #define TRACE_SAMPLED_PROFILE_INTERVAL_INFO 5u   /* TR-1 */

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "ntprof/session.h"
+#include "ntprof/backend.h"
 
 /* Loads PATH and checks its table; NULL with err saying why it cannot serve. */
 np_backend *np_backend_dl_new(const char *path, char *err, size_t cap);

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "matrix_internal.h"
+#include "vectors/catalog.h"
+#include "matrix/matrix_internal.h"
 #include "ntprof/status.h"
 
 const char *bugcheck_name(uint32_t code);

@@ -1,11 +1,13 @@
-/* The explorer's internals shared by harness/explore.c (the sweep and its
- * classes) and harness/explore_vector.c (points written as vectors). */
+/* The explorer's internals shared by its parts (harness/explore/): the space of
+ * a function and its combinations (explore_space.c), points written as
+ * vectors (explore_vector.c), and minimising a divergence (explore_classes.c). */
 #ifndef NTPROF_EXPLORE_SPACE_H
 #define NTPROF_EXPLORE_SPACE_H
 
 #include <stdio.h>
 
 #include "vectors/catalog.h"
+#include "explore/explore_rules.h"
 #include "explore/explore_table.h"
 #include "ntprof/explore.h"
 
@@ -54,6 +56,18 @@ typedef struct np_xresults {
  * list or a prelude does not parse: a defect of the table, which
  * conformance/test_explore.c rules out for every explorable function. */
 bool np_xspace_init(np_xspace *sp, const np_function *f);
+
+/* A combination: the index of a boundary on each axis (0: the plain default). */
+typedef struct np_xcombo {
+	uint8_t idx[NP_X_MAX_DIMS];
+} np_xcombo;
+
+/* Writes the combination's values; false when a derived one has no meaning
+ * (a capacity edge with no valid BucketSize, a bit past 64 processors). */
+bool np_xpoint_resolve(const np_xspace *sp, const np_xcombo *c, np_xpoint *p);
+
+/* The value of a derived boundary on dim, from the values already written. */
+bool np_xpoint_derive(np_xpoint *p, unsigned dim, const np_xbound *b);
 
 /* Greedy minimisation of a divergence of judged from model on target t:
  * each axis off its plain default is reset, one at a time in the order of

@@ -1,14 +1,13 @@
-/* The explorer's tables (harness/explore/explore_table.c): the boundary values of
- * each argument and machine state, each citing the SPEC.md rules that make
- * it an edge; the rules behind each outcome of a function (SPEC.md "Order
- * of checks"); the version predicates of ntprof/version_predicates.h. */
+/* The explorer's boundary table (harness/explore/explore_table.c): the
+ * boundary values of each argument and machine state, each citing the
+ * SPEC.md rules that make it an edge, and the steps run before a call. The
+ * rules behind outcomes and the version predicates are explore_rules.h's. */
 #ifndef NTPROF_EXPLORE_TABLE_H
 #define NTPROF_EXPLORE_TABLE_H
 
 #include <stdbool.h>
 
 #include "vectors/catalog.h"
-#include "ntprof/machine.h"
 
 /* How a boundary's value is found. Most are written as they are; a few
  * sit on an edge that moves with the other arguments of the combination. */
@@ -53,26 +52,5 @@ const char *const *np_xprelude(const np_function *f);
 /* True for the functions the explorer generates calls of: every native,
  * Win32 and system-information call of the catalog, not the pseudo-steps. */
 bool np_xexplorable(const np_function *f);
-
-/* SPEC.md "Order of checks": the rules of the steps of f's order that end
- * in outcome o (space-separated IDs), or f's signature rule when no step
- * names it. */
-const char *np_xoutcome_rules(const np_function *f, const np_outcome *o);
-
-/* True when rule (an ID like CP-7) belongs to a section a vector of f can
- * prove: f's own, those f goes through (the Trace* functions reach SI, QI
- * and SY), and the sections every call shares (VR, MC, AS, KS, HL). A
- * boundary shared by several functions cites the rules of each. */
-bool np_xrule_fits(const np_function *f, const char *rule);
-
-/* A version threshold: a predicate of ntprof/version_predicates.h over the version
- * table, the rules it states, and the functions whose outcome it changes. */
-typedef struct np_xpredicate {
-	const char *name;
-	bool (*holds)(const np_machine *m);   /* at m->version with the default knobs */
-	const char *rules;
-	unsigned functions;                   /* 1u << np_function_id */
-} np_xpredicate;
-const np_xpredicate *np_xpredicates(unsigned *count);
 
 #endif

@@ -167,6 +167,96 @@ static void expect_from(const np_record *ref, const np_expect *fixture, const np
 	}
 }
 
+/* Opens the sessions of the reference (when there is one) and of b for v on
+ * t. False, with row classified and every opened session ended, when b
+ * skips the target or either backend cannot take the vector. */
+static bool begin_sessions(np_backend *b, np_backend *ref, const np_vector *v, np_target t, np_row *row)
+{
+	const char *why = b->skip ? b->skip(b, t, v) : NULL;
+	if (why) {
+		row->cls = NP_CLASS_SKIPPED;
+		snprintf(row->note, sizeof row->note, "%s", why);
+		return false;
+	}
+	why = ref ? ref->begin(ref, t, v) : NULL;
+	if (why) {
+		row->cls = NP_CLASS_NOT_APPLICABLE;
+		snprintf(row->note, sizeof row->note, "the reference cannot take it: %s", why);
+		ref->end(ref);
+		return false;
+	}
+	why = b->begin(b, t, v);
+	if (why) {
+		row->cls = NP_CLASS_NOT_APPLICABLE;
+		snprintf(row->note, sizeof row->note, "%s", why);
+		b->end(b);
+		if (ref)
+			ref->end(ref);
+		return false;
+	}
+	return true;
+}
+
+/* Step s on the reference, then on b (its record in rec). Returns what b is
+ * judged by: the reference's record as an expectation, built in from_ref;
+ * the fixture's expectation e is noted in row where the reference differs
+ * from it. NULL, with row classified, when the reference cannot take the
+ * step (b is then not run). */
+static const np_expect *step_against_reference(np_backend *b, np_backend *ref, const np_step *st,
+					       unsigned s, const np_expect *e, np_record *rec,
+					       np_expect *from_ref, np_row *row)
+{
+	np_record ref_rec;
+	ref->step(ref, st, &ref_rec);
+	if (ref_rec.outcome.kind == NP_OUT_NOT_APPLICABLE) {
+		/* the reference cannot judge this step: nothing to compare it with */
+		row->step = (int)s;
+		row->cls = NP_CLASS_NOT_APPLICABLE;
+		snprintf(row->note, sizeof row->note, "the reference cannot take step %u: %.150s",
+			 s + 1, ref_rec.why);
+		return NULL;
+	}
+	b->step(b, st, rec);
+	expect_from(&ref_rec, e, rec, from_ref);
+	if (compare(e, &ref_rec) != 0 && !row->fixture[0]) {
+		describe_expect(e, row->fixture, sizeof row->fixture);
+		snprintf(row->fixture + strlen(row->fixture),
+			 sizeof row->fixture - strlen(row->fixture), " (step %u)", s + 1);
+	}
+	return from_ref;
+}
+
+/* Classifies step s, whose record differs from the expectation e (diff as
+ * compare() gives it). True when the record is an accepted alternative of
+ * the step on t, so that the vector goes on. */
+static bool classify_difference(const np_step *st, unsigned s, np_target t, const np_expect *e,
+				const np_record *rec, int diff, np_row *row)
+{
+	row->step = (int)s;
+	describe_expect(e, row->expected, sizeof row->expected);
+	describe_record(rec, row->got, sizeof row->got);
+	const np_expect *alt = NULL;
+	for (unsigned k = 0; k < st->nexpect && !alt; k++)
+		if (st->expect[k].alternative && np_applies(&st->expect[k].when, t.version, t.arch) &&
+		    compare(&st->expect[k], rec) == 0)
+			alt = &st->expect[k];
+	if (alt) {
+		row->cls = NP_CLASS_ALTERNATIVE;
+		snprintf(row->note, sizeof row->note, "%s", alt->flag);
+		return true;
+	}
+	if (rec->outcome.kind == NP_OUT_NOT_APPLICABLE) {
+		row->cls = NP_CLASS_NOT_APPLICABLE;
+		snprintf(row->note, sizeof row->note, "%s", rec->why);
+	} else if (diff == 1) {
+		row->cls = live_class(rec->outcome.kind);
+		snprintf(row->note, sizeof row->note, "%s", rec->why);
+	} else {
+		row->cls = NP_CLASS_OUTPUT_MISMATCH;
+	}
+	return false;
+}
+
 /* One vector on one target. With a reference backend, each step of b is
  * judged against the reference's record of the same step (the fixture's
  * expectation is noted beside it where the two differ); without one,
@@ -178,82 +268,25 @@ static void run_one(np_backend *b, np_backend *ref, const np_vector *v, np_targe
 	row->target = t;
 	row->step = -1;
 	row->cls = NP_CLASS_MATCH;
-	const char *why = b->skip ? b->skip(b, t, v) : NULL;
-	if (why) {
-		row->cls = NP_CLASS_SKIPPED;
-		snprintf(row->note, sizeof row->note, "%s", why);
+	if (!begin_sessions(b, ref, v, t, row))
 		return;
-	}
-	why = ref ? ref->begin(ref, t, v) : NULL;
-	if (why) {
-		row->cls = NP_CLASS_NOT_APPLICABLE;
-		snprintf(row->note, sizeof row->note, "the reference cannot take it: %s", why);
-		ref->end(ref);
-		return;
-	}
-	why = b->begin(b, t, v);
-	if (why) {
-		row->cls = NP_CLASS_NOT_APPLICABLE;
-		snprintf(row->note, sizeof row->note, "%s", why);
-		b->end(b);
-		if (ref)
-			ref->end(ref);
-		return;
-	}
 	for (unsigned s = 0; s < v->nstep; s++) {
 		const np_step *st = &v->step[s];
 		const np_expect *e = primary_for(st, t);
-		np_record rec, ref_rec;
+		np_record rec;
 		np_expect from_ref;
 		if (!e)
 			abort(); /* LCOV_EXCL_LINE: the parser proves every applicable target is covered */
 		if (ref) {
-			ref->step(ref, st, &ref_rec);
-			if (ref_rec.outcome.kind == NP_OUT_NOT_APPLICABLE) {
-				/* the reference cannot judge this step: nothing to compare it with */
-				row->step = (int)s;
-				row->cls = NP_CLASS_NOT_APPLICABLE;
-				snprintf(row->note, sizeof row->note, "the reference cannot take step %u: %.150s",
-					 s + 1, ref_rec.why);
+			e = step_against_reference(b, ref, st, s, e, &rec, &from_ref, row);
+			if (!e)
 				break;
-			}
-			b->step(b, st, &rec);
-			expect_from(&ref_rec, e, &rec, &from_ref);
-			if (compare(e, &ref_rec) != 0 && !row->fixture[0]) {
-				describe_expect(e, row->fixture, sizeof row->fixture);
-				snprintf(row->fixture + strlen(row->fixture),
-					 sizeof row->fixture - strlen(row->fixture), " (step %u)", s + 1);
-			}
-			e = &from_ref;
 		} else {
 			b->step(b, st, &rec);
 		}
 		int diff = compare(e, &rec);
-		if (diff == 0)
-			continue;
-		row->step = (int)s;
-		describe_expect(e, row->expected, sizeof row->expected);
-		describe_record(&rec, row->got, sizeof row->got);
-		const np_expect *alt = NULL;
-		for (unsigned k = 0; k < st->nexpect && !alt; k++)
-			if (st->expect[k].alternative && np_applies(&st->expect[k].when, t.version, t.arch) &&
-			    compare(&st->expect[k], &rec) == 0)
-				alt = &st->expect[k];
-		if (alt) {
-			row->cls = NP_CLASS_ALTERNATIVE;
-			snprintf(row->note, sizeof row->note, "%s", alt->flag);
-			continue;   /* an accepted alternative: the vector goes on */
-		}
-		if (rec.outcome.kind == NP_OUT_NOT_APPLICABLE) {
-			row->cls = NP_CLASS_NOT_APPLICABLE;
-			snprintf(row->note, sizeof row->note, "%s", rec.why);
-		} else if (diff == 1) {
-			row->cls = live_class(rec.outcome.kind);
-			snprintf(row->note, sizeof row->note, "%s", rec.why);
-		} else {
-			row->cls = NP_CLASS_OUTPUT_MISMATCH;
-		}
-		break;   /* later steps depend on this one: stop at the first difference */
+		if (diff != 0 && !classify_difference(st, s, t, e, &rec, diff, row))
+			break;   /* later steps depend on this one: stop at the first difference */
 	}
 	b->end(b);
 	if (ref)

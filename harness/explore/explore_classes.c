@@ -1,0 +1,226 @@
+/* The explorer's classes. Without --against, combinations are grouped into
+ * classes of version difference: (function, outcome before, outcome after,
+ * the two versions), one representative each, the first the seeded order
+ * met. With --against, each (combination, target) where the backend's
+ * record differs from the model's is minimised greedily: every argument
+ * off its plain default is reset, one at a time, and the reset kept when
+ * the same divergence remains. Divergences are grouped by (function, model
+ * outcome, backend outcome); the representative is the one with the
+ * fewest arguments left. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore/explore_classes.h"
+
+static bool same_outcome(const np_outcome *a, const np_outcome *b)
+{
+	return a->kind == b->kind && a->code == b->code;
+}
+
+static bool grow(explorer *x)
+{
+	if (x->nc < x->cap)
+		return true;
+	size_t cap = x->cap ? 2 * x->cap : 64;
+	size_t size = x->against ? sizeof *x->dc : sizeof *x->vc;
+	void *grown = realloc(x->against ? (void *)x->dc : (void *)x->vc, cap * size);
+	if (!grown)
+		return false;
+	if (x->against)
+		x->dc = grown;
+	else
+		x->vc = grown;
+	x->cap = cap;
+	return true;
+}
+
+static const np_function *step_function(const explorer *x, unsigned s)
+{
+	return np_function_find(x->v.step[s].function);
+}
+
+/* Notes that combination n changes outcome at step s between run targets i and k. */
+static bool note_version_change(explorer *x, unsigned long n, const np_xpoint *p, unsigned s,
+				unsigned i, unsigned k)
+{
+	const np_function *f = step_function(x, s);
+	const np_outcome *from = &x->mres->rec[i][s].outcome, *to = &x->mres->rec[k][s].outcome;
+	np_ver before = x->run.t[i].version, after = x->run.t[k].version;
+	unsigned arch = 1u << x->run.t[k].arch;
+	for (size_t c = 0; c < x->nc; c++) {
+		vclass *vc = &x->vc[c];
+		if (vc->f == f && vc->before == before && vc->after == after &&
+		    same_outcome(&vc->from, from) && same_outcome(&vc->to, to)) {
+			vc->archs |= arch;
+			vc->count += vc->last != n;
+			vc->last = n;
+			return true;
+		}
+	}
+	if (!grow(x))
+		return false;
+	x->vc[x->nc++] = (vclass){ f, *from, *to, before, after, arch, 1, n, *p };
+	return true;
+}
+
+/* Without --against: where consecutive versions of one architecture disagree. */
+bool np_xclassify_versions(explorer *x, unsigned long n, const np_xpoint *p)
+{
+	int prev = -1;
+	for (unsigned j = 0; j < x->run.count; j++) {
+		unsigned k = x->order[j];
+		if (prev >= 0 && x->run.t[prev].arch != x->run.t[k].arch)
+			prev = -1;
+		if (x->mres->refused[k])
+			continue;
+		for (unsigned s = 0; prev >= 0 && s < x->mres->nstep; s++)
+			if (!same_outcome(&x->mres->rec[prev][s].outcome, &x->mres->rec[k][s].outcome)) {
+				if (!note_version_change(x, n, p, s, (unsigned)prev, k))
+					return false;
+				break;
+			}
+		prev = (int)k;
+	}
+	return true;
+}
+
+static bool value_equal(const char *name, const char *a, const char *b)
+{
+	uint64_t x, y;
+	if (strcmp(name, "ProcessorProfileControlArea") == 0 && strcmp(a, "-") && strcmp(b, "-"))
+		return true;   /* both wrote an address of their own making */
+	if (np_number_parse(a, &x) && np_number_parse(b, &y))
+		return x == y;
+	return strcmp(a, b) == 0;
+}
+
+static bool outputs_equal(const np_record *m, const np_record *b)
+{
+	for (unsigned i = 0; i < m->nout; i++) {
+		const np_pair *got = NULL;
+		for (unsigned k = 0; k < b->nout && !got; k++)
+			if (strcmp(b->out[k].name, m->out[i].name) == 0)
+				got = &b->out[k];
+		if (!got || !value_equal(m->out[i].name, m->out[i].value, got->value))
+			return false;
+	}
+	return true;
+}
+
+/* The first step where b's records differ from m's on target t. A step
+ * that cannot be expressed there (not applicable, for the backend as in
+ * `ntprof run`, or for the model: a 32-bit caller's 64-bit value, a source
+ * on 3.10) shows nothing: its request does not exist on that target. */
+divergence np_xdiverges(const np_xresults *m, const np_xresults *b, unsigned t)
+{
+	divergence d = { -1, { 0, 0 }, { 0, 0 }, false };
+	if (m->refused[t] || b->refused[t])
+		return d;
+	for (unsigned s = 0; s < m->nstep; s++) {
+		const np_record *mr = &m->rec[t][s], *br = &b->rec[t][s];
+		if (br->outcome.kind == NP_OUT_NOT_APPLICABLE || mr->outcome.kind == NP_OUT_NOT_APPLICABLE)
+			return d;
+		bool other = !same_outcome(&mr->outcome, &br->outcome);
+		if (other || !outputs_equal(mr, br)) {
+			d = (divergence){ (int)s, mr->outcome, br->outcome, !other };
+			return d;
+		}
+	}
+	return d;
+}
+
+static bool same_divergence(const divergence *a, const divergence *b)
+{
+	return a->step == b->step && a->outputs == b->outputs && same_outcome(&a->model, &b->model) &&
+	       same_outcome(&a->got, &b->got);
+}
+
+/* Runs p on target t with both backends (slot 0 of m and b). */
+static divergence run_pair(np_backend *model, np_backend *judged, const np_xpoint *p, np_target t,
+			   np_xresults *m, np_xresults *b, unsigned long *evaluations)
+{
+	static np_vector v;
+	static np_step steps[NP_X_MAX_STEPS];
+	np_target_list one = { .count = 1 };
+	one.t[0] = t;
+	np_xpoint_vector(p, &v, steps);
+	*evaluations += np_xevaluate(model, &v, &one, m);
+	*evaluations += np_xevaluate(judged, &v, &one, b);
+	return np_xdiverges(m, b, 0);
+}
+
+unsigned long np_xminimise(np_backend *model, np_backend *judged, np_xpoint *p, np_target t,
+			   np_xresults *m, np_xresults *b)
+{
+	unsigned long evaluations = 0;
+	divergence d = run_pair(model, judged, p, t, m, b, &evaluations);
+	for (unsigned i = 0; d.step >= 0 && i < p->sp->nd; i++) {
+		if (np_xpoint_plain(p, i))
+			continue;
+		np_xpoint q = *p;
+		snprintf(q.val[i], sizeof q.val[i], "%s", p->sp->d[i].b[0].text);
+		divergence e = run_pair(model, judged, &q, t, m, b, &evaluations);
+		if (same_divergence(&e, &d))
+			*p = q;
+	}
+	return evaluations;
+}
+
+static bool note_divergence(explorer *x, const np_xpoint *p, np_target t, const divergence *d)
+{
+	const np_function *f = step_function(x, (unsigned)d->step);
+	unsigned changed = np_xpoint_changed(p);
+	for (size_t c = 0; c < x->nc; c++) {
+		dclass *dc = &x->dc[c];
+		if (dc->f == f && dc->outputs == d->outputs && same_outcome(&dc->model, &d->model) &&
+		    same_outcome(&dc->got, &d->got)) {
+			dc->count++;
+			if (changed < dc->changed) {   /* a smaller witness */
+				dc->rep = *p;
+				dc->changed = changed;
+				dc->where = t;
+			}
+			return true;
+		}
+	}
+	if (!grow(x))
+		return false;
+	x->dc[x->nc++] = (dclass){ f, d->model, d->got, d->outputs, 1, t, *p, changed };
+	return true;
+}
+
+/* With --against: each kind of divergence of this combination, minimised
+ * once on the first target that shows it. */
+bool np_xclassify_divergences(explorer *x, const np_xpoint *p)
+{
+	divergence found[8];
+	unsigned nfound = 0;
+	bool any = false;
+	for (unsigned t = 0; t < x->run.count; t++) {
+		divergence d = np_xdiverges(x->mres, x->bres, t);
+		if (d.step < 0)
+			continue;
+		x->st->divergences++;
+		any = true;
+		bool known = false;
+		for (unsigned i = 0; i < nfound && !known; i++)
+			known = same_divergence(&found[i], &d);
+		if (known || nfound == sizeof found / sizeof *found)
+			continue;
+		found[nfound++] = d;
+	}
+	for (unsigned i = 0; any && i < nfound; i++) {
+		unsigned t = 0;
+		for (; t < x->run.count; t++) {
+			divergence d = np_xdiverges(x->mres, x->bres, t);
+			if (d.step >= 0 && same_divergence(&d, &found[i]))
+				break;
+		}
+		np_xpoint q = *p;
+		np_target where = x->run.t[t];
+		x->st->evaluations += np_xminimise(x->model, x->against, &q, where, x->work, x->bres);
+		if (!note_divergence(x, &q, where, &found[i]))
+			return false;
+	}
+	return true;
+}

@@ -1,0 +1,296 @@
+/* The explorer's report: each class with why it is one (the version
+ * predicates that turn, the rules of the order of checks behind its
+ * outcomes) and its representative as a ready-to-paste vector. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore/explore_report.h"
+#include "ntprof/names.h"
+
+/* The rules a version difference rests on: the predicates of rules.h that
+ * turn between the two versions (for this function), and the rules of the
+ * order of checks behind the two outcomes. */
+static void version_rules(const vclass *vc, np_machine *pm, char *rules, size_t cap, char *why,
+			  size_t wcap)
+{
+	unsigned np;
+	const np_xpredicate *pr = np_xpredicates(&np);
+	char turned[NP_TEXT_MAX] = "", outcome_rules[NP_TEXT_MAX] = "";
+	const char *r1 = np_xoutcome_rules(vc->f, &vc->from), *r2 = np_xoutcome_rules(vc->f, &vc->to);
+	size_t used = 0;
+	why[0] = '\0';
+	for (unsigned i = 0; i < np; i++) {
+		if (!(pr[i].functions & (1u << vc->f->id)))
+			continue;
+		pm->version = vc->before;
+		bool a = pr[i].holds(pm);
+		pm->version = vc->after;
+		if (a == pr[i].holds(pm))
+			continue;
+		used += (size_t)snprintf(why + used, wcap - used, "%s%s (%s) turns %s", used ? "; " : "",
+					 pr[i].name, pr[i].rules, a ? "false" : "true");
+		snprintf(turned + strlen(turned), sizeof turned - strlen(turned), " %s", pr[i].rules);
+	}
+	if (used == 0)
+		used += (size_t)snprintf(why, wcap, "no version predicate of ntprof/version_predicates.h turns here");
+	char o1[64], o2[64];
+	np_xoutcome_text(&vc->from, o1, sizeof o1);
+	np_xoutcome_text(&vc->to, o2, sizeof o2);
+	snprintf(why + used, wcap - used, "; %s: %s; %s: %s", o1, r1, o2, r2);
+	snprintf(outcome_rules, sizeof outcome_rules, "%s %s", r1, r2);
+	/* the turned rules that name one of the outcomes explain it best */
+	rules[0] = '\0';
+	for (const char *c = turned; *c;) {
+		while (*c == ' ')
+			c++;
+		size_t n = strcspn(c, " ");
+		char word[NP_NAME_MAX];
+		if (n == 0 || n >= sizeof word)
+			break;
+		memcpy(word, c, n);
+		word[n] = '\0';
+		c += n;
+		bool named = false;
+		for (const char *h = outcome_rules; *h && !named;) {
+			size_t m = strcspn(h, " ");
+			named = m == n && strncmp(h, word, n) == 0;
+			h += m;
+			while (*h == ' ')
+				h++;
+		}
+		if (named && !strstr(rules, word) && strlen(rules) + n + 2 < cap)
+			snprintf(rules + strlen(rules), cap - strlen(rules), "%s%s", rules[0] ? " " : "", word);
+	}
+	if (!rules[0])
+		snprintf(rules, cap, "%s %s", turned[0] ? turned + 1 : "", outcome_rules);
+}
+
+/* Drops repeated words and rules outside f's sections; keeps at most max. */
+static void unique_words(const np_function *f, char *text, unsigned max)
+{
+	char out[NP_TEXT_MAX * 2] = "";
+	unsigned n = 0;
+	for (char *save = NULL, *w = strtok_r(text, " ", &save); w && n < max; w = strtok_r(NULL, " ", &save)) {
+		bool dup = false;
+		for (const char *h = out; *h && !dup;) {
+			size_t m = strcspn(h, " ");
+			dup = m == strlen(w) && strncmp(h, w, m) == 0;
+			h += m;
+			while (*h == ' ')
+				h++;
+		}
+		if (!dup && np_xrule_fits(f, w) && strlen(out) + strlen(w) + 2 < sizeof out) {
+			snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s", n ? " " : "", w);
+			n++;
+		}
+	}
+	if (n == 0) {   /* never empty: the function's signature rule */
+		np_outcome none = { NP_OUT_NOT_EXPORTED, 0 };
+		snprintf(out, sizeof out, "%s", np_xoutcome_rules(f, &none));
+	}
+	strcpy(text, out);
+}
+
+static int function_rank(const np_function *f)
+{
+	for (unsigned i = 0; np_function_at(i); i++)
+		if (np_function_at(i) == f)
+			return (int)i;
+	return -1;
+}
+
+static int vclass_order(const void *a, const void *b)
+{
+	const vclass *x = a, *y = b;
+	int d = function_rank(x->f) - function_rank(y->f);
+	if (d)
+		return d;
+	if (x->after != y->after)
+		return (int)x->after - (int)y->after;
+	if (x->before != y->before)
+		return (int)x->before - (int)y->before;
+	char s[4][64];
+	np_xoutcome_text(&x->from, s[0], 64);
+	np_xoutcome_text(&y->from, s[1], 64);
+	if ((d = strcmp(s[0], s[1])))
+		return d;
+	np_xoutcome_text(&x->to, s[2], 64);
+	np_xoutcome_text(&y->to, s[3], 64);
+	return strcmp(s[2], s[3]);
+}
+
+static int dclass_order(const void *a, const void *b)
+{
+	const dclass *x = a, *y = b;
+	int d = function_rank(x->f) - function_rank(y->f);
+	if (d)
+		return d;
+	char s[4][64];
+	np_xoutcome_text(&x->model, s[0], 64);
+	np_xoutcome_text(&y->model, s[1], 64);
+	if ((d = strcmp(s[0], s[1])))
+		return d;
+	np_xoutcome_text(&x->got, s[2], 64);
+	np_xoutcome_text(&y->got, s[3], 64);
+	if ((d = strcmp(s[2], s[3])))
+		return d;
+	return (int)x->outputs - (int)y->outputs;
+}
+
+static void arch_names(unsigned mask, char *buf, size_t cap)
+{
+	size_t used = 0;
+	for (unsigned a = 0; a < NP_ARCH_COUNT; a++)
+		if (mask & (1u << a))
+			used += (size_t)snprintf(buf + used, cap - used, "%s%s", used ? ", " : "",
+						 np_arch_name((np_arch)a));
+}
+
+/* One vector per combination: a representative of two classes is written
+ * once (IDs are unique in a file). printed[c] notes class c's. */
+static bool shown_above(uint64_t *printed, size_t c, const np_xpoint *p)
+{
+	uint64_t h = np_xpoint_hash(p);
+	bool again = false;
+	for (size_t k = 0; k < c && !again; k++)
+		again = printed[k] == h;
+	printed[c] = h;
+	return again;
+}
+
+bool np_xreport_versions(explorer *x, FILE *out)
+{
+	np_machine *pm = malloc(sizeof *pm);
+	if (!pm)
+		return false;
+	np_machine_init(pm, NP_V1703, NP_X64);   /* default knobs for the predicates */
+	if (x->nc)   /* qsort must not be given NULL, even for no element */
+		qsort(x->vc, x->nc, sizeof *x->vc, vclass_order);
+	uint64_t *printed = calloc(x->nc + 1, sizeof *printed);
+	if (!printed) {
+		np_machine_fini(pm);
+		free(pm);
+		return false;
+	}
+	for (size_t c = 0; c < x->nc; c++) {
+		vclass *vc = &x->vc[c];
+		char o1[64], o2[64], archs[64], rules[NP_TEXT_MAX * 2], why[NP_TEXT_MAX * 4];
+		char title[NP_TEXT_MAX * 2], source[NP_TEXT_MAX], id[NP_TEXT_MAX], args[NP_TEXT_MAX * 4];
+		np_xoutcome_text(&vc->from, o1, sizeof o1);
+		np_xoutcome_text(&vc->to, o2, sizeof o2);
+		arch_names(vc->archs, archs, sizeof archs);
+		version_rules(vc, pm, rules, sizeof rules, why, sizeof why);
+		unique_words(vc->f, rules, NP_MAX_RULES);
+		np_xpoint_describe(&vc->rep, args, sizeof args);
+		np_xvector_id(&vc->rep, id, sizeof id);
+		/* with --targets, the versions between two explored ones were not run */
+		bool adjacent = vc->after == vc->before + 1;
+		fprintf(out, "# [%zu] %s: %s on %s, %s %s %s (%s); %lu combination%s\n", c + 1,
+			vc->f->name, o1, np_version_key(vc->before), o2, adjacent ? "from" : "on",
+			np_version_key(vc->after), archs, vc->count, vc->count == 1 ? "" : "s");
+		fprintf(out, "# why: %s\n# shown by: %s\n", why, args);
+		if (shown_above(printed, c, &vc->rep)) {
+			fprintf(out, "# (vector %s above)\n\n", id);
+			continue;
+		}
+		snprintf(title, sizeof title, "%s: %s on %s, %s %s %s (ntprof explore)", vc->f->name, o1,
+			 np_version_key(vc->before), o2, adjacent ? "from" : "on", np_version_key(vc->after));
+		snprintf(source, sizeof source, "derived from the model by ntprof explore --seed %llu",
+			 (unsigned long long)x->o->seed);
+		if (!np_xvector_write(out, x->model, &vc->rep, title, rules, "boundary inferred", source,
+				      x->work, &x->st->evaluations))
+			fprintf(out, "# (no target takes this combination's state)\n\n");
+	}
+	free(printed);
+	np_machine_fini(pm);
+	free(pm);
+	return true;
+}
+
+/* Where rep diverges: version ranges per architecture over the run targets. */
+static void divergent_targets(explorer *x, const np_xpoint *p, char *buf, size_t cap)
+{
+	np_xpoint_vector(p, &x->v, x->steps);
+	x->st->evaluations += np_xevaluate(x->model, &x->v, &x->run, x->work);
+	x->st->evaluations += np_xevaluate(x->against, &x->v, &x->run, x->bres);
+	size_t used = 0;
+	buf[0] = '\0';
+	for (unsigned a = 0; a < NP_ARCH_COUNT; a++) {
+		int lo = -1, hi = -1;
+		for (unsigned j = 0; j <= x->run.count; j++) {
+			unsigned k = j < x->run.count ? x->order[j] : 0;
+			bool in = j < x->run.count && x->run.t[k].arch == (np_arch)a &&
+				  np_xdiverges(x->work, x->bres, k).step >= 0;
+			if (in) {
+				if (lo < 0)
+					lo = (int)x->run.t[k].version;
+				hi = (int)x->run.t[k].version;
+				continue;
+			}
+			if (j < x->run.count && x->run.t[k].arch != (np_arch)a)
+				continue;
+			if (lo >= 0 && used < cap)
+				used += (size_t)snprintf(buf + used, cap - used, "%s%s%s%s/%s", used ? ", " : "",
+							 np_version_key((np_ver)lo), lo == hi ? "" : "..",
+							 lo == hi ? "" : np_version_key((np_ver)hi),
+							 np_arch_name((np_arch)a));
+			lo = hi = -1;
+		}
+	}
+	if (!buf[0])
+		snprintf(buf, cap, "nowhere now");
+}
+
+bool np_xreport_divergences(explorer *x, FILE *out)
+{
+	if (x->nc)
+		qsort(x->dc, x->nc, sizeof *x->dc, dclass_order);
+	const char *who = x->against->name;
+	uint64_t *printed = calloc(x->nc + 1, sizeof *printed);
+	if (!printed)
+		return false;
+	for (size_t c = 0; c < x->nc; c++) {
+		dclass *dc = &x->dc[c];
+		char o1[64], o2[64], args[NP_TEXT_MAX * 4], where[NP_TEXT_MAX * 4], id[NP_TEXT_MAX];
+		char rules[NP_TEXT_MAX * 2], title[NP_TEXT_MAX * 2], source[NP_TEXT_MAX * 2];
+		np_xoutcome_text(&dc->model, o1, sizeof o1);
+		np_xoutcome_text(&dc->got, o2, sizeof o2);
+		np_xpoint_describe(&dc->rep, args, sizeof args);
+		divergent_targets(x, &dc->rep, where, sizeof where);
+		fprintf(out, "# [%zu] %s on %s/%s: %s gives %s%s, the model %s; %lu divergent combination%s\n",
+			c + 1, dc->f->name, np_version_key(dc->where.version), np_arch_name(dc->where.arch),
+			who, o2, dc->outputs ? " with other out-values" : "", o1, dc->count,
+			dc->count == 1 ? "" : "s");
+		fprintf(out, "# minimised to: %s\n# %s diverges with it on: %s\n", args, who, where);
+		if (shown_above(printed, c, &dc->rep)) {
+			np_xvector_id(&dc->rep, id, sizeof id);
+			fprintf(out, "# (vector %s above)\n\n", id);
+			continue;
+		}
+		snprintf(rules, sizeof rules, "%s", np_xoutcome_rules(dc->f, &dc->model));
+		for (unsigned i = 0; i < dc->rep.sp->nd; i++) {
+			if (np_xpoint_plain(&dc->rep, i))
+				continue;
+			for (unsigned b = 0; b < dc->rep.sp->d[i].n; b++) {   /* the edge's own rules */
+				const np_xbound *xb = &dc->rep.sp->d[i].b[b];
+				np_xpoint probe = dc->rep;
+				if (xb->derive == NP_XD_TEXT ? strcmp(xb->text, dc->rep.val[i]) == 0
+							     : np_xpoint_derive(&probe, i, xb) &&
+							       strcmp(probe.val[i], dc->rep.val[i]) == 0) {
+					snprintf(rules + strlen(rules), sizeof rules - strlen(rules), " %s", xb->rules);
+					break;
+				}
+			}
+		}
+		unique_words(dc->f, rules, NP_MAX_RULES);
+		snprintf(title, sizeof title, "%s: %s where %s gives %s (ntprof explore)", dc->f->name, o1,
+			 who, o2);
+		snprintf(source, sizeof source, "derived from the model by ntprof explore --seed %llu (a divergence of %s)",
+			 (unsigned long long)x->o->seed, who);
+		if (!np_xvector_write(out, x->model, &dc->rep, title, rules, "boundary inferred", source,
+				      x->work, &x->st->evaluations))
+			fprintf(out, "# (no target takes this combination's state)\n\n");
+	}
+	free(printed);
+	return true;
+}

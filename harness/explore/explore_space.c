@@ -1,0 +1,135 @@
+/* The explorer's space: a function's axes (its arguments, its Nt/Zw
+ * spelling, the machine states) with the boundary values of
+ * harness/explore/explore_table.c, and a combination of boundaries written
+ * out as values, the derived ones computed from the others. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore/explore_space.h"
+
+/* ---- a function's space ---- */
+
+const char *np_explore_check_function(const char *name)
+{
+	const np_function *f = np_function_find(name);
+	if (!f)
+		return "no such function (see fixtures/README.md, Steps)";
+	if (!np_xexplorable(f))
+		return "a pseudo-step, not a call the explorer generates";
+	return NULL;
+}
+
+static int find_dim(const np_xspace *sp, const char *name)
+{
+	for (unsigned i = 0; i < sp->nd; i++)
+		if (strcmp(sp->d[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+bool np_xspace_init(np_xspace *sp, const np_function *f)
+{
+	memset(sp, 0, sizeof *sp);
+	sp->f = f;
+	for (const np_param *p = f->param; p->name; p++) {
+		const np_xlist *l = np_xbounds_param(f, p);
+		if (!l || sp->nd == NP_X_MAX_DIMS)
+			return false;
+		sp->d[sp->nd++] = (np_xdim){ NP_XDIM_ARG, p->name, p, l->b, l->n };
+	}
+	if (f->alias && sp->nd < NP_X_MAX_DIMS) {   /* CP-0, ST-0, SP-0, SI-0, QI-0, SY-0 */
+		np_outcome none = { NP_OUT_NOT_EXPORTED, 0 };
+		const char *rules = np_xoutcome_rules(f, &none);
+		sp->spelling[0] = (np_xbound){ f->name, NP_XD_TEXT, 0, rules };
+		sp->spelling[1] = (np_xbound){ f->alias, NP_XD_TEXT, 0, rules };
+		sp->d[sp->nd++] = (np_xdim){ NP_XDIM_SPELLING, "function", NULL, sp->spelling, 2 };
+	}
+	unsigned ng;
+	const np_xlist *g = np_xbounds_given(&ng);
+	for (unsigned i = 0; i < ng && sp->nd < NP_X_MAX_DIMS; i++)
+		sp->d[sp->nd++] = (np_xdim){ NP_XDIM_GIVEN, g[i].name, NULL, g[i].b, g[i].n };
+	const char *const *pre = np_xprelude(f);
+	for (unsigned i = 0; pre && pre[i]; i++) {
+		if (i == NP_X_MAX_STEPS - 1 || np_parse_step(pre[i], &sp->prelude[i]) ||
+		    np_captures_check(sp->prelude, i, &sp->prelude[i]))
+			return false;
+		sp->prelude_text[i] = pre[i];
+		sp->nprelude = i + 1;
+	}
+	sp->base = find_dim(sp, "ProfileBase");
+	sp->size = find_dim(sp, "ProfileSize");
+	sp->bucket = find_dim(sp, "BucketSize");
+	sp->cpus = find_dim(sp, "cpus");
+	return true;
+}
+
+static bool number_at(const np_xpoint *p, int dim, uint64_t *v)
+{
+	return dim >= 0 && np_number_parse(p->val[dim], v);
+}
+
+/* The value of a derived boundary on dim, from the values already written. */
+bool np_xpoint_derive(np_xpoint *p, unsigned dim, const np_xbound *b)
+{
+	const np_xspace *sp = p->sp;
+	uint64_t base, size, bucket, cpus, v;
+	char *out = p->val[dim];
+	switch (b->derive) {
+	case NP_XD_CP8:
+	case NP_XD_CP9:
+		if (!number_at(p, sp->size, &size) || !number_at(p, sp->bucket, &bucket) ||
+		    bucket < 2 || bucket > 31)
+			return false;   /* no capacity test is reached */
+		v = b->derive == NP_XD_CP8 ? size >> (bucket - 2)
+					   : 4 * ((size >> bucket) + ((size & ((1ull << bucket) - 1)) != 0));
+		if ((b->delta < 0 && v == 0) || v + (uint64_t)(int64_t)b->delta > 0xFFFFFFFFu ||
+		    v > 0xFFFFFFFFu)
+			return false;
+		snprintf(out, NP_X_VALUE_MAX, "0x%llX", (unsigned long long)(v + (uint64_t)(int64_t)b->delta));
+		return true;
+	case NP_XD_WRAP32:
+		if (!number_at(p, sp->base, &base) || base > 0x100000000ull ||
+		    (b->delta < 0 && base == 0x100000000ull))
+			return false;
+		snprintf(out, NP_X_VALUE_MAX, "0x%llX",
+			 (unsigned long long)(0x100000000ull - base + (uint64_t)(int64_t)b->delta));
+		return true;
+	case NP_XD_WRAP64:
+		if (!number_at(p, sp->base, &base) || (base == 0 && b->delta >= 0))
+			return false;   /* 2^64 itself is no SIZE_T */
+		snprintf(out, NP_X_VALUE_MAX, "0x%llX", (unsigned long long)(0 - base + (uint64_t)(int64_t)b->delta));
+		return true;
+	case NP_XD_CPU_TOP:
+	case NP_XD_GROUP_TOP:
+		if (!number_at(p, sp->cpus, &cpus) || cpus == 0 || cpus - 1 + (uint64_t)b->delta >= 64)
+			return false;
+		v = 1ull << (cpus - 1 + (uint64_t)b->delta);
+		snprintf(out, NP_X_VALUE_MAX, b->derive == NP_XD_CPU_TOP ? "0x%llX" : "0:0x%llX",
+			 (unsigned long long)v);
+		return true;
+	case NP_XD_TEXT:
+	default:
+		snprintf(out, NP_X_VALUE_MAX, "%s", b->text);
+		return true;
+	}
+}
+
+/* Writes the combination's values; false when a derived one has no meaning
+ * (a capacity edge with no valid BucketSize, a bit past 64 processors). */
+bool np_xpoint_resolve(const np_xspace *sp, const np_xcombo *c, np_xpoint *p)
+{
+	/* texts first, then what reads them: wraps read ProfileBase, capacity
+	 * edges ProfileSize (maybe a wrap), processor bits `cpus` */
+	static const int rank[] = {
+		[NP_XD_TEXT] = 0, [NP_XD_WRAP32] = 1, [NP_XD_WRAP64] = 1, [NP_XD_CP8] = 2,
+		[NP_XD_CP9] = 2, [NP_XD_CPU_TOP] = 3, [NP_XD_GROUP_TOP] = 3,
+	};
+	p->sp = sp;
+	for (int pass = 0; pass < 4; pass++)
+		for (unsigned i = 0; i < sp->nd; i++) {
+			const np_xbound *b = &sp->d[i].b[c->idx[i]];
+			if (rank[b->derive] == pass && !np_xpoint_derive(p, i, b))
+				return false;
+		}
+	return true;
+}

@@ -1,0 +1,48 @@
+/* ntprof compare's table (harness/report/compare.c reads it to print it,
+ * harness/report/compare_read.c fills it): one column per file and target,
+ * one row per vector, a cell where a column ran a row's vector. */
+#ifndef NTPROF_COMPARE_TABLE_H
+#define NTPROF_COMPARE_TABLE_H
+
+#include "ntprof/compare.h"
+#include "ntprof/runner.h"
+
+typedef struct cell {
+	bool present;
+	np_class cls, observed;
+	int step;              /* 1-based; 0 = no deciding step */
+	char *got;
+} cell;
+
+typedef struct column {
+	unsigned file;
+	char *target;          /* "VERSION/ARCH" */
+	char *label;           /* built by labels() */
+	cell *cell;            /* by row; rows past n have no cell */
+	unsigned n;
+} column;
+
+typedef struct rfile {
+	char *path;
+	char *env_label;       /* from the environment, or NULL */
+	unsigned ncols;        /* targets in the file */
+} rfile;
+
+/* Strings to indices: open addressing over FNV-1a. */
+typedef struct index_map {
+	unsigned *slot;        /* index + 1; 0 = empty */
+	unsigned cap, count;
+} index_map;
+
+struct np_compare {
+	rfile *file;
+	unsigned nfiles;
+	column *col;
+	unsigned ncols;
+	char **vector;         /* row keys in order of first appearance */
+	unsigned nrows, caprows;
+	index_map rows;
+	bool labelled;
+};
+
+#endif

@@ -1,6 +1,7 @@
 /* The option parser: a command's arguments read against the table of its
  * options (cli.h: cli_option, cli_syntax). */
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"

@@ -234,7 +234,9 @@ bench: $(BENCH_BIN)
 # %zu nor %llu. -static: the exe imports system DLLs only (KERNEL32, msvcrt,
 # ADVAPI32), no libgcc or winpthread DLL; ntdll is never linked, every
 # native call is bound at run time (harness/win/impl_windows.c).
-WIN_SRC     := $(MODEL_SRC) $(HARNESS_SRC) $(wildcard harness/win/*.c)
+# harness/cli/posix.c is the POSIX ntprof's own: the exe has harness/win/'s
+# (cli_platform.c; cmd_live.c, the commands only it has).
+WIN_SRC     := $(MODEL_SRC) $(filter-out harness/cli/posix.c,$(HARNESS_SRC)) $(wildcard harness/win/*.c)
 WIN_EMBED   := build/win/fixtures_embedded.c
 WIN_CFLAGS   = -std=c11 -Wall -Wextra -Werror -O2 -D__USE_MINGW_ANSI_STDIO=1
 WIN_CPPFLAGS = -Imodel/include -Imodel -Iharness/include -Iharness -DNTPROF_EMBEDDED_FIXTURES \

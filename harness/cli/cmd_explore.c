@@ -1,0 +1,161 @@
+/* ntprof explore: argument combinations from the boundaries SPEC.md names,
+ * on the model for every target (or against another backend), reported as
+ * ready-to-paste vectors. Exit 0 when nothing was found, 1 when the report
+ * holds a class (a version difference, or a divergence of the --against
+ * backend), 2 on bad input. The report goes through the sink; the figures
+ * to stderr. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "ntprof/explore.h"
+#include "vectors/catalog.h"
+
+typedef struct explore_settings {
+	np_explore_options o;
+	const char *output, *against;
+} explore_settings;
+
+/* --function F[,F...]: each a function the explorer can explore. */
+static int check_function(void *options, const char *value, const cli_option *o)
+{
+	np_explore_options *x = options;
+	char buf[512];
+	if (strlen(value) >= sizeof buf)
+		return cli_usage(o->bad);
+	strcpy(buf, value);
+	for (char *save = NULL, *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+		const char *e = np_explore_check_function(f);
+		if (e) {
+			fprintf(stderr, "ntprof: --function %s: %s\n", f, e);
+			return EXIT_BAD_INPUT;
+		}
+		if (x->nfunction == NP_EXPLORE_MAX_FUNCTIONS)
+			return cli_usage("too many --function");
+		/* the catalog's own spelling outlives argv's copy */
+		x->function[x->nfunction++] = np_function_find(f)->name;
+	}
+	return 0;
+}
+
+static int check_budget(void *budget, const char *value, const cli_option *o)
+{
+	uint64_t n;
+	if (!np_number_parse(value, &n) || n == 0 || n > 100000000u)
+		return cli_usage(o->bad);
+	*(unsigned long *)budget = (unsigned long)n;
+	return 0;
+}
+
+static int check_seconds(void *seconds, const char *value, const cli_option *o)
+{
+	uint64_t n;
+	if (!np_number_parse(value, &n) || n == 0 || n > 86400u)
+		return cli_usage(o->bad);
+	*(double *)seconds = (double)n;
+	return 0;
+}
+
+static int check_seed(void *seed, const char *value, const cli_option *o)
+{
+	return np_number_parse(value, seed) ? 0 : cli_usage(o->bad);
+}
+
+#define AT(field) offsetof(explore_settings, field)
+static const cli_option explore_options[] = {
+	{ "--function", NULL, "F", AT(o), check_function,
+	  "--function needs a function name (e.g. NtCreateProfile)", "explore this function only; repeatable" },
+	{ "--target", NULL, "VERSION[/ARCH]", AT(o.targets), cli_check_target_list,
+	  "--targets needs VERSION[/ARCH][,...]", "run combinations on this target; repeatable" },
+	{ "--targets", NULL, "LIST", AT(o.targets), cli_check_target_list,
+	  "--targets needs VERSION[/ARCH][,...]", "run combinations on these targets (comma-separated)" },
+	{ "--against", NULL, "model|dl:PATH.so", AT(against), NULL,
+	  "--against needs a backend (model or dl:PATH.so)", "report where this backend diverges from the model" },
+	{ "--budget", NULL, "N", AT(o.budget), check_budget,
+	  "--budget takes a number of combinations from 1 to 100000000", "combinations per function" },
+	{ "--seconds", NULL, "S", AT(o.seconds), check_seconds,
+	  "--seconds takes a whole number of seconds from 1 to 86400", "stop starting combinations after S seconds" },
+	{ "--seed", NULL, "N", AT(o.seed), check_seed,
+	  "--seed takes a number (decimal or 0x hex, up to 64 bits)", "the order of the sweep and its random part" },
+	{ "--output", NULL, "FILE", AT(output), NULL,
+	  "--output needs a file", "write the report to FILE (replaced whole) instead of stdout" },
+	{ NULL, NULL, NULL, 0, NULL, NULL, NULL },
+};
+#undef AT
+
+static const cli_syntax explore_syntax = {
+	.command = "explore",
+	.options = explore_options,
+};
+
+static const char *const explore_usage[] = {
+	"ntprof explore [--function F]... [--target VERSION[/ARCH]]... [--targets LIST]",
+	"               [--against model|dl:PATH.so] [--budget N | --seconds S] [--seed N]",
+	"               [--output FILE]",
+	NULL,
+};
+
+/* The report through the sink, the figures to stderr; the exit status. */
+static int write_report(const explore_settings *s, np_backend *model)
+{
+	cli_sink out;
+	np_explore_stats st;
+	if (!cli_sink_open(&out, s->output)) {
+		fprintf(stderr, "ntprof: --output %s: cannot write\n", s->output);
+		return EXIT_BAD_INPUT;
+	}
+	if (!np_explore(out.f, model, &s->o, &st)) {
+		fprintf(stderr, "ntprof: out of memory\n");
+		cli_sink_abort(&out);
+		return EXIT_BAD_INPUT;
+	}
+	if (!cli_sink_close(&out)) {
+		fprintf(stderr, "ntprof: --output %s: cannot write\n", s->output);
+		return EXIT_BAD_INPUT;
+	}
+	fprintf(stderr, "ntprof explore: %lu combinations, %lu evaluations, %.2f s (%.0f combinations/s)%s\n",
+		st.combinations, st.evaluations, st.seconds,
+		st.seconds > 0 ? (double)st.combinations / st.seconds : 0.0,
+		st.stopped_by_time ? "; stopped by --seconds" : "");
+	return st.classes ? EXIT_DIFFERENCE : 0;
+}
+
+static int explore_main(int argc, char **argv)
+{
+	static explore_settings s;
+	memset(&s, 0, sizeof s);
+	s.o.seed = 1;
+	int status = cli_parse(&explore_syntax, argc, argv, &s, NULL);
+	if (status)
+		return status;
+	if (s.o.budget > 0 && s.o.seconds > 0)
+		return cli_usage("--budget and --seconds exclude each other");
+	char why[400];
+	np_backend *model = np_backend_model_new(), *judged = NULL;
+	if (!model) {
+		fprintf(stderr, "ntprof: out of memory\n");
+		return EXIT_BAD_INPUT;
+	}
+	if (s.against && !(judged = cli_open_backend(s.against, why, sizeof why))) {
+		fprintf(stderr, "ntprof: --against %s: %s\n", s.against, why);
+		model->destroy(model);
+		return EXIT_BAD_INPUT;
+	}
+	s.o.against = judged;
+	s.o.against_name = s.against;
+	status = write_report(&s, model);
+	if (judged)
+		judged->destroy(judged);
+	model->destroy(model);
+	return status;
+}
+
+const cli_command cli_explore = {
+	.name = "explore",
+	.main = explore_main,
+	.summary = "explore boundary combinations for version differences or divergences",
+	.usage = explore_usage,
+	.syntax = &explore_syntax,
+};

@@ -268,26 +268,17 @@ static void sysinfo_input(native_state *s, const np_step *st, const np_function 
 	poke_input(s, buf, fields, is_set ? sizeof fields : sizeof fields[0]);
 }
 
+/* The ABI's result kinds are the records' number for number
+ * (run/impl_model.c asserts it): a kind crosses as it is, and one past the
+ * last is the implementation's failure. */
 static void set_result(native_state *s, np_record *r, ntprof_result res)
 {
-	static const np_outcome_kind kind[] = {
-		[NTPROF_STATUS] = NP_OUT_STATUS,
-		[NTPROF_WIN32] = NP_OUT_WIN32,
-		[NTPROF_FAULT] = NP_OUT_FAULT,
-		[NTPROF_BUGCHECK] = NP_OUT_BUGCHECK,
-		[NTPROF_NOT_EXPORTED] = NP_OUT_NOT_EXPORTED,
-		[NTPROF_NOT_APPLICABLE] = NP_OUT_NOT_APPLICABLE,
-		[NTPROF_NONE] = NP_OUT_NONE,
-		[NTPROF_CORRUPTION] = NP_OUT_CORRUPTION,
-		[NTPROF_STUB] = NP_OUT_STUB,
-		[NTPROF_CRASHED] = NP_OUT_CRASHED,
-	};
-	if (res.kind >= sizeof kind / sizeof *kind) {
+	if (res.kind > NP_RESULT_LAST) {
 		r->outcome.kind = NP_OUT_CRASHED;
 		snprintf(r->why, sizeof r->why, "the implementation returned result kind %u", res.kind);
 		return;
 	}
-	r->outcome.kind = kind[res.kind];
+	r->outcome.kind = (np_outcome_kind)res.kind;
 	r->outcome.code = res.code;
 	if (res.why)
 		snprintf(r->why, sizeof r->why, "%s", res.why);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "ntprof/calls.h"
+#include "ntprof/step_arg.h"
 #include "ntprof/version.h"
 
 #define NP_NAME_MAX     48
@@ -59,10 +60,17 @@ typedef struct np_expect {
 	int line;
 } np_expect;
 
+struct np_function;
+
 typedef struct np_step {
 	char function[NP_NAME_MAX];  /* canonical name (Zw spelled as written) */
-	np_pair arg[NP_MAX_ARGS];
+	np_pair arg[NP_MAX_ARGS];    /* the arguments as written, in order */
 	unsigned narg;
+	/* Read once (np_parse_step, np_step_type): the function's catalog
+	 * entry, and each of its parameters typed in the catalog's order, the
+	 * written value or the fallback (np_step_value). */
+	const struct np_function *catalog;
+	np_arg value[NP_MAX_ARGS];
 	np_expect *expect;           /* nexpect entries, owned by the vector set */
 	unsigned nexpect;
 	int line;
@@ -121,6 +129,12 @@ bool np_vector_has_flag(const np_vector *v, const char *flag);
 
 /* Parsing pieces shared with `ntprof call`. Each returns NULL or an error text. */
 const char *np_parse_step(const char *line, np_step *step);
+/* Types the arguments of a step a program built (function and arg[] set,
+ * as np_parse_step would leave them) as np_parse_step does; NULL or its
+ * error text. */
+const char *np_step_type(np_step *step);
+/* A parameter's typed value in a step np_parse_step or np_step_type read. */
+const np_arg *np_step_value(const np_step *step, const char *param);
 const char *np_parse_given_pair(const char *token, np_pair *pair);
 const char *np_parse_outcome(const char *const *tok, unsigned ntok, unsigned *used, np_outcome *out);
 const char *np_parse_range(const char *text, np_applicability *a);

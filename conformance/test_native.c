@@ -170,6 +170,39 @@ static void test_native_model_path(void **state)
 	assert_int_equal(r.outcome.code, NP_STATUS_PRIVILEGE_NOT_HELD);
 }
 
+/* The interpreter runs a step from its typed values: arguments' text
+ * changed after the step was read changes nothing (the function's spelling
+ * is text the ABI takes: an implementation binds that export). */
+static void test_native_runs_typed_values(void **state)
+{
+	np_record want, got;
+	(void)state;
+	static np_vector v;
+	static np_step st;
+	memset(&v, 0, sizeof v);
+	assert_null(np_parse_given_pair("privilege=on", &v.given[v.ngiven++]));
+	assert_null(np_parse_step("NtQueryIntervalProfile Source=ProfileAlignmentFixup Interval=user", &st));
+	np_backend *b = np_backend_native_new(&bent);
+	assert_non_null(b);
+	np_ver ver;
+	assert_true(np_version_parse("1809", &ver));
+	for (int pass = 0; pass < 2; pass++) {
+		assert_null(b->begin(b, (np_target){ ver, NP_X64 }, &v));
+		b->step(b, &st, pass ? &got : &want);
+		b->end(b);
+		snprintf(st.arg[0].value, sizeof st.arg[0].value, "ProfileTime");
+		snprintf(st.arg[1].value, sizeof st.arg[1].value, "null");
+	}
+	b->destroy(b);
+	assert_int_equal(want.outcome.kind, NP_OUT_STATUS);
+	assert_int_equal(got.outcome.kind, want.outcome.kind);
+	assert_int_equal(got.outcome.code, want.outcome.code);
+	assert_int_equal(got.nout, 1);
+	assert_string_equal(got.out[0].name, "Interval");
+	assert_string_equal(got.out[0].value, want.out[0].value);
+	assert_string_not_equal(got.out[0].value, "-");   /* a user region was written, not null */
+}
+
 /* One list of result kinds: the ABI's numbers (impl.h, published with ABI
  * 1) are the model's and the records', so a dl: object built for ABI 1 is
  * read as it was. */
@@ -227,6 +260,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_native_model_path),
 	T(test_native_result_kinds_are_the_abis),
 	T(test_native_every_result_kind_crosses),
+	T(test_native_runs_typed_values),
 };
 #undef T
 

@@ -1351,7 +1351,7 @@ static void test_parser_bad_value_fails_at_read_time(void **state)
 {
 	(void)state;
 	static const char text[] =
-		"vector t/bad\n  title t\n  rules SI-1\n  source derived\n"
+		HEAD("t/bad")
 		"  call NtSetIntervalProfile Interval=10000\n  expect STATUS_SUCCESS\n"
 		"  call NtSetIntervalProfile Interval=0x100000000\n  expect STATUS_SUCCESS\n";
 	np_vector_set set = { 0 };

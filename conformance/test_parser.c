@@ -1,4 +1,4 @@
-/* The vector file parser (harness/vectors/parse.c, fixtures/README.md): what a good
+/* The vector file parser (harness/vectors/, fixtures/README.md): what a good
  * file loads into, and the exact "file:line: message" of every kind of
  * malformed input. Files are written to a fresh temporary directory per test;
  * conformance/data/bad/ holds one malformed file per problem, each saying on

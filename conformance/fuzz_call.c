@@ -1,4 +1,4 @@
-/* libFuzzer: the parsers of `ntprof call` (harness/vectors/parse.c, harness/vectors/catalog.c)
+/* libFuzzer: the parsers of `ntprof call` (harness/vectors/parse.c, step.c, catalog.c)
  * on arbitrary text, one command-line argument per input line:
  *   "--given KEY=VALUE"  np_parse_given_pair (and np_given_check)
  *   anything else        a step: np_parse_step, then np_captures_check

@@ -170,6 +170,85 @@ static void test_native_model_path(void **state)
 	assert_int_equal(r.outcome.code, NP_STATUS_PRIVILEGE_NOT_HELD);
 }
 
+/* The interpreter runs a step from its typed values: arguments' text
+ * changed after the step was read changes nothing (the function's spelling
+ * is text the ABI takes: an implementation binds that export). */
+static void test_native_runs_typed_values(void **state)
+{
+	np_record want, got;
+	(void)state;
+	static np_vector v;
+	static np_step st;
+	memset(&v, 0, sizeof v);
+	assert_null(np_parse_given_pair("privilege=on", &v.given[v.ngiven++]));
+	assert_null(np_parse_step("NtQueryIntervalProfile Source=ProfileAlignmentFixup Interval=user", &st));
+	np_backend *b = np_backend_native_new(&bent);
+	assert_non_null(b);
+	np_ver ver;
+	assert_true(np_version_parse("1809", &ver));
+	for (int pass = 0; pass < 2; pass++) {
+		assert_null(b->begin(b, (np_target){ ver, NP_X64 }, &v));
+		b->step(b, &st, pass ? &got : &want);
+		b->end(b);
+		snprintf(st.arg[0].value, sizeof st.arg[0].value, "ProfileTime");
+		snprintf(st.arg[1].value, sizeof st.arg[1].value, "null");
+	}
+	b->destroy(b);
+	assert_int_equal(want.outcome.kind, NP_OUT_STATUS);
+	assert_int_equal(got.outcome.kind, want.outcome.kind);
+	assert_int_equal(got.outcome.code, want.outcome.code);
+	assert_int_equal(got.nout, 1);
+	assert_string_equal(got.out[0].name, "Interval");
+	assert_string_equal(got.out[0].value, want.out[0].value);
+	assert_string_not_equal(got.out[0].value, "-");   /* a user region was written, not null */
+}
+
+/* One list of result kinds: the ABI's numbers (impl.h, published with ABI
+ * 1) are the model's and the records', so a dl: object built for ABI 1 is
+ * read as it was. */
+static void test_native_result_kinds_are_the_abis(void **state)
+{
+	(void)state;
+	static const struct { uint32_t abi; np_result_kind model; np_outcome_kind record; } same[] = {
+		{ NTPROF_STATUS, NP_RESULT_STATUS, NP_OUT_STATUS },
+		{ NTPROF_WIN32, NP_RESULT_WIN32, NP_OUT_WIN32 },
+		{ NTPROF_FAULT, NP_RESULT_FAULT, NP_OUT_FAULT },
+		{ NTPROF_BUGCHECK, NP_RESULT_BUGCHECK, NP_OUT_BUGCHECK },
+		{ NTPROF_NOT_EXPORTED, NP_RESULT_NOT_EXPORTED, NP_OUT_NOT_EXPORTED },
+		{ NTPROF_NOT_APPLICABLE, NP_RESULT_NOT_APPLICABLE, NP_OUT_NOT_APPLICABLE },
+		{ NTPROF_NONE, NP_RESULT_NONE, NP_OUT_NONE },
+		{ NTPROF_CORRUPTION, NP_RESULT_CORRUPTION, NP_OUT_CORRUPTION },
+		{ NTPROF_STUB, NP_RESULT_STUB, NP_OUT_STUB },
+		{ NTPROF_CRASHED, NP_RESULT_CRASHED, NP_OUT_CRASHED },
+	};
+	assert_int_equal(NTPROF_IMPL_ABI, 1);
+	for (unsigned k = 0; k < sizeof same / sizeof *same; k++) {
+		assert_int_equal(same[k].abi, k);   /* the published values, 0 to 9 */
+		assert_int_equal(same[k].model, k);
+		assert_int_equal(same[k].record, k);
+	}
+	assert_int_equal(NP_RESULT_LAST, NTPROF_CRASHED);
+}
+
+/* Every kind an implementation returns becomes the record's kind as it is,
+ * and the first number past the list is refused. */
+static void test_native_every_result_kind_crosses(void **state)
+{
+	np_record r;
+	(void)state;
+	for (uint32_t k = 0; k <= NP_RESULT_LAST + 1; k++) {
+		bend.set_kind = k;
+		assert_null(run_step("NtSetIntervalProfile Interval=10000 Source=ProfileTime", &r, NULL));
+		if (k == NP_RESULT_LAST + 1) {
+			assert_int_equal(r.outcome.kind, NP_OUT_CRASHED);
+			assert_string_equal(r.why, "the implementation returned result kind 10");
+		} else {
+			assert_int_equal(r.outcome.kind, k);
+			assert_int_equal(r.outcome.code, 0xC0000005u);
+		}
+	}
+}
+
 #define T(f) cmocka_unit_test_setup(f, setup)
 static const struct CMUnitTest tests[] = {
 	T(test_native_no_memory_is_not_applicable),
@@ -179,6 +258,9 @@ static const struct CMUnitTest tests[] = {
 	T(test_native_stub_and_crash),
 	T(test_native_unknown_result_kind),
 	T(test_native_model_path),
+	T(test_native_result_kinds_are_the_abis),
+	T(test_native_every_result_kind_crosses),
+	T(test_native_runs_typed_values),
 };
 #undef T
 

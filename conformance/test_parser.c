@@ -1,4 +1,4 @@
-/* The vector file parser (harness/vectors/parse.c, fixtures/README.md): what a good
+/* The vector file parser (harness/vectors/, fixtures/README.md): what a good
  * file loads into, and the exact "file:line: message" of every kind of
  * malformed input. Files are written to a fresh temporary directory per test;
  * conformance/data/bad/ holds one malformed file per problem, each saying on
@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "vectors/arg_value.h"
 #include "vectors/catalog.h"
 #include "vectors/given.h"
 #include "ntprof/status.h"
@@ -1235,6 +1236,166 @@ static void test_parser_step_errors(void **state)
 	assert_string_equal(np_parse_step(line, &s), "argument name or value too long");
 }
 
+/* ---- typed values: a step read once ---- */
+
+static const np_arg *value_of(const np_step *s, const char *param)
+{
+	const np_arg *a = np_step_value(s, param);
+	const np_param *p = np_param_find(s->catalog, param);
+	assert_non_null(p);
+	assert_int_equal(a->kind, p->kind);   /* typed by its catalog kind */
+	return a;
+}
+
+/* Every kind, written and left to its fallback, as the step holds it
+ * after np_parse_step: nothing later reads the text again. */
+static void test_parser_step_typed_values(void **state)
+{
+	(void)state;
+	static np_step s;
+	assert_null(np_parse_step("NtCreateProfile ProfileHandle=>h Process=0x44 ProfileBase=0x10000 "
+				  "ProfileSize=0xFFFFFFFFFFFFFFFF BucketSize=2 Buffer=>b BufferSize=4 "
+				  "Source=ProfileAlignmentFixup Affinity=0x3", &s));
+	assert_ptr_equal(s.catalog, np_function_find("NtCreateProfile"));
+	assert_int_equal(s.narg, 9);
+	assert_string_equal(s.arg[0].value, ">h");   /* the text as written is kept */
+	assert_int_equal(value_of(&s, "ProfileHandle")->out_handle.where.symbol, NP_PTR_USER);
+	assert_string_equal(value_of(&s, "ProfileHandle")->out_handle.capture, "h");
+	assert_int_equal(value_of(&s, "Process")->handle.symbol, NP_HANDLE_NUMBER);
+	assert_int_equal(value_of(&s, "Process")->handle.number, 0x44);
+	assert_int_equal(value_of(&s, "ProfileBase")->u64, 0x10000);
+	assert_true(value_of(&s, "ProfileSize")->u64 == UINT64_MAX);
+	assert_int_equal(value_of(&s, "BucketSize")->u32.value, 2);
+	assert_false(value_of(&s, "BucketSize")->u32.automatic);
+	assert_int_equal(value_of(&s, "Buffer")->buffer.form, NP_BUFFER_FRESH);
+	assert_string_equal(value_of(&s, "Buffer")->buffer.name, "b");
+	assert_int_equal(value_of(&s, "Source")->source, 1);
+	assert_int_equal(np_step_value(&s, "ProfileSource")->source, 1);   /* the alias */
+	assert_false(value_of(&s, "Affinity")->affinity.all);
+	assert_int_equal(value_of(&s, "Affinity")->affinity.mask, 3);
+
+	/* the fallbacks: user, null, ProfileTime, all */
+	assert_null(np_parse_step("NtCreateProfile ProfileBase=0 ProfileSize=4 BucketSize=2 BufferSize=4", &s));
+	assert_int_equal(s.narg, 4);
+	assert_int_equal(value_of(&s, "ProfileHandle")->out_handle.where.symbol, NP_PTR_USER);
+	assert_string_equal(value_of(&s, "ProfileHandle")->out_handle.capture, "");
+	assert_int_equal(value_of(&s, "Process")->handle.symbol, NP_HANDLE_NULL);
+	assert_int_equal(value_of(&s, "Buffer")->buffer.form, NP_BUFFER_FRESH);
+	assert_string_equal(value_of(&s, "Buffer")->buffer.name, "");
+	assert_int_equal(value_of(&s, "Source")->source, 0);
+	assert_true(value_of(&s, "Affinity")->affinity.all);
+
+	/* GROUPS, U32 auto, POINTER symbols and numbers */
+	assert_null(np_parse_step("NtCreateProfileEx ProfileBase=0 ProfileSize=4 BucketSize=2 BufferSize=4 "
+				  "Buffer=kernel Groups=0:0x1,1:0xF0:7 AffinityArray=0x20", &s));
+	const np_arg *g = value_of(&s, "Groups");
+	assert_int_equal(g->groups.count, 2);
+	assert_int_equal(g->groups.element[1].group, 1);
+	assert_int_equal(g->groups.element[1].mask, 0xF0);
+	assert_int_equal(g->groups.element[1].reserved, 7);
+	assert_true(value_of(&s, "GroupCount")->u32.automatic);
+	assert_int_equal(value_of(&s, "AffinityArray")->pointer.symbol, NP_PTR_NUMBER);
+	assert_int_equal(value_of(&s, "AffinityArray")->pointer.number, 0x20);
+	assert_int_equal(value_of(&s, "Buffer")->buffer.form, NP_BUFFER_POINTER);
+	assert_int_equal(value_of(&s, "Buffer")->buffer.where.symbol, NP_PTR_KERNEL);
+
+	/* BYTE, U32 numbers where the fallback is auto, CHOICE, CAPTURED, HANDLE NAME */
+	assert_null(np_parse_step("NtSetSystemInformation Allocate=0 SystemInformationLength=0x10 "
+				  "SystemInformation=misaligned", &s));
+	assert_int_equal(value_of(&s, "Allocate")->byte, 0);
+	assert_int_equal(value_of(&s, "SystemInformationLength")->u32.value, 16);
+	assert_false(value_of(&s, "SystemInformationLength")->u32.automatic);
+	assert_int_equal(value_of(&s, "InformationClass")->u32.value, 0x81);
+	assert_int_equal(value_of(&s, "SystemInformation")->pointer.symbol, NP_PTR_MISALIGNED);
+	assert_null(np_parse_step("Interrupt Pc=0x401000 Process=other", &s));
+	assert_int_equal(value_of(&s, "Process")->choice.index, 1);
+	assert_string_equal(value_of(&s, "Process")->choice.word, "other");
+	assert_int_equal(value_of(&s, "Pc")->u64, 0x401000);
+	assert_int_equal(value_of(&s, "Cpu")->u32.value, 0);
+	assert_null(np_parse_step("ReadBuffer Buffer=counts", &s));
+	assert_string_equal(value_of(&s, "Buffer")->captured, "counts");
+	assert_true(value_of(&s, "Count")->u32.automatic);
+	assert_null(np_parse_step("NtStopProfile ProfileHandle=prof", &s));
+	assert_int_equal(value_of(&s, "ProfileHandle")->handle.symbol, NP_HANDLE_NAME);
+	assert_string_equal(value_of(&s, "ProfileHandle")->handle.name, "prof");
+	assert_null(np_parse_step("NtCreateProfile ProfileBase=0 ProfileSize=4 BucketSize=2 BufferSize=4 Buffer=b", &s));
+	assert_int_equal(value_of(&s, "Buffer")->buffer.form, NP_BUFFER_CAPTURED);
+	assert_string_equal(value_of(&s, "Buffer")->buffer.name, "b");
+}
+
+/* Every fallback of the catalog is a value its parameter takes: a step
+ * that leaves any parameter out is typed. */
+static void test_parser_catalog_fallbacks_parse(void **state)
+{
+	(void)state;
+	unsigned checked = 0;
+	for (unsigned i = 0; np_function_at(i); i++) {
+		const np_function *f = np_function_at(i);
+		for (const np_param *p = f->param; p->name; p++) {
+			np_arg a;
+			if (!p->fallback)
+				continue;
+			const char *e = np_arg_parse(p, p->fallback, &a);
+			if (e)
+				fail_msg("%s %s=%s: %s", f->name, p->name, p->fallback, e);
+			assert_int_equal(a.kind, p->kind);
+			checked++;
+		}
+	}
+	assert_true(checked > 30);
+}
+
+/* A bad value fails when the file is read, naming its line, and nothing of
+ * the file is kept; the run never sees it. */
+static void test_parser_bad_value_fails_at_read_time(void **state)
+{
+	(void)state;
+	static const char text[] =
+		HEAD("t/bad")
+		"  call NtSetIntervalProfile Interval=10000\n  expect STATUS_SUCCESS\n"
+		"  call NtSetIntervalProfile Interval=0x100000000\n  expect STATUS_SUCCESS\n";
+	np_vector_set set = { 0 };
+	np_error err;
+	assert_false(np_vectors_load_text(&set, "mem.vec", text, sizeof text - 1, &err));
+	assert_string_equal(err.text, "mem.vec:7: expected a 32-bit number");
+	assert_int_equal(set.count, 0);
+	np_vectors_free(&set);
+}
+
+/* A step a program builds (the explorer's) is typed as a read one is, and
+ * refused for what a read one would be. */
+static void test_parser_step_type_built(void **state)
+{
+	(void)state;
+	static np_step read, built;
+	assert_null(np_parse_step("ZwQueryIntervalProfile ProfileSource=3 Interval=readonly", &read));
+	memset(&built, 0, sizeof built);
+	snprintf(built.function, sizeof built.function, "ZwQueryIntervalProfile");
+	snprintf(built.arg[0].name, sizeof built.arg[0].name, "ProfileSource");
+	snprintf(built.arg[0].value, sizeof built.arg[0].value, "3");
+	snprintf(built.arg[1].name, sizeof built.arg[1].name, "Interval");
+	snprintf(built.arg[1].value, sizeof built.arg[1].value, "readonly");
+	built.narg = 2;
+	assert_null(np_step_type(&built));
+	assert_ptr_equal(built.catalog, read.catalog);
+	assert_string_equal(built.arg[0].name, "Source");   /* the canonical spelling, as read */
+	assert_memory_equal(built.value, read.value, sizeof read.value);
+
+	snprintf(built.arg[1].value, sizeof built.arg[1].value, "nowhere");
+	assert_string_equal(np_step_type(&built),
+			    "expected a pointer: user, null, misaligned, readonly, unmapped, kernel, vanishing or a number");
+	assert_null(built.catalog);
+	snprintf(built.arg[1].name, sizeof built.arg[1].name, "Source");
+	assert_string_equal(np_step_type(&built), "argument given twice");
+	snprintf(built.arg[1].name, sizeof built.arg[1].name, "Length");
+	assert_string_equal(np_step_type(&built), "unknown argument for this function");
+	built.narg = 0;
+	snprintf(built.function, sizeof built.function, "MoveThread");
+	assert_string_equal(np_step_type(&built), "a required argument is missing");
+	snprintf(built.function, sizeof built.function, "NtFrobnicate");
+	assert_string_equal(np_step_type(&built), "unknown function (see fixtures/README.md, Steps)");
+}
+
 /* ---- np_parse_given_pair ---- */
 
 static void test_parser_given_pair(void **state)
@@ -1490,6 +1651,10 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_parser_step_defaults),
 	cmocka_unit_test(test_parser_step_canonical_names),
 	cmocka_unit_test(test_parser_step_errors),
+	cmocka_unit_test(test_parser_step_typed_values),
+	cmocka_unit_test(test_parser_catalog_fallbacks_parse),
+	cmocka_unit_test(test_parser_bad_value_fails_at_read_time),
+	cmocka_unit_test(test_parser_step_type_built),
 	cmocka_unit_test(test_parser_given_pair),
 	T(test_parser_captures_good),
 	cmocka_unit_test(test_parser_captures_checker),

@@ -82,7 +82,7 @@ static void test_record_line_control_characters(void **state)
 	char line[NP_RECORD_LINE_MAX];
 	np_record back;
 	assert_true(np_record_encode(&r, line, sizeof line) > 0);
-	assert_string_equal(line, "R\t7\tC0000005\ttwo lines and a bell \tX=a b\n");
+	assert_string_equal(line, "R\t9\tC0000005\ttwo lines and a bell \tX=a b\n");
 	assert_true(np_record_decode(line, &back));
 	assert_string_equal(back.why, "two lines and a bell ");
 	assert_string_equal(back.out[0].value, "a b");
@@ -113,7 +113,7 @@ static void test_record_line_malformed_refused(void **state)
 		if (np_record_decode(bad[i], &r))
 			fail_msg("accepted malformed line %zu: \"%s\"", i, bad[i]);
 	assert_true(np_record_decode("R\t0\t00000000\t", &r));   /* no newline is fine */
-	assert_true(np_record_decode("R\t6\t80000100\tntdll.dll.NtFoo\n", &r));
+	assert_true(np_record_decode("R\t8\t80000100\tntdll.dll.NtFoo\n", &r));
 	assert_int_equal(r.outcome.kind, NP_OUT_STUB);
 	assert_string_equal(r.why, "ntdll.dll.NtFoo");
 }

@@ -25,19 +25,24 @@ np_machine *np_impl_model_machine(void *sys)
 	return &((model_sys *)sys)->m;
 }
 
+/* The model's result kinds are the ABI's, number for number: a result
+ * crosses from the model to the ABI, and from the ABI to a record
+ * (run/interpreter.c), as it is. */
+_Static_assert((int)NP_RESULT_STATUS == (int)NTPROF_STATUS, "result kinds: STATUS");
+_Static_assert((int)NP_RESULT_WIN32 == (int)NTPROF_WIN32, "result kinds: WIN32");
+_Static_assert((int)NP_RESULT_FAULT == (int)NTPROF_FAULT, "result kinds: FAULT");
+_Static_assert((int)NP_RESULT_BUGCHECK == (int)NTPROF_BUGCHECK, "result kinds: BUGCHECK");
+_Static_assert((int)NP_RESULT_NOT_EXPORTED == (int)NTPROF_NOT_EXPORTED, "result kinds: NOT_EXPORTED");
+_Static_assert((int)NP_RESULT_NOT_APPLICABLE == (int)NTPROF_NOT_APPLICABLE, "result kinds: NOT_APPLICABLE");
+_Static_assert((int)NP_RESULT_NONE == (int)NTPROF_NONE, "result kinds: NONE");
+_Static_assert((int)NP_RESULT_CORRUPTION == (int)NTPROF_CORRUPTION, "result kinds: CORRUPTION");
+_Static_assert((int)NP_RESULT_STUB == (int)NTPROF_STUB, "result kinds: STUB");
+_Static_assert((int)NP_RESULT_CRASHED == (int)NTPROF_CRASHED, "result kinds: CRASHED");
+_Static_assert((int)NP_RESULT_LAST == (int)NTPROF_CRASHED, "result kinds: the last one");
+
 static ntprof_result from_np(np_result r)
 {
-	static const uint32_t kind[] = {
-		[NP_RESULT_STATUS] = NTPROF_STATUS,
-		[NP_RESULT_WIN32] = NTPROF_WIN32,
-		[NP_RESULT_FAULT] = NTPROF_FAULT,
-		[NP_RESULT_BUGCHECK] = NTPROF_BUGCHECK,
-		[NP_RESULT_NOT_EXPORTED] = NTPROF_NOT_EXPORTED,
-		[NP_RESULT_NOT_APPLICABLE] = NTPROF_NOT_APPLICABLE,
-		[NP_RESULT_NONE] = NTPROF_NONE,
-		[NP_RESULT_CORRUPTION] = NTPROF_CORRUPTION,
-	};
-	return (ntprof_result){ kind[r.kind], r.code, r.why };
+	return (ntprof_result){ (uint32_t)r.kind, r.code, r.why };
 }
 
 static void *model_open(const ntprof_system_spec *spec, const char **why)

@@ -5,7 +5,7 @@
 
 #include "run/record_line.h"
 
-#define LAST_KIND NP_OUT_CORRUPTION
+#define LAST_KIND NP_RESULT_LAST
 
 /* Appends text to buf at *used (a field's control characters as spaces, a
  * separator as it is); false when it does not fit (the newline and NUL

@@ -4,10 +4,11 @@
  *
  *   R<TAB>KIND<TAB>CODE<TAB>WHY<TAB>NAME=VALUE<TAB>...<LF>
  *
- * KIND is the np_outcome_kind number, CODE eight hex digits, WHY the reason
- * ("" for none); out-values follow in order. Tabs, line ends and other
- * control characters inside a field become spaces, so a line is always one
- * line. Portable, so that the format is tested on Linux. */
+ * KIND is the result kind's number (the ABI's, ntprof/impl.h), CODE eight
+ * hex digits, WHY the reason ("" for none); out-values follow in order.
+ * Tabs, line ends and other control characters inside a field become
+ * spaces, so a line is always one line. Portable, so that the format is
+ * tested on Linux. */
 #ifndef NTPROF_RECORD_LINE_H
 #define NTPROF_RECORD_LINE_H
 

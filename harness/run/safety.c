@@ -12,11 +12,9 @@
 #define SYSTEM_PERFORMANCE_TRACE_INFORMATION 0x1Fu
 #define EVENT_TRACE_TIME_PROFILE_INFORMATION 3u  /* SY-23 */
 
-static uint32_t u32_of(const np_step *st, const np_function *f, const char *name)
+static uint32_t u32_of(const np_step *st, const char *name)
 {
-	uint64_t n = 0;
-	np_number_parse(np_step_arg(st, np_param_find(f, name)), &n);
-	return (uint32_t)n;
+	return np_step_value(st, name)->u32.value;
 }
 
 static void add_source(uint32_t *out, unsigned cap, unsigned *n, uint32_t source)
@@ -33,24 +31,22 @@ unsigned np_vector_interval_sources(const np_vector *v, uint32_t *out, unsigned 
 	unsigned n = 0;
 	for (unsigned s = 0; s < v->nstep; s++) {
 		const np_step *st = &v->step[s];
-		const np_function *f = np_function_find(st->function);
-		uint32_t source = PROFILE_TIME;
+		const np_function *f = st->catalog;   /* NULL: a step never read */
 		if (!f)
 			continue;
 		switch (f->id) {
 		case NP_FN_SET_INTERVAL:
-			np_source_parse(np_step_arg(st, np_param_find(f, "Source")), &source);
-			add_source(out, cap, &n, source);
+			add_source(out, cap, &n, np_step_value(st, "Source")->source);
 			break;
 		case NP_FN_TRACE_SET:
-			if (u32_of(st, f, "InformationClass") != TRACE_SAMPLED_PROFILE_INTERVAL_INFO)
+			if (u32_of(st, "InformationClass") != TRACE_SAMPLED_PROFILE_INTERVAL_INFO)
 				break;
-			np_source_parse(np_step_arg(st, np_param_find(f, "Source")), &source);
-			add_source(out, cap, &n, source);   /* source 0 goes through SY-23 (TR-4) */
+			/* source 0 goes through SY-23 (TR-4) */
+			add_source(out, cap, &n, np_step_value(st, "Source")->source);
 			break;
 		case NP_FN_SET_SYSINFO:
-			if (u32_of(st, f, "InformationClass") == SYSTEM_PERFORMANCE_TRACE_INFORMATION &&
-			    u32_of(st, f, "EventTraceClass") == EVENT_TRACE_TIME_PROFILE_INFORMATION)
+			if (u32_of(st, "InformationClass") == SYSTEM_PERFORMANCE_TRACE_INFORMATION &&
+			    u32_of(st, "EventTraceClass") == EVENT_TRACE_TIME_PROFILE_INFORMATION)
 				add_source(out, cap, &n, PROFILE_TIME);
 			break;
 		default:

@@ -9,21 +9,6 @@
 
 #include "ntprof/vector.h"
 
-typedef enum np_param_kind {
-	NP_PARAM_U32,     /* a ULONG */
-	NP_PARAM_U64,     /* a 64-bit handle value */
-	NP_PARAM_BYTE,    /* a BOOLEAN or UCHAR: 0 to 255 */
-	NP_PARAM_SOURCE,  /* a KPROFILE_SOURCE: name or number */
-	NP_PARAM_POINTER, /* symbolic pointer (user, null, misaligned, ...) or number */
-	NP_PARAM_OUT_HANDLE, /* a HANDLE * to write: a pointer, or >NAME (user + capture) */
-	NP_PARAM_BUFFER,  /* counters: a pointer, >NAME (fresh + capture) or a captured NAME */
-	NP_PARAM_HANDLE,  /* null current thread invalid other noquery, a captured NAME, or a number */
-	NP_PARAM_AFFINITY,/* all (all-ones in the caller's width) or a number */
-	NP_PARAM_GROUPS,  /* GROUP_AFFINITY list: G:MASK[:RESERVED],... */
-	NP_PARAM_CAPTURED,/* a captured buffer NAME */
-	NP_PARAM_CHOICE   /* one word of np_param.choices */
-} np_param_kind;
-
 typedef struct np_param {
 	const char *name;
 	const char *alias;        /* another accepted spelling, or NULL */
@@ -64,29 +49,15 @@ const np_function *np_function_at(unsigned i);
 const np_param *np_param_find(const np_function *f, const char *name);
 
 /* Pointer symbols (fixtures/README.md): user null misaligned readonly unmapped kernel vanishing. */
-typedef enum np_pointer_kind {
-	NP_PTR_USER, NP_PTR_NULL, NP_PTR_MISALIGNED, NP_PTR_READONLY, NP_PTR_UNMAPPED,
-	NP_PTR_KERNEL, NP_PTR_VANISHING, NP_PTR_NUMBER
-} np_pointer_kind;
 bool np_pointer_parse(const char *text, np_pointer_kind *kind, uint64_t *number);
 
 /* Process and profile handle symbols (fixtures/README.md). */
-typedef enum np_handle_kind {
-	NP_HANDLE_NULL, NP_HANDLE_CURRENT, NP_HANDLE_THREAD, NP_HANDLE_INVALID, NP_HANDLE_OTHER,
-	NP_HANDLE_NOQUERY, NP_HANDLE_NUMBER, NP_HANDLE_NAME
-} np_handle_kind;
 np_handle_kind np_handle_parse(const char *text, uint64_t *number);
 
 /* A capture name: a lower-case word that is no pointer or handle symbol. */
 bool np_capture_name_ok(const char *name);
 
 /* A GROUP_AFFINITY list "G:MASK[:RESERVED],...": up to 8 elements. */
-#define NP_MAX_GROUP_ELEMENTS 8
-typedef struct np_group_element {
-	uint16_t group;
-	uint64_t mask;
-	uint16_t reserved;     /* written to all three Reserved words */
-} np_group_element;
 bool np_groups_parse(const char *text, np_group_element *out, unsigned *count);
 
 /* Checks a step's use of captured names against the steps before it:

@@ -30,7 +30,9 @@
 
 #define NTPROF_IMPL_ABI 1u
 
-/* What an operation ended in. */
+/* What an operation ended in. The values are published with the ABI and
+ * never change; the harness's own result kinds (the model's np_result_kind)
+ * are these same numbers. */
 enum ntprof_result_kind {
 	NTPROF_STATUS = 0,        /* the call returned the NTSTATUS code */
 	NTPROF_WIN32 = 1,         /* the call returned the Win32 error code */

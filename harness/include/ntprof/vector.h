@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ntprof/calls.h"
+#include "ntprof/step_arg.h"
 #include "ntprof/version.h"
 
 #define NP_NAME_MAX     48
@@ -23,15 +25,20 @@ typedef struct np_applicability {
 	bool arch[NP_ARCH_COUNT];
 } np_applicability;
 
-/* What a step ends in, as a record or an expectation states it. */
-typedef enum np_outcome_kind {
-	NP_OUT_STATUS, NP_OUT_WIN32, NP_OUT_FAULT, NP_OUT_BUGCHECK,
-	NP_OUT_NOT_EXPORTED, NP_OUT_NOT_APPLICABLE,
-	NP_OUT_STUB,     /* live only: an implementation's "unimplemented" trap */
-	NP_OUT_CRASHED,  /* live only: the call raised an unexpected exception */
-	NP_OUT_NONE,     /* a pseudo-step (ReadEvents) that has only out-values */
-	NP_OUT_CORRUPTION /* an interrupt's increment landed outside the counters (IN-7) */
-} np_outcome_kind;
+/* What a step ends in, as a record or an expectation states it: the model's
+ * result kinds (ntprof/calls.h), whose numbers are also the ABI's
+ * (ntprof/impl.h). The NP_OUT_ names are the harness's spelling of them. */
+typedef np_result_kind np_outcome_kind;
+#define NP_OUT_STATUS         NP_RESULT_STATUS
+#define NP_OUT_WIN32          NP_RESULT_WIN32
+#define NP_OUT_FAULT          NP_RESULT_FAULT
+#define NP_OUT_BUGCHECK       NP_RESULT_BUGCHECK
+#define NP_OUT_NOT_EXPORTED   NP_RESULT_NOT_EXPORTED
+#define NP_OUT_NOT_APPLICABLE NP_RESULT_NOT_APPLICABLE
+#define NP_OUT_NONE           NP_RESULT_NONE       /* a pseudo-step (ReadEvents): out-values only */
+#define NP_OUT_CORRUPTION     NP_RESULT_CORRUPTION /* IN-7: an increment outside the counters */
+#define NP_OUT_STUB           NP_RESULT_STUB       /* live only: an "unimplemented" trap */
+#define NP_OUT_CRASHED        NP_RESULT_CRASHED    /* live only: an unexpected exception */
 
 typedef struct np_outcome {
 	np_outcome_kind kind;
@@ -53,10 +60,17 @@ typedef struct np_expect {
 	int line;
 } np_expect;
 
+struct np_function;
+
 typedef struct np_step {
 	char function[NP_NAME_MAX];  /* canonical name (Zw spelled as written) */
-	np_pair arg[NP_MAX_ARGS];
+	np_pair arg[NP_MAX_ARGS];    /* the arguments as written, in order */
 	unsigned narg;
+	/* Read once (np_parse_step, np_step_type): the function's catalog
+	 * entry, and each of its parameters typed in the catalog's order, the
+	 * written value or the fallback (np_step_value). */
+	const struct np_function *catalog;
+	np_arg value[NP_MAX_ARGS];
 	np_expect *expect;           /* nexpect entries, owned by the vector set */
 	unsigned nexpect;
 	int line;
@@ -115,6 +129,12 @@ bool np_vector_has_flag(const np_vector *v, const char *flag);
 
 /* Parsing pieces shared with `ntprof call`. Each returns NULL or an error text. */
 const char *np_parse_step(const char *line, np_step *step);
+/* Types the arguments of a step a program built (function and arg[] set,
+ * as np_parse_step would leave them) as np_parse_step does; NULL or its
+ * error text. */
+const char *np_step_type(np_step *step);
+/* A parameter's typed value in a step np_parse_step or np_step_type read. */
+const np_arg *np_step_value(const np_step *step, const char *param);
 const char *np_parse_given_pair(const char *token, np_pair *pair);
 const char *np_parse_outcome(const char *const *tok, unsigned ntok, unsigned *used, np_outcome *out);
 const char *np_parse_range(const char *text, np_applicability *a);

@@ -13,17 +13,25 @@
 
 /* What a call ends in. Outcomes are behaviour, compared like any other
  * (a Windows status, a Win32 error, a kernel fault); an inconsistency of the
- * model itself is never an outcome: it aborts (np_model_bug). */
+ * model itself is never an outcome: it aborts (np_model_bug).
+ *
+ * One list for the model, the harness's records and reports, and the ABI an
+ * implementation returns (harness/include/ntprof/impl.h): the numbers are the
+ * ABI's, published with it, so they never change. The model itself never
+ * ends in STUB or CRASHED; only a live system does. */
 typedef enum np_result_kind {
-	NP_RESULT_STATUS,        /* returned an NTSTATUS (code) */
-	NP_RESULT_WIN32,         /* returned a Win32 error (code) */
-	NP_RESULT_FAULT,         /* unhandled kernel-mode exception (code = exception) */
-	NP_RESULT_BUGCHECK,      /* the system stops (code = bug check) */
-	NP_RESULT_NOT_EXPORTED,  /* the function does not exist on that version */
-	NP_RESULT_NOT_APPLICABLE,/* the request cannot be expressed there (why) */
-	NP_RESULT_NONE,          /* a step with no status of its own (Interrupt) */
-	NP_RESULT_CORRUPTION     /* IN-7: an increment landed outside the counters */
+	NP_RESULT_STATUS = 0,         /* returned an NTSTATUS (code) */
+	NP_RESULT_WIN32 = 1,          /* returned a Win32 error (code) */
+	NP_RESULT_FAULT = 2,          /* unhandled kernel-mode exception (code = exception) */
+	NP_RESULT_BUGCHECK = 3,       /* the system stops (code = bug check) */
+	NP_RESULT_NOT_EXPORTED = 4,   /* the function does not exist on that version */
+	NP_RESULT_NOT_APPLICABLE = 5, /* the request cannot be expressed there (why) */
+	NP_RESULT_NONE = 6,           /* a step with no status of its own (Interrupt) */
+	NP_RESULT_CORRUPTION = 7,     /* IN-7: an increment landed outside the counters */
+	NP_RESULT_STUB = 8,           /* live only: an "unimplemented" trap (Wine 0x80000100) */
+	NP_RESULT_CRASHED = 9         /* live only: the call raised an unexpected exception (code) */
 } np_result_kind;
+#define NP_RESULT_LAST NP_RESULT_CRASHED
 
 typedef struct np_result {
 	np_result_kind kind;

@@ -1,0 +1,251 @@
+/* Reading vector files: a file or a directory of them, line by line, each
+ * line handed to the parser (parse.c). Every problem is reported as
+ * "file:line: what was expected"; nothing is kept from a file that fails. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "vectors/parse_internal.h"
+#include "ntprof/vector.h"
+
+#define MAX_FILE   (16u << 20)
+
+bool np_vectors_vfail(np_error *err, const char *file, int line, const char *fmt, va_list ap)
+{
+	char msg[400];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	snprintf(err->text, sizeof err->text, "%s:%d: %s", file, line, msg);
+	return false;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static bool fail(np_error *err, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	np_vectors_vfail(err, file, line, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+bool np_copy_text(char *dst, size_t cap, const char *src)
+{
+	size_t n = strlen(src);
+	if (n >= cap)
+		return false;
+	memcpy(dst, src, n + 1);
+	return true;
+}
+
+unsigned np_tokenize(char *line, char **tok, unsigned max)
+{
+	unsigned n = 0;
+	for (char *save = NULL, *t = strtok_r(line, " \t", &save); t && n < max;
+	     t = strtok_r(NULL, " \t", &save))
+		tok[n++] = t;
+	return n;
+}
+
+static void free_vector(np_vector *v)
+{
+	for (unsigned s = 0; s < v->nstep; s++)
+		free(v->step[s].expect);
+	free(v->step);
+	v->step = NULL;
+	v->nstep = 0;
+}
+
+/* Registers name as a file of the set (vectors point at it for messages). */
+static const char *keep_name(np_vector_set *set, const char *name)
+{
+	char *copy = strdup(name);
+	char **files = realloc(set->files, (set->nfiles + 1) * sizeof *files);
+	if (files)
+		set->files = files;
+	if (!copy || !files) {
+		free(copy);
+		return NULL;
+	}
+	set->files[set->nfiles++] = copy;
+	return copy;
+}
+
+/* The one parser, for files and for text compiled into the program alike.
+ * Lines end at '\n' (a '\r' before it is dropped); the text may hold any
+ * bytes, NULs included: they are reported, never taken as the end. */
+bool np_vectors_load_text(np_vector_set *set, const char *name, const char *text, size_t len,
+			  np_error *err)
+{
+	name = keep_name(set, name);
+	if (!name)
+		return fail(err, "ntprof", 0, "out of memory");
+	unsigned before = set->count;
+	char buf[NP_LINE_MAX + 1];
+	int lineno = 0;
+	bool ok = true;
+	np_vector *cur = NULL;
+	size_t pos = 0;
+	while (ok && pos < len) {
+		const char *start = text + pos;
+		const char *nl = memchr(start, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - start) : len - pos;
+		pos += n + (nl != NULL);
+		lineno++;
+		if (n && start[n - 1] == '\r')
+			n--;
+		if (pos > MAX_FILE) {
+			ok = fail(err, name, lineno, "file larger than 16 MiB");
+		} else if (n > NP_LINE_MAX) {
+			ok = fail(err, name, lineno, "line longer than %d characters", NP_LINE_MAX);
+		} else {
+			for (size_t i = 0; i < n && ok; i++)
+				if ((unsigned char)start[i] < 0x20 && start[i] != '\t')
+					ok = fail(err, name, lineno, "control character 0x%02X in the line (binary file?)",
+						  (unsigned char)start[i]);
+		}
+		if (ok) {
+			memcpy(buf, start, n);
+			buf[n] = '\0';
+			ok = np_parse_line(set, &cur, buf, name, lineno, err);
+		}
+	}
+	if (ok && cur)
+		ok = np_vector_finish(cur, err);
+	if (ok && set->count == before)
+		ok = fail(err, name, lineno, "no vectors in the file");
+	if (!ok) {
+		for (unsigned i = before; i < set->count; i++)
+			free_vector(&set->v[i]);
+		set->count = before;   /* nothing half-loaded */
+	}
+	return ok;
+}
+
+/* Reads the whole file (one byte past the 16 MiB limit at most, so that the
+ * parser reports the line that crosses it) and parses it as text. */
+static bool load_file(np_vector_set *set, const char *path, np_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return fail(err, path, 0, "cannot open: %s", strerror(errno));
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	bool ok = true;
+	while (len <= MAX_FILE) {
+		if (len == cap) {
+			size_t grown = cap ? cap * 2 : 16384;
+			if (grown > MAX_FILE + 1)
+				grown = MAX_FILE + 1;
+			char *t = realloc(text, grown);
+			if (!t) {
+				ok = fail(err, path, 0, "out of memory");
+				break;
+			}
+			text = t;
+			cap = grown;
+		}
+		size_t got = fread(text + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ok && ferror(f))
+		ok = fail(err, path, 0, "read error");
+	fclose(f);
+	if (ok)
+		ok = np_vectors_load_text(set, path, text ? text : "", len, err);
+	free(text);
+	return ok;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+bool np_vectors_load(np_vector_set *set, const char *path, np_error *err)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return fail(err, path, 0, "cannot open: %s", strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return load_file(set, path, err);
+	DIR *d = opendir(path);
+	if (!d)
+		return fail(err, path, 0, "cannot open directory: %s", strerror(errno));
+	char **names = NULL;
+	unsigned count = 0;
+	bool ok = true;
+	for (struct dirent *de; ok && (de = readdir(d));) {
+		if (de->d_name[0] == '.')
+			continue;
+		size_t n = strlen(path) + strlen(de->d_name) + 2;
+		char *full = malloc(n);
+		char **grown = realloc(names, (count + 1) * sizeof *names);
+		if (!full || !grown) {
+			free(full);
+			if (grown)
+				names = grown;
+			ok = fail(err, path, 0, "out of memory");
+			break;
+		}
+		names = grown;
+		snprintf(full, n, "%s/%s", path, de->d_name);
+		struct stat sub;
+		size_t ln = strlen(de->d_name);
+		if (stat(full, &sub) == 0 && (S_ISDIR(sub.st_mode) ||
+					      (ln > 4 && strcmp(de->d_name + ln - 4, ".vec") == 0)))
+			names[count++] = full;
+		else
+			free(full);
+	}
+	closedir(d);
+	qsort(names, count, sizeof *names, compare_names);
+	for (unsigned i = 0; i < count; i++) {
+		if (ok)
+			ok = np_vectors_load(set, names[i], err);
+		free(names[i]);
+	}
+	free(names);
+	return ok;
+}
+
+bool np_vectors_check(const np_vector_set *set, np_error *err)
+{
+	for (unsigned i = 0; i < set->count; i++)
+		for (unsigned j = 0; j < i; j++)
+			if (strcmp(set->v[i].id, set->v[j].id) == 0)
+				return fail(err, set->v[i].file, set->v[i].line,
+					    "duplicate vector ID %s (first at %s:%d)", set->v[i].id,
+					    set->v[j].file, set->v[j].line);
+	return true;
+}
+
+void np_vectors_free(np_vector_set *set)
+{
+	for (unsigned i = 0; i < set->count; i++)
+		free_vector(&set->v[i]);
+	free(set->v);
+	for (unsigned i = 0; i < set->nfiles; i++)
+		free(set->files[i]);
+	free(set->files);
+	memset(set, 0, sizeof *set);
+}
+
+bool np_error_at(np_error *err, const char *path, int line, const char *fmt, ...)
+{
+	char msg[700];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	snprintf(err->text, sizeof err->text, "%.300s:%d: %s", path, line, msg);
+	return false;
+}

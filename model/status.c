@@ -1,9 +1,9 @@
 /* Status and error names (SPEC.md §1 table), and the NTSTATUS to Win32
  * translation used by the Trace* wrappers (TR-9). */
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "ntprof/number.h"
 #include "ntprof/status.h"
 
 typedef struct { uint32_t code; const char *name; } code_name;
@@ -46,11 +46,8 @@ static bool parse_in(const code_name *t, size_t n, const char *text, uint32_t *o
 			return true;
 		}
 	}
-	if (*text < '0' || *text > '9')
-		return false;
-	char *end;
-	unsigned long long v = strtoull(text, &end, 0);
-	if (*end != '\0' || v > 0xFFFFFFFFull)
+	uint64_t v;
+	if (!np_number_parse(text, &v) || v > 0xFFFFFFFFu)
 		return false;
 	*out = (uint32_t)v;
 	return true;

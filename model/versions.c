@@ -1,9 +1,9 @@
 /* The ordered version table (VR-1) and its parsing (VR-2, VR-3). */
-#include <stdio.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
+#include "ntprof/number.h"
 #include "ntprof/version.h"
 
 #define KH "GC-KHIST"
@@ -72,24 +72,20 @@ bool np_arch_parse(const char *text, np_arch *out)
 	return false;
 }
 
-/* Reads "A.B.C" or "A.B.C.D", all decimal, nothing else. */
+/* Reads "A.B.C" or "A.B.C.D", each part a number (ntprof/number.h), nothing else. */
 static bool parse_build(const char *text, unsigned part[4], int *count)
 {
 	const char *p = text;
 	*count = 0;
 	while (*count < 4) {
-		char *end;
-		if (*p < '0' || *p > '9')
-			return false;
-		unsigned long n = strtoul(p, &end, 10);
-		if (n > 0xFFFFFFul)
+		size_t len = strcspn(p, ".");
+		uint64_t n;
+		if (!np_number_parse_len(p, len, &n) || n > 0xFFFFFFu)
 			return false;
 		part[(*count)++] = (unsigned)n;
-		if (*end == '\0')
+		if (p[len] == '\0')
 			return *count >= 3;
-		if (*end != '.')
-			return false;
-		p = end + 1;
+		p += len + 1;
 	}
 	return false;
 }

@@ -52,7 +52,7 @@
 /* Name of an NTSTATUS (NULL when the table has none). */
 const char *np_status_name(uint32_t status);
 const char *np_win32_name(uint32_t error);
-/* Reverse lookups; accept the name or a number (0x... or decimal). */
+/* Reverse lookups; accept the name or a 32-bit number (ntprof/number.h: decimal or 0x hex). */
 bool np_status_parse(const char *text, uint32_t *out);
 bool np_win32_parse(const char *text, uint32_t *out);
 /* NTSTATUS -> Win32 as RtlNtStatusToDosError does for the codes of this family (TR-9). */

@@ -62,6 +62,17 @@ static void test_status_names_roundtrip(void **state)
 	assert_true(np_win32_parse("ERROR_MORE_DATA", &v));
 	assert_int_equal(v, 234);
 	assert_false(np_win32_parse("ERROR_NOPE", &v));
+	/* bug checks: the names the model and the vectors use, or a number */
+	assert_string_equal(np_bugcheck_name(0x0A), "IRQL_NOT_LESS_OR_EQUAL");
+	assert_string_equal(np_bugcheck_name(NP_BUGCHECK_KMODE_EXCEPTION_NOT_HANDLED), "KMODE_EXCEPTION_NOT_HANDLED");
+	assert_string_equal(np_bugcheck_name(0xAC), "HAL_MEMORY_ALLOCATION");
+	assert_null(np_bugcheck_name(0x50));
+	assert_true(np_bugcheck_parse("HAL_MEMORY_ALLOCATION", &v));
+	assert_int_equal(v, NP_BUGCHECK_HAL_MEMORY_ALLOCATION);
+	assert_true(np_bugcheck_parse("0x50", &v));
+	assert_int_equal(v, 0x50);
+	assert_false(np_bugcheck_parse("PAGE_FAULT_IN_NONPAGED_AREA", &v));
+	assert_false(np_bugcheck_parse("0x100000000", &v));
 }
 
 /* The one number rule (ntprof/number.h): decimal or 0x hex, leading zeros

@@ -117,6 +117,53 @@ bool np_version_parse(const char *text, np_ver *out)
 	return found;
 }
 
+/* The longest low end of "LO..HI" that can name a version; NP_NAME_MAX of
+ * the harness, so that its vectors' messages stay what they were. */
+#define RANGE_END_MAX 48
+
+/* A version range as vectors and K-INCLUSIVE-END write it (fixtures/README.md,
+ * RANGE): "all", "LO..HI", "V", "=V", ">=V", ">V", "<=V", "<V". */
+const char *np_parse_range(const char *text, np_applicability *a)
+{
+	np_ver v, w;
+	a->lo = 0;
+	a->hi = NP_VERSION_COUNT - 1;
+	if (strcmp(text, "all") == 0)
+		return NULL;
+	const char *dots = strstr(text, "..");
+	if (dots) {
+		char lo[RANGE_END_MAX];
+		size_t n = (size_t)(dots - text);
+		if (n >= sizeof lo)
+			return "version range too long";
+		memcpy(lo, text, n);
+		lo[n] = '\0';
+		if (!np_version_parse(lo, &v) || !np_version_parse(dots + 2, &w))
+			return "unknown version in range (see `ntprof versions`)";
+		if (v > w)
+			return "version range is empty (low above high)";
+		a->lo = v;
+		a->hi = w;
+		return NULL;
+	}
+	int op = 0; /* 0 '=', 1 '>=', 2 '>', 3 '<=', 4 '<' */
+	if (strncmp(text, ">=", 2) == 0) op = 1, text += 2;
+	else if (strncmp(text, "<=", 2) == 0) op = 3, text += 2;
+	else if (*text == '>') op = 2, text++;
+	else if (*text == '<') op = 4, text++;
+	else if (*text == '=') text++;
+	if (!np_version_parse(text, &v))
+		return "unknown version in range (see `ntprof versions`)";
+	switch (op) {
+	case 0: a->lo = a->hi = v; break;
+	case 1: a->lo = v; break;
+	case 2: if (v + 1 >= NP_VERSION_COUNT) return "version range is empty"; a->lo = v + 1; break;
+	case 3: a->hi = v; break;
+	default: if (v == 0) return "version range is empty"; a->hi = v - 1; break;
+	}
+	return NULL;
+}
+
 /* VR-2: the keys that a service pack separates from the row before them,
  * and the first service pack of each (RtlGetVersion reports the pack, not
  * the kernel's file revision that np_version_parse reads). */

@@ -17,12 +17,6 @@
 #define NP_MAX_RULES    12
 #define NP_MAX_FLAGS    8
 
-/* Inclusive range of versions plus a set of architectures. */
-typedef struct np_applicability {
-	np_ver lo, hi;
-	bool arch[NP_ARCH_COUNT];
-} np_applicability;
-
 /* What a step ends in, as a record or an expectation states it. */
 typedef enum np_outcome_kind {
 	NP_OUT_STATUS, NP_OUT_WIN32, NP_OUT_FAULT, NP_OUT_BUGCHECK,
@@ -117,6 +111,6 @@ bool np_vector_has_flag(const np_vector *v, const char *flag);
 const char *np_parse_step(const char *line, np_step *step);
 const char *np_parse_given_pair(const char *token, np_pair *pair);
 const char *np_parse_outcome(const char *const *tok, unsigned ntok, unsigned *used, np_outcome *out);
-const char *np_parse_range(const char *text, np_applicability *a);
+/* np_parse_range, for a RANGE, is the version table's (ntprof/version.h). */
 
 #endif

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "vectors/catalog.h"
-#include "vectors/given.h"
+#include "ntprof/configure.h"
 #include "ntprof/status.h"
 #include "ntprof/vector.h"
 #include "ntprof/version.h"

@@ -10,7 +10,7 @@
 #include <sys/types.h>
 
 #include "vectors/catalog.h"
-#include "vectors/given.h"
+#include "ntprof/configure.h"
 #include "ntprof/names.h"
 #include "ntprof/status.h"
 #include "ntprof/vector.h"
@@ -82,7 +82,7 @@ const char *np_parse_given_pair(const char *token, np_pair *pair)
 	memcpy(pair->name, token, n);
 	pair->name[n] = '\0';
 	strcpy(pair->value, eq + 1);
-	return np_given_check(pair);
+	return np_config_check(pair->name, pair->value);
 }
 
 const char *np_parse_outcome(const char *const *tok, unsigned ntok, unsigned *used, np_outcome *out)

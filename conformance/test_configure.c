@@ -165,6 +165,8 @@ static void test_configure_version_knobs(void **state)
 	assert_int_equal(np_knob_value(m, end), -1);
 	assert_null(apply(m, "K-INCLUSIVE-END", "5.0..1803"));
 	assert_int_equal(np_knob_value(m, end), -1);
+	assert_null(apply(m, "K-INCLUSIVE-END", "1809"));      /* one version: lo == hi, not never */
+	assert_int_equal(np_knob_value(m, end), -1);
 	assert_null(apply(m, "K-INCLUSIVE-END", "never"));
 	assert_true(m->knobs.inclusive_lo > m->knobs.inclusive_hi);
 	assert_int_equal(np_knob_value(m, end), 1);

@@ -1,6 +1,6 @@
 /* libFuzzer: the parsers of `ntprof call` (harness/vectors/parse.c, step.c, catalog.c)
  * on arbitrary text, one command-line argument per input line:
- *   "--given KEY=VALUE"  np_parse_given_pair (and np_given_check)
+ *   "--given KEY=VALUE"  np_parse_given_pair (and np_config_check)
  *   anything else        a step: np_parse_step, then np_captures_check
  *                        against the steps before it, as cmd_call does.
  * A step that parses must survive the round trip through np_step_line (the

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "vectors/catalog.h"
-#include "vectors/given.h"
+#include "ntprof/configure.h"
 #include "ntprof/runner.h"
 #include "ntprof/backend.h"
 #include "ntprof/vector.h"

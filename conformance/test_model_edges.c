@@ -1,12 +1,15 @@
 /* Edges of the model that the per-section tests do not reach: status names
  * (SPEC.md status table, TR-9), the address-space API's refusals (AS-1),
  * unreadable Trace* buffers (TR-3, TR-7), the bounded event log (SI-6), and
- * defensive answers to values outside the enumerations (KS-3, VR-2). */
+ * defensive answers to values outside the enumerations (KS-3, VR-2), and the
+ * one rule for numbers written as text (ntprof/number.h). */
 #include "np_test.h"
 
 #include <string.h>
 
 #include "ntprof/calls.h"
+#include "ntprof/names.h"
+#include "ntprof/number.h"
 #include "ntprof/version_predicates.h"
 #include "ntprof/status.h"
 #include "ntprof/version.h"
@@ -59,6 +62,78 @@ static void test_status_names_roundtrip(void **state)
 	assert_true(np_win32_parse("ERROR_MORE_DATA", &v));
 	assert_int_equal(v, 234);
 	assert_false(np_win32_parse("ERROR_NOPE", &v));
+	/* bug checks: the names the model and the vectors use, or a number */
+	assert_string_equal(np_bugcheck_name(0x0A), "IRQL_NOT_LESS_OR_EQUAL");
+	assert_string_equal(np_bugcheck_name(NP_BUGCHECK_KMODE_EXCEPTION_NOT_HANDLED), "KMODE_EXCEPTION_NOT_HANDLED");
+	assert_string_equal(np_bugcheck_name(0xAC), "HAL_MEMORY_ALLOCATION");
+	assert_null(np_bugcheck_name(0x50));
+	assert_true(np_bugcheck_parse("HAL_MEMORY_ALLOCATION", &v));
+	assert_int_equal(v, NP_BUGCHECK_HAL_MEMORY_ALLOCATION);
+	assert_true(np_bugcheck_parse("0x50", &v));
+	assert_int_equal(v, 0x50);
+	assert_false(np_bugcheck_parse("PAGE_FAULT_IN_NONPAGED_AREA", &v));
+	assert_false(np_bugcheck_parse("0x100000000", &v));
+}
+
+/* The one number rule (ntprof/number.h): decimal or 0x hex, leading zeros
+ * decimal, 64 bits at most, nothing around the digits. */
+static void test_number_rule(void **state)
+{
+	(void)state;
+	uint64_t n = 7;
+	assert_true(np_number_parse("0", &n));
+	assert_int_equal(n, 0);
+	assert_true(np_number_parse("1234567890", &n));
+	assert_int_equal(n, 1234567890u);
+	assert_true(np_number_parse("0x19", &n));
+	assert_int_equal(n, 0x19);
+	assert_true(np_number_parse("0XaBcDeF", &n));
+	assert_int_equal(n, 0xABCDEF);
+	/* leading zeros are decimal, never octal */
+	assert_true(np_number_parse("010", &n));
+	assert_int_equal(n, 10);
+	assert_true(np_number_parse("08", &n));
+	assert_int_equal(n, 8);
+	assert_true(np_number_parse("0x0010", &n));
+	assert_int_equal(n, 0x10);
+	/* 64 bits, and not one more */
+	assert_true(np_number_parse("18446744073709551615", &n));
+	assert_true(n == UINT64_MAX);
+	assert_true(np_number_parse("0xFFFFFFFFFFFFFFFF", &n));
+	assert_true(n == UINT64_MAX);
+	assert_true(np_number_parse("0x00000000000000000001", &n));
+	assert_int_equal(n, 1);
+	n = 7;
+	static const char *const refused[] = {
+		"", "+1", "-1", " 1", "1 ", "0x", "0X", "x1", "1x", "0x1g", "12a", "0b1", "1.5",
+		"18446744073709551616", "99999999999999999999", "0x10000000000000000",
+		"0x1FFFFFFFFFFFFFFFF", ":", "/",
+	};
+	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+		if (np_number_parse(refused[i], &n))
+			fail_msg("\"%s\" read as a number", refused[i]);
+		assert_int_equal(n, 7);   /* untouched */
+	}
+	/* a part of a longer text: only the first len characters count */
+	assert_true(np_number_parse_len("15063.1", 5, &n));
+	assert_int_equal(n, 15063);
+	assert_true(np_number_parse_len("0x1F.2", 4, &n));
+	assert_int_equal(n, 0x1F);
+	assert_false(np_number_parse_len("0x1F", 2, &n));
+	assert_false(np_number_parse_len("12", 0, &n));
+	/* the same rule in the name parsers that take a number */
+	uint32_t v;
+	assert_true(np_source_parse("010", &v));
+	assert_int_equal(v, 10);
+	assert_true(np_status_parse("010", &v));
+	assert_int_equal(v, 10);
+	assert_true(np_win32_parse("0x7A", &v));
+	assert_int_equal(v, 122);
+	np_ver ver;
+	assert_true(np_version_parse("10.0.015063", &ver));
+	assert_int_equal(ver, NP_V1703);
+	assert_false(np_version_parse("10.0.+15063", &ver));
+	assert_false(np_version_parse("10.0.0x", &ver));
 }
 
 /* TR-9: a status outside the translation table becomes ERROR_INVALID_FUNCTION. */
@@ -147,6 +222,7 @@ static void test_out_of_range_enumerations(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_status_names_roundtrip),
 	cmocka_unit_test(test_status_unmapped_translation),
+	cmocka_unit_test(test_number_rule),
 	cmocka_unit_test_setup_teardown(test_memory_map_refusals, setup, teardown),
 	cmocka_unit_test_setup_teardown(test_trace_unusable_buffers, setup, teardown),
 	cmocka_unit_test_setup_teardown(test_trace_source_list_unusable_buffers, setup, teardown),

@@ -15,7 +15,7 @@
 
 #include "vectors/arg_value.h"
 #include "vectors/catalog.h"
-#include "vectors/given.h"
+#include "ntprof/configure.h"
 #include "ntprof/status.h"
 #include "ntprof/vector.h"
 #include "ntprof/version.h"
@@ -1001,6 +1001,9 @@ static void test_parser_range_errors(void **state)
 	assert_range_error("=>6.2", unknown);
 	assert_range_error("6.2...1809", unknown);
 	assert_range_error("10.0.100", unknown);
+	/* the low end of LO..HI has at most 47 characters (a vector's name length) */
+	assert_range("10.0.000000000000000000000000000000000000017763..1809", NP_V1809, NP_V1809);
+	assert_range_error("10.0.0000000000000000000000000000000000000017763..1809", "version range too long");
 }
 
 /* ---- np_parse_outcome ---- */

@@ -47,10 +47,6 @@ static inline uint64_t np_active_mask(const np_machine *m)
 	return m->cpus >= 64 ? UINT64_MAX : (1ull << m->cpus) - 1;
 }
 
-/* Bug check codes the model can predict. */
-#define NP_BUGCHECK_IRQL_NOT_LESS_OR_EQUAL   0x0000000Au
-#define NP_BUGCHECK_KMODE_EXCEPTION_NOT_HANDLED 0x0000001Eu
-
 /* SY-1, SY-2: a user-mode probe for reading: alignment, then the range.
  * Nothing is accessed, so a mapping is not required. Kernel-mode requests pass. */
 uint32_t np_probe_for_read(np_machine *m, uint64_t addr, uint64_t len, unsigned align);

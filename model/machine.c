@@ -33,35 +33,12 @@ np_config_error np_machine_init(np_machine *m, np_ver v, np_arch a)
 	m->integrity = NP_INTEGRITY_MEDIUM;
 	m->tracing = NP_TRACING_OFF;
 	m->knobs = (np_knobs){
-		.hal_clamp = NP_HAL_CLAMP,
-		.qi_align = NP_QI_ALIGN_CHECKED,
-		.qi_write_fault = NP_QI_FAULT_SUCCESS,
-		.etw_time = NP_ETW_TIME_SHARED,
-		.etw_time_priv = NP_ETW_PRIV_REQUIRED,
-		.srclist_len = NP_SRCLIST_BAD_LENGTH,
-		.tqi_retlen = NP_RETLEN_ALWAYS,
-		.seg_smallbuf = NP_SEG_SMALLBUF_PARAM7,
-		.pre_sp4_div0 = NP_DIV0_FAULT,
-		.log2_0 = NP_LOG2_0_CLAMP,
-		.fixed_capacity_from = NP_V1703,
-		.zero_size = NP_ZERO_SIZE_ACCEPT,
-		.alignfixup_create = NP_ALIGNFIXUP_NOT_SUPPORTED,
-		.order_probe = NP_PROBE_AFTER_SOURCE,
-		.groups = NP_GROUPS_MERGE,
-		.global_priv = NP_PRIV_USER_BASE,
-		.restricted = NP_RESTRICT_LAST_BYTE,
-		.ob_fail = NP_OB_FAIL_RESOURCES,
-		.handle_fault = NP_HANDLE_FAULT_SUCCESS,
-		.limit = NP_LIMIT_ACTIVE,
-		.lock_fail = NP_LOCK_FAIL_AV,
-		.zero_on_start = false,
-		.src16 = NP_SRC_FULL,
-		.inclusive_lo = NP_V6_2,
-		.inclusive_hi = NP_V1803,
-		.oob = NP_OOB_PAGE,
-		.pebs_on_free = NP_PEBS_FREE_CHECKED,
-		.ppca_length_order = NP_PPCA_MODE_FIRST,
-		.ppca_length_status = NP_PPCA_INFO_LENGTH_MISMATCH,
+		/* each knob's DEFAULT in ntprof/knobs.h */
+#define NP_KNOB_VALUE(enumerator, spelling)
+#define NP_KNOB(name, field, rule, def, values) .field = def,
+#define NP_VERSION_KNOB(name, field, rule, def, spelling) .field = def,
+#define NP_RANGE_KNOB(name, field, rule, low, high, spelling) .field##_lo = low, .field##_hi = high,
+#include "ntprof/knobs.h"
 	};
 	/* SY-16: every processor is an Intel processor with PEBS and no
 	 * control area (memset) */

@@ -1,10 +1,10 @@
 /* Names of profile sources (KS-1) and HAL kinds (HL-1). */
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "ntprof/calls.h"
 #include "ntprof/names.h"
+#include "ntprof/number.h"
 
 /* KS-1: the public enumeration, unchanged since the 3.51 DDK. */
 static const char *const public_sources[NP_PROFILE_MAXIMUM + 1] = {
@@ -33,11 +33,8 @@ bool np_source_parse(const char *text, uint32_t *out)
 			return true;
 		}
 	}
-	if (*text < '0' || *text > '9')
-		return false;
-	char *end;
-	unsigned long long v = strtoull(text, &end, 0);
-	if (*end != '\0' || v > 0xFFFFFFFFull)
+	uint64_t v;
+	if (!np_number_parse(text, &v) || v > 0xFFFFFFFFu)
 		return false;
 	*out = (uint32_t)v;
 	return true;

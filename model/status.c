@@ -1,9 +1,9 @@
-/* Status and error names (SPEC.md §1 table), and the NTSTATUS to Win32
+/* Status, error and bug check names (SPEC.md §1 table), and the NTSTATUS to Win32
  * translation used by the Trace* wrappers (TR-9). */
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "ntprof/number.h"
 #include "ntprof/status.h"
 
 typedef struct { uint32_t code; const char *name; } code_name;
@@ -28,6 +28,11 @@ static const code_name errors[] = {
 	N(ERROR_MORE_DATA), N(ERROR_NOACCESS), N(ERROR_PRIVILEGE_NOT_HELD),
 	N(ERROR_NO_SYSTEM_RESOURCES), N(ERROR_INCORRECT_SIZE),
 };
+static const code_name bugchecks[] = {
+	{ NP_BUGCHECK_IRQL_NOT_LESS_OR_EQUAL, "IRQL_NOT_LESS_OR_EQUAL" },
+	{ NP_BUGCHECK_KMODE_EXCEPTION_NOT_HANDLED, "KMODE_EXCEPTION_NOT_HANDLED" },
+	{ NP_BUGCHECK_HAL_MEMORY_ALLOCATION, "HAL_MEMORY_ALLOCATION" },
+};
 #undef N
 
 static const char *name_of(const code_name *t, size_t n, uint32_t code)
@@ -46,11 +51,8 @@ static bool parse_in(const code_name *t, size_t n, const char *text, uint32_t *o
 			return true;
 		}
 	}
-	if (*text < '0' || *text > '9')
-		return false;
-	char *end;
-	unsigned long long v = strtoull(text, &end, 0);
-	if (*end != '\0' || v > 0xFFFFFFFFull)
+	uint64_t v;
+	if (!np_number_parse(text, &v) || v > 0xFFFFFFFFu)
 		return false;
 	*out = (uint32_t)v;
 	return true;
@@ -67,6 +69,16 @@ bool np_status_parse(const char *text, uint32_t *out)
 bool np_win32_parse(const char *text, uint32_t *out)
 {
 	return parse_in(errors, sizeof errors / sizeof *errors, text, out);
+}
+
+const char *np_bugcheck_name(uint32_t code)
+{
+	return name_of(bugchecks, sizeof bugchecks / sizeof *bugchecks, code);
+}
+
+bool np_bugcheck_parse(const char *text, uint32_t *out)
+{
+	return parse_in(bugchecks, sizeof bugchecks / sizeof *bugchecks, text, out);
 }
 
 /* TR-9: the translations RtlNtStatusToDosError makes for the statuses that

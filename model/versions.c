@@ -1,9 +1,9 @@
 /* The ordered version table (VR-1) and its parsing (VR-2, VR-3). */
-#include <stdio.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
+#include "ntprof/number.h"
 #include "ntprof/version.h"
 
 #define KH "GC-KHIST"
@@ -72,24 +72,20 @@ bool np_arch_parse(const char *text, np_arch *out)
 	return false;
 }
 
-/* Reads "A.B.C" or "A.B.C.D", all decimal, nothing else. */
+/* Reads "A.B.C" or "A.B.C.D", each part a number (ntprof/number.h), nothing else. */
 static bool parse_build(const char *text, unsigned part[4], int *count)
 {
 	const char *p = text;
 	*count = 0;
 	while (*count < 4) {
-		char *end;
-		if (*p < '0' || *p > '9')
-			return false;
-		unsigned long n = strtoul(p, &end, 10);
-		if (n > 0xFFFFFFul)
+		size_t len = strcspn(p, ".");
+		uint64_t n;
+		if (!np_number_parse_len(p, len, &n) || n > 0xFFFFFFu)
 			return false;
 		part[(*count)++] = (unsigned)n;
-		if (*end == '\0')
+		if (p[len] == '\0')
 			return *count >= 3;
-		if (*end != '.')
-			return false;
-		p = end + 1;
+		p += len + 1;
 	}
 	return false;
 }
@@ -119,6 +115,53 @@ bool np_version_parse(const char *text, np_ver *out)
 		}
 	}
 	return found;
+}
+
+/* The longest low end of "LO..HI" that can name a version; NP_NAME_MAX of
+ * the harness, so that its vectors' messages stay what they were. */
+#define RANGE_END_MAX 48
+
+/* A version range as vectors and K-INCLUSIVE-END write it (fixtures/README.md,
+ * RANGE): "all", "LO..HI", "V", "=V", ">=V", ">V", "<=V", "<V". */
+const char *np_parse_range(const char *text, np_applicability *a)
+{
+	np_ver v, w;
+	a->lo = 0;
+	a->hi = NP_VERSION_COUNT - 1;
+	if (strcmp(text, "all") == 0)
+		return NULL;
+	const char *dots = strstr(text, "..");
+	if (dots) {
+		char lo[RANGE_END_MAX];
+		size_t n = (size_t)(dots - text);
+		if (n >= sizeof lo)
+			return "version range too long";
+		memcpy(lo, text, n);
+		lo[n] = '\0';
+		if (!np_version_parse(lo, &v) || !np_version_parse(dots + 2, &w))
+			return "unknown version in range (see `ntprof versions`)";
+		if (v > w)
+			return "version range is empty (low above high)";
+		a->lo = v;
+		a->hi = w;
+		return NULL;
+	}
+	int op = 0; /* 0 '=', 1 '>=', 2 '>', 3 '<=', 4 '<' */
+	if (strncmp(text, ">=", 2) == 0) op = 1, text += 2;
+	else if (strncmp(text, "<=", 2) == 0) op = 3, text += 2;
+	else if (*text == '>') op = 2, text++;
+	else if (*text == '<') op = 4, text++;
+	else if (*text == '=') text++;
+	if (!np_version_parse(text, &v))
+		return "unknown version in range (see `ntprof versions`)";
+	switch (op) {
+	case 0: a->lo = a->hi = v; break;
+	case 1: a->lo = v; break;
+	case 2: if (v + 1 >= NP_VERSION_COUNT) return "version range is empty"; a->lo = v + 1; break;
+	case 3: a->hi = v; break;
+	default: if (v == 0) return "version range is empty"; a->hi = v - 1; break;
+	}
+	return NULL;
 }
 
 /* VR-2: the keys that a service pack separates from the row before them,

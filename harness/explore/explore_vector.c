@@ -8,8 +8,6 @@
 #include "ntprof/names.h"
 #include "ntprof/status.h"
 
-const char *bugcheck_name(uint32_t code);   /* harness/vectors/parse.c */
-
 bool np_xpoint_plain(const np_xpoint *p, unsigned dim)
 {
 	return strcmp(p->val[dim], p->sp->d[dim].b[0].text) == 0;
@@ -131,7 +129,7 @@ void np_xoutcome_text(const np_outcome *o, char *buf, size_t cap)
 		name ? snprintf(buf, cap, "fault %s", name) : snprintf(buf, cap, "fault 0x%08X", o->code);
 		break;
 	case NP_OUT_BUGCHECK:
-		name = bugcheck_name(o->code);
+		name = np_bugcheck_name(o->code);
 		name ? snprintf(buf, cap, "bugcheck %s", name) : snprintf(buf, cap, "bugcheck 0x%X", o->code);
 		break;
 	case NP_OUT_NOT_EXPORTED:   snprintf(buf, cap, "not-exported"); break;

@@ -9,8 +9,6 @@
 #include "matrix/matrix_internal.h"
 #include "ntprof/status.h"
 
-const char *bugcheck_name(uint32_t code);
-
 /* ---- interned texts: id 0 is "no cell", ids 1.. index text[id - 1] ---- */
 
 static unsigned long hash(const char *s)
@@ -106,7 +104,7 @@ void np_matrix_cell_of(const np_step *st, const np_record *rec, char *buf, size_
 		used = (size_t)snprintf(buf, cap, "fault %s", short_status(rec->outcome.code, number, sizeof number));
 		break;
 	case NP_OUT_BUGCHECK:
-		name = bugcheck_name(rec->outcome.code);
+		name = np_bugcheck_name(rec->outcome.code);
 		used = name ? (size_t)snprintf(buf, cap, "bugcheck %s", name)
 			    : (size_t)snprintf(buf, cap, "bugcheck 0x%08X", rec->outcome.code);
 		break;

@@ -5,8 +5,6 @@
 #include "ntprof/runner.h"
 #include "ntprof/status.h"
 
-const char *bugcheck_name(uint32_t code);
-
 void np_format_outcome(const np_outcome *o, char *buf, size_t cap)
 {
 	const char *name;
@@ -24,7 +22,7 @@ void np_format_outcome(const np_outcome *o, char *buf, size_t cap)
 		snprintf(buf, cap, "fault %s (0x%08X)", name ? name : "STATUS_?", o->code);
 		break;
 	case NP_OUT_BUGCHECK:
-		name = bugcheck_name(o->code);
+		name = np_bugcheck_name(o->code);
 		snprintf(buf, cap, "bugcheck %s (0x%08X)", name ? name : "?", o->code);
 		break;
 	case NP_OUT_NOT_EXPORTED:   snprintf(buf, cap, "not-exported"); break;

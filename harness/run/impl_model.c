@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vectors/given.h"
 #include "run/impl_model.h"
 #include "ntprof/calls.h"
+#include "ntprof/configure.h"
+#include "ntprof/vector.h"   /* NP_MAX_GIVEN */
 
 #define USER_BASE    0x00100000ull   /* the first region goes here */
 #define REGION_SIZE  0x10000ull      /* the granularity of a region */
@@ -49,17 +50,15 @@ static void *model_open(const ntprof_system_spec *spec, const char **why)
 {
 	np_ver v;
 	np_arch a;
-	np_pair given[NP_MAX_GIVEN];
+	np_setting given[NP_MAX_GIVEN];
 	*why = "unknown version or architecture";
 	if (!np_version_parse(spec->version, &v) || !np_arch_parse(spec->arch, &a))
 		return NULL;
 	*why = "too many given settings";
 	if (spec->ngiven > NP_MAX_GIVEN)
 		return NULL;
-	for (unsigned i = 0; i < spec->ngiven; i++) {
-		snprintf(given[i].name, sizeof given[i].name, "%s", spec->given[i].key);
-		snprintf(given[i].value, sizeof given[i].value, "%s", spec->given[i].value);
-	}
+	for (unsigned i = 0; i < spec->ngiven; i++)
+		given[i] = (np_setting){ spec->given[i].key, spec->given[i].value };
 	model_sys *s = malloc(sizeof *s);   /* np_machine_init clears the machine */
 	*why = "out of memory";
 	if (!s)
@@ -67,7 +66,7 @@ static void *model_open(const ntprof_system_spec *spec, const char **why)
 	s->next = USER_BASE;
 	*why = np_machine_init(&s->m, v, a);
 	if (!*why)
-		*why = np_given_apply_all(&s->m, given, spec->ngiven);
+		*why = np_machine_configure_all(&s->m, given, spec->ngiven);
 	if (*why) {
 		np_machine_fini(&s->m);
 		free(s);

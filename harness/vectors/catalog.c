@@ -120,34 +120,6 @@ const np_param *np_param_find(const np_function *f, const char *name)
 	return NULL;
 }
 
-bool np_number_parse(const char *text, uint64_t *out)
-{
-	if (*text < '0' || *text > '9')
-		return false;
-	bool hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-	const char *digits = hex ? text + 2 : text;
-	if (*digits == '\0')
-		return false;
-	uint64_t v = 0;
-	for (const char *p = digits; *p; p++) {
-		unsigned d;
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned)(*p - '0');
-		else if (hex && *p >= 'a' && *p <= 'f')
-			d = (unsigned)(*p - 'a' + 10);
-		else if (hex && *p >= 'A' && *p <= 'F')
-			d = (unsigned)(*p - 'A' + 10);
-		else
-			return false;
-		unsigned base = hex ? 16 : 10;
-		if (v > (UINT64_MAX - d) / base)
-			return false;  /* overflow */
-		v = v * base + d;
-	}
-	*out = v;
-	return true;
-}
-
 bool np_pointer_parse(const char *text, np_pointer_kind *kind, uint64_t *number)
 {
 	static const struct { const char *name; np_pointer_kind kind; } symbols[] = {

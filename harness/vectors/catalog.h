@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ntprof/number.h"   /* np_number_parse, for every numeric argument */
 #include "ntprof/vector.h"
 
 typedef struct np_param {
@@ -71,9 +72,6 @@ const char *np_captures_check(const np_step *prior, unsigned nprior, const np_st
 #define NP_MAX_COUNTERS 4096u
 void np_counters_format(const uint32_t *c, unsigned n, char *buf, size_t cap);
 bool np_counters_parse(const char *text, uint32_t *out, unsigned max, unsigned *n);
-
-/* Reads a number: decimal or 0x hex, up to 64 bits. */
-bool np_number_parse(const char *text, uint64_t *out);
 
 /* The value of a parameter in a step (its fallback when omitted). */
 const char *np_step_arg(const np_step *s, const np_param *p);

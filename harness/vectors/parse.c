@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "vectors/catalog.h"
-#include "vectors/given.h"
+#include "ntprof/configure.h"
 #include "vectors/parse_internal.h"
 #include "ntprof/names.h"
 #include "ntprof/status.h"
@@ -30,47 +30,6 @@ static bool fail(np_error *err, const char *file, int line, const char *fmt, ...
 	np_vectors_vfail(err, file, line, fmt, ap);
 	va_end(ap);
 	return false;
-}
-
-const char *np_parse_range(const char *text, np_applicability *a)
-{
-	np_ver v, w;
-	a->lo = 0;
-	a->hi = NP_VERSION_COUNT - 1;
-	if (strcmp(text, "all") == 0)
-		return NULL;
-	const char *dots = strstr(text, "..");
-	if (dots) {
-		char lo[NP_NAME_MAX];
-		size_t n = (size_t)(dots - text);
-		if (n >= sizeof lo)
-			return "version range too long";
-		memcpy(lo, text, n);
-		lo[n] = '\0';
-		if (!np_version_parse(lo, &v) || !np_version_parse(dots + 2, &w))
-			return "unknown version in range (see `ntprof versions`)";
-		if (v > w)
-			return "version range is empty (low above high)";
-		a->lo = v;
-		a->hi = w;
-		return NULL;
-	}
-	int op = 0; /* 0 '=', 1 '>=', 2 '>', 3 '<=', 4 '<' */
-	if (strncmp(text, ">=", 2) == 0) op = 1, text += 2;
-	else if (strncmp(text, "<=", 2) == 0) op = 3, text += 2;
-	else if (*text == '>') op = 2, text++;
-	else if (*text == '<') op = 4, text++;
-	else if (*text == '=') text++;
-	if (!np_version_parse(text, &v))
-		return "unknown version in range (see `ntprof versions`)";
-	switch (op) {
-	case 0: a->lo = a->hi = v; break;
-	case 1: a->lo = v; break;
-	case 2: if (v + 1 >= NP_VERSION_COUNT) return "version range is empty"; a->lo = v + 1; break;
-	case 3: a->hi = v; break;
-	default: if (v == 0) return "version range is empty"; a->hi = v - 1; break;
-	}
-	return NULL;
 }
 
 static const char *parse_arch_list(const char *text, bool arch[NP_ARCH_COUNT])
@@ -110,13 +69,8 @@ const char *np_parse_given_pair(const char *token, np_pair *pair)
 	memcpy(pair->name, token, n);
 	pair->name[n] = '\0';
 	strcpy(pair->value, eq + 1);
-	return np_given_check(pair);
+	return np_config_check(pair->name, pair->value);
 }
-
-static const struct { const char *name; uint32_t code; } bugchecks[] = {
-	{ "IRQL_NOT_LESS_OR_EQUAL", 0x0A }, { "KMODE_EXCEPTION_NOT_HANDLED", 0x1E },
-	{ "HAL_MEMORY_ALLOCATION", 0xAC },
-};
 
 const char *np_parse_outcome(const char *const *tok, unsigned ntok, unsigned *used, np_outcome *out)
 {
@@ -143,13 +97,7 @@ const char *np_parse_outcome(const char *const *tok, unsigned ntok, unsigned *us
 			return np_status_parse(tok[1], &out->code) ? NULL : "unknown exception status";
 		}
 		out->kind = NP_OUT_BUGCHECK;
-		for (size_t i = 0; i < sizeof bugchecks / sizeof *bugchecks; i++)
-			if (strcmp(tok[1], bugchecks[i].name) == 0)
-				return out->code = bugchecks[i].code, NULL;
-		uint64_t n;
-		if (np_number_parse(tok[1], &n) && n <= 0xFFFFFFFFu)
-			return out->code = (uint32_t)n, NULL;
-		return "unknown bug check";
+		return np_bugcheck_parse(tok[1], &out->code) ? NULL : "unknown bug check";
 	}
 	if (strncmp(t, "ERROR_", 6) == 0) {
 		out->kind = NP_OUT_WIN32;
@@ -159,15 +107,6 @@ const char *np_parse_outcome(const char *const *tok, unsigned ntok, unsigned *us
 	if (strncmp(t, "STATUS_", 7) == 0 || strncmp(t, "0x", 2) == 0)
 		return np_status_parse(t, &out->code) ? NULL : "unknown NTSTATUS";
 	return "expected an outcome: STATUS_*, ERROR_*, 0x........, fault S, bugcheck B, not-exported, not-applicable";
-}
-
-const char *bugcheck_name(uint32_t code);
-const char *bugcheck_name(uint32_t code)
-{
-	for (size_t i = 0; i < sizeof bugchecks / sizeof *bugchecks; i++)
-		if (bugchecks[i].code == code)
-			return bugchecks[i].name;
-	return NULL;
 }
 
 /* expect/accept OUTCOME [Name=Value]... [on RANGE] [arch=LIST] [flag=NAME] */

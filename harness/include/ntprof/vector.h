@@ -19,12 +19,6 @@
 #define NP_MAX_RULES    12
 #define NP_MAX_FLAGS    8
 
-/* Inclusive range of versions plus a set of architectures. */
-typedef struct np_applicability {
-	np_ver lo, hi;
-	bool arch[NP_ARCH_COUNT];
-} np_applicability;
-
 /* What a step ends in, as a record or an expectation states it: the model's
  * result kinds (ntprof/calls.h), whose numbers are also the ABI's
  * (ntprof/impl.h). The NP_OUT_ names are the harness's spelling of them. */
@@ -137,6 +131,6 @@ const char *np_step_type(np_step *step);
 const np_arg *np_step_value(const np_step *step, const char *param);
 const char *np_parse_given_pair(const char *token, np_pair *pair);
 const char *np_parse_outcome(const char *const *tok, unsigned ntok, unsigned *used, np_outcome *out);
-const char *np_parse_range(const char *text, np_applicability *a);
+/* np_parse_range, for a RANGE, is the version table's (ntprof/version.h). */
 
 #endif

@@ -32,124 +32,23 @@ typedef enum np_tracing { NP_TRACING_OFF, NP_TRACING_ON, NP_TRACING_LATE } np_tr
 /* HL-1: the HAL's profile interface, chosen from the boot processor (KS-3). */
 typedef enum np_hal_kind { NP_HAL_DEFAULT, NP_HAL_EMON, NP_HAL_AMD64 } np_hal_kind;
 
-/* ---- Knobs: every unknown of SPEC.md that these calls touch (SPEC.md §K). ---- */
+/* ---- Knobs: every unknown of SPEC.md that these calls touch (SPEC.md §K). ----
+ * Declared once, in ntprof/knobs.h: from it come an enumeration per knob
+ * (np_knob_hal_clamp: NP_HAL_CLAMP, NP_HAL_IGNORE, NP_HAL_STORE, ...) and
+ * the fields of np_knobs. */
 
-/* K-HAL-CLAMP (HL-4): what the HAL does with an interval outside [min, max]. */
-typedef enum np_knob_hal_clamp {
-	NP_HAL_CLAMP,   /* default: clamp into [min, max] */
-	NP_HAL_IGNORE,  /* silently keep the old interval */
-	NP_HAL_STORE    /* store the value as given */
-} np_knob_hal_clamp;
-
-/* K-QI-ALIGN (QI-2): does the Interval probe demand 4-byte alignment. */
-typedef enum np_knob_qi_align { NP_QI_ALIGN_CHECKED, NP_QI_ALIGN_NONE } np_knob_qi_align;
-
-/* K-QI-WRITE-FAULT (QI-3): status when the final write of *Interval faults. */
-typedef enum np_knob_qi_write_fault { NP_QI_FAULT_SUCCESS, NP_QI_FAULT_EXCEPTION } np_knob_qi_write_fault;
-
-/* K-ETW-TIME (TR-4): is the ETW time-profile interval the HAL's ProfileTime interval. */
-typedef enum np_knob_etw_time { NP_ETW_TIME_SHARED, NP_ETW_TIME_SEPARATE } np_knob_etw_time;
-
-/* K-ETW-TIME-PRIV (TR-5): privilege for setting the ETW time-profile interval. */
-typedef enum np_knob_etw_time_priv { NP_ETW_PRIV_REQUIRED, NP_ETW_PRIV_NONE } np_knob_etw_time_priv;
-
-/* K-SRCLIST-LEN (TR-7): the answer to a too-small source-list buffer. */
-typedef enum np_knob_srclist_len { NP_SRCLIST_BAD_LENGTH, NP_SRCLIST_MORE_DATA } np_knob_srclist_len;
-
-/* K-TQI-RETLEN (TR-3): is *ReturnLength written when the length is wrong
- * (always), or only when InformationLength is right (right-length). */
-typedef enum np_knob_tqi_retlen { NP_RETLEN_ALWAYS, NP_RETLEN_RIGHT_LENGTH } np_knob_tqi_retlen;
-
-/* K-SEG-SMALLBUF (CP-4): x86 segment mode with BufferSize < 4, from 4.0sp4. */
-typedef enum np_knob_seg_smallbuf { NP_SEG_SMALLBUF_PARAM7, NP_SEG_SMALLBUF_INVALID } np_knob_seg_smallbuf;
-
-/* K-PRE-SP4-DIV0 (CP-5): what the divide by a zero bucket count does. */
-typedef enum np_knob_pre_sp4_div0 { NP_DIV0_FAULT, NP_DIV0_BUGCHECK } np_knob_pre_sp4_div0;
-
-/* K-LOG2-0 (CP-6): the segment-mode bucket size when ProfileSize/n is 1. */
-typedef enum np_knob_log2_0 { NP_LOG2_0_CLAMP, NP_LOG2_0_REJECT } np_knob_log2_0;
-
-/* K-ZERO-SIZE (CP-9): does ProfileSize 0 need a counter under the fixed check. */
-typedef enum np_knob_zero_size { NP_ZERO_SIZE_ACCEPT, NP_ZERO_SIZE_ONE_COUNTER } np_knob_zero_size;
-
-/* K-ALIGNFIXUP-CREATE (CP-11): create with ProfileAlignmentFixup from 6.2. */
-typedef enum np_knob_alignfixup_create { NP_ALIGNFIXUP_NOT_SUPPORTED, NP_ALIGNFIXUP_ACCEPT } np_knob_alignfixup_create;
-
-/* K-ORDER-PROBE (CP-12..CP-14): where the user-mode probes run. */
-typedef enum np_knob_order_probe {
-	NP_PROBE_AFTER_SOURCE, NP_PROBE_BEFORE_SOURCE, NP_PROBE_AFTER_PROCESSORS
-} np_knob_order_probe;
-
-/* K-GROUPS (CP-15): two elements for one group. */
-typedef enum np_knob_groups { NP_GROUPS_MERGE, NP_GROUPS_REJECT } np_knob_groups;
-
-/* K-GLOBAL-PRIV-SCOPE (CP-21): which global profiles need the privilege. */
-typedef enum np_knob_global_priv { NP_PRIV_USER_BASE, NP_PRIV_ALWAYS } np_knob_global_priv;
-
-/* K-RESTRICTED-BOUNDARY (CP-22): when a region "reaches into" kernel space. */
-typedef enum np_knob_restricted { NP_RESTRICT_LAST_BYTE, NP_RESTRICT_END, NP_RESTRICT_BASE } np_knob_restricted;
-
-/* K-OB-FAIL (CP-23): the status when the object or handle cannot be made. */
-typedef enum np_knob_ob_fail { NP_OB_FAIL_RESOURCES, NP_OB_FAIL_QUOTA } np_knob_ob_fail;
-
-/* K-HANDLE-WRITE-FAULT (CP-24): the final write of *ProfileHandle faults. */
-typedef enum np_knob_handle_fault { NP_HANDLE_FAULT_SUCCESS, NP_HANDLE_FAULT_EXCEPTION } np_knob_handle_fault;
-
-/* K-LIMIT (ST-3): which processor count the started-profile limit uses. */
-typedef enum np_knob_limit { NP_LIMIT_ACTIVE, NP_LIMIT_MAXIMUM } np_knob_limit;
-
-/* K-LOCK-FAIL (ST-5): the status of an (injected) failure to lock the buffer. */
-typedef enum np_knob_lock_fail { NP_LOCK_FAIL_AV, NP_LOCK_FAIL_QUOTA, NP_LOCK_FAIL_RESOURCES } np_knob_lock_fail;
-
-/* K-SRC16 (IN-2): the interrupt's source against the profile's. */
-typedef enum np_knob_src16 { NP_SRC_FULL, NP_SRC_LOW16 } np_knob_src16;
-
-/* K-OOB-POLICY (IN-7): an increment outside the counters. */
-typedef enum np_knob_oob {
-	NP_OOB_PAGE,        /* default: corruption in the last mapped page, bug check past it */
-	NP_OOB_BUGCHECK, NP_OOB_CORRUPTION, NP_OOB_IGNORE
-} np_knob_oob;
-/* K-PEBS-ON-FREE (SY-14): does the PEBS test of SY-11 also guard a free. */
-typedef enum np_knob_pebs_on_free { NP_PEBS_FREE_CHECKED, NP_PEBS_FREE_UNCHECKED } np_knob_pebs_on_free;
-
-/* K-PPCA-LENGTH-ORDER (SY-8): is the class 0x81 length tested after the
- * user-mode refusal of SY-7 (mode-first) or before it (length-first). */
-typedef enum np_knob_ppca_length_order { NP_PPCA_MODE_FIRST, NP_PPCA_LENGTH_FIRST } np_knob_ppca_length_order;
-
-/* K-PPCA-LENGTH-STATUS (SY-8): the status of a wrong class 0x81 length. */
-typedef enum np_knob_ppca_length_status {
-	NP_PPCA_INFO_LENGTH_MISMATCH, NP_PPCA_INVALID_PARAMETER
-} np_knob_ppca_length_status;
+#define NP_KNOB_VALUE(enumerator, spelling) enumerator,
+#define NP_KNOB(name, field, rule, def, values) typedef enum np_knob_##field { values } np_knob_##field;
+#define NP_VERSION_KNOB(name, field, rule, def, spelling)
+#define NP_RANGE_KNOB(name, field, rule, low, high, spelling)
+#include "ntprof/knobs.h"
 
 typedef struct np_knobs {
-	np_knob_hal_clamp hal_clamp;
-	np_knob_qi_align qi_align;
-	np_knob_qi_write_fault qi_write_fault;
-	np_knob_etw_time etw_time;
-	np_knob_etw_time_priv etw_time_priv;
-	np_knob_srclist_len srclist_len;
-	np_knob_tqi_retlen tqi_retlen;
-	np_knob_seg_smallbuf seg_smallbuf;
-	np_knob_pre_sp4_div0 pre_sp4_div0;
-	np_knob_log2_0 log2_0;
-	np_ver fixed_capacity_from;      /* K-FIX-1703 (CP-9); NP_VERSION_COUNT = never */
-	np_knob_zero_size zero_size;
-	np_knob_alignfixup_create alignfixup_create;
-	np_knob_order_probe order_probe;
-	np_knob_groups groups;
-	np_knob_global_priv global_priv;
-	np_knob_restricted restricted;
-	np_knob_ob_fail ob_fail;
-	np_knob_handle_fault handle_fault;
-	np_knob_limit limit;
-	np_knob_lock_fail lock_fail;
-	bool zero_on_start;              /* K-ZERO-ON-START (ST-8) */
-	np_knob_src16 src16;
-	np_ver inclusive_lo, inclusive_hi; /* K-INCLUSIVE-END (IN-4); lo > hi = never */
-	np_knob_oob oob;
-	np_knob_pebs_on_free pebs_on_free;
-	np_knob_ppca_length_order ppca_length_order;
-	np_knob_ppca_length_status ppca_length_status;
+#define NP_KNOB_VALUE(enumerator, spelling)
+#define NP_KNOB(name, field, rule, def, values) np_knob_##field field;
+#define NP_VERSION_KNOB(name, field, rule, def, spelling) np_ver field;   /* NP_VERSION_COUNT: never */
+#define NP_RANGE_KNOB(name, field, rule, low, high, spelling) np_ver field##_lo, field##_hi; /* lo > hi: never */
+#include "ntprof/knobs.h"
 } np_knobs;
 
 /* ---- Per-processor state (SY-15, SY-16) ---- */

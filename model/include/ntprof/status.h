@@ -49,13 +49,23 @@
 #define NP_ERROR_NO_SYSTEM_RESOURCES  1450u
 #define NP_ERROR_INCORRECT_SIZE       1462u
 
+/* Bug check codes: the two the model can predict, and one more a vector
+ * may name. */
+#define NP_BUGCHECK_IRQL_NOT_LESS_OR_EQUAL      0x0000000Au
+#define NP_BUGCHECK_KMODE_EXCEPTION_NOT_HANDLED 0x0000001Eu
+#define NP_BUGCHECK_HAL_MEMORY_ALLOCATION       0x000000ACu
+
 /* Name of an NTSTATUS (NULL when the table has none). */
 const char *np_status_name(uint32_t status);
 const char *np_win32_name(uint32_t error);
-/* Reverse lookups; accept the name or a number (0x... or decimal). */
+/* Reverse lookups; accept the name or a 32-bit number (ntprof/number.h: decimal or 0x hex). */
 bool np_status_parse(const char *text, uint32_t *out);
 bool np_win32_parse(const char *text, uint32_t *out);
 /* NTSTATUS -> Win32 as RtlNtStatusToDosError does for the codes of this family (TR-9). */
 uint32_t np_status_to_win32(uint32_t status);
+/* Name of a bug check code (NULL when the table has none), and back: the
+ * name or a 32-bit number. */
+const char *np_bugcheck_name(uint32_t code);
+bool np_bugcheck_parse(const char *text, uint32_t *out);
 
 #endif

@@ -43,6 +43,20 @@ bool np_version_from_build(unsigned major, unsigned minor, unsigned build, unsig
 			   np_ver *out);
 bool np_arch_parse(const char *text, np_arch *out);
 
+/* An inclusive range of versions plus a set of architectures: where a
+ * vector or an expectation applies (the harness), where K-INCLUSIVE-END
+ * holds (the model). */
+typedef struct np_applicability {
+	np_ver lo, hi;
+	bool arch[NP_ARCH_COUNT];
+} np_applicability;
+
+/* Reads a version range into a->lo and a->hi (a->arch is left alone):
+ * "all", "LO..HI" (inclusive), "V" or "=V", ">=V", ">V", "<=V", "<V", each
+ * V a key or a build as np_version_parse reads it. Returns NULL, or why the
+ * text is no range (an unknown version, an empty range). */
+const char *np_parse_range(const char *text, np_applicability *a);
+
 /* VR-3: x64 and WOW64 exist from 5.2 SP1; Windows 11 has no x86 edition. */
 bool np_arch_exists(np_ver v, np_arch a);
 

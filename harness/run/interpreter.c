@@ -471,7 +471,7 @@ static void buffer_step(native_state *s, const np_step *st, const np_function *f
 	/* The parser admits only names an earlier step captures, but that step
 	 * may not have made the buffer: its create was not applicable (a buffer
 	 * that does not fit the caller's address space) or it had no room for
-	 * another capture. Found by conformance/fuzz_model.c. */
+	 * another capture. Found by tests/fuzz/fuzz_model.c. */
 	if (!c) {
 		not_applicable(r, "no such buffer: the step that captures it did not make it");
 		return;

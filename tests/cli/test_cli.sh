@@ -158,7 +158,7 @@ NtStopProfile -> bugcheck IRQL_NOT_LESS_OR_EQUAL (0x0000000A)' \
 	call --target 1803/x64 'NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x1000 BucketSize=2 BufferSize=0x1000' \
 	'NtStartProfile ProfileHandle=h' 'Interrupt Pc=0x10001000' 'NtStopProfile ProfileHandle=h'
 
-# found by conformance/fuzz_model.c: ntprof aborted when the step that
+# found by tests/fuzz/fuzz_model.c: ntprof aborted when the step that
 # captures a buffer could not make it (its create was not applicable)
 want_out "call: a captured buffer that was never made is not applicable, not a crash" \
 	'NtCreateProfile -> not-applicable (the buffer does not fit in the caller'"'"'s address space)
@@ -166,7 +166,7 @@ ReadBuffer -> not-applicable (no such buffer: the step that captures it did not 
 	call --target 1803/wow64 'NtCreateProfile ProfileHandle=user Process=other ProfileBase=0x3f ProfileSize=0x87347029 BucketSize=31 Buffer=>b BufferSize=0xF7B9690B' \
 	'ReadBuffer Buffer=b'
 
-# found by conformance/fuzz_model.c: an input written into a buffer larger
+# found by tests/fuzz/fuzz_model.c: an input written into a buffer larger
 # than 1 MiB (kept in pages) went through a null pointer (segmentation fault)
 want_out "call: an input inside a large captured buffer is written as into a small one" \
 	'NtCreateProfile -> STATUS_SUCCESS (0x00000000) ProfileHandle=h
@@ -213,9 +213,9 @@ elif ! grep -q '^SPEC\.md:[0-9][0-9]*$' "$tmp/out" ||
 elif ! awk '/^implemented:$/ { s = 1; next } /^vectors:$/ { s = 2; next } /^tests:$/ { s = 3; next }
 	s == 1 && /^  model\/[^ ]*\.[ch]:[0-9]+$/ { m++ }
 	s == 2 && /^  set-interval\/privilege-threshold \(.*fixtures\/interval\/set-interval\.vec:[0-9]+\)$/ { v++ }
-	s == 3 && /^  conformance\/[^ ]*:[0-9]+$/ { t++ }
+	s == 3 && /^  tests\/[^ ]*:[0-9]+$/ { t++ }
 	END { exit !(m && v && t) }' "$tmp/out"; then
-	fail "explain SI-1" "want a model/ citation, the privilege-threshold vector and a conformance/ test"
+	fail "explain SI-1" "want a model/ citation, the privilege-threshold vector and a tests/ test"
 else
 	pass "explain SI-1: rule text, implemented:, vectors:, tests:"
 fi
@@ -497,7 +497,7 @@ else
 fi
 
 # bad input: exit 2, the message names file:line or the argument, nothing written
-for f in "$root"/conformance/data/bad-known/*.known; do
+for f in "$root"/tests/data/bad-known/*.known; do
 	where=$(sed -n '1s/.* => :\([0-9]*\): .*/\1/p' "$f")
 	nt run --known "$f" --output "$tmp/kw/report.txt" --known-write "$tmp/kw/w.known" "$tmp/mismatch.vec"
 	if [ "$rc" -ne 2 ] || ! head -n 1 "$tmp/err" | grep -q -F "$f:$where: "; then
@@ -508,15 +508,15 @@ for f in "$root"/conformance/data/bad-known/*.known; do
 		pass "run --known ${f##*/}: exit 2, file:$where:, nothing written"
 	fi
 done
-# every malformed vector file of conformance/data/bad (issue 7): exit 2, the
+# every malformed vector file of tests/data/bad (issue 7): exit 2, the
 # message its line 1 (or bad/expected.txt) names as file:line: message, and
 # neither the --output file nor its temporary file left in the directory
 mkdir -p "$tmp/badvec"
 nbad=0
-for f in "$root"/conformance/data/bad/*.vec; do
+for f in "$root"/tests/data/bad/*.vec; do
 	name=${f##*/}
 	want=$(sed -n '1s/^# .* => :\([0-9]*: .*\)/\1/p' "$f" | tr -d '\r')
-	[ -n "$want" ] || want=$(sed -n "s/^$name => :\\([0-9]*: .*\\)/\\1/p" "$root/conformance/data/bad/expected.txt")
+	[ -n "$want" ] || want=$(sed -n "s/^$name => :\\([0-9]*: .*\\)/\\1/p" "$root/tests/data/bad/expected.txt")
 	nbad=$((nbad + 1))
 	nt run --format json --output "$tmp/badvec/out.json" "$f"
 	if [ -z "$want" ]; then
@@ -532,9 +532,9 @@ for f in "$root"/conformance/data/bad/*.vec; do
 	fi
 done
 if [ "$nbad" -lt 50 ]; then
-	fail "conformance/data/bad holds at least 50 malformed files" "have $nbad"
+	fail "tests/data/bad holds at least 50 malformed files" "have $nbad"
 else
-	pass "conformance/data/bad holds $nbad malformed files"
+	pass "tests/data/bad holds $nbad malformed files"
 fi
 
 want_error "run --known: a file that does not exist" 2 "$tmp/absent.known:0: cannot open" \
@@ -601,9 +601,9 @@ else
 	pass "compare: a run of every fixture on every target has a column per target"
 fi
 
-for f in "$root"/conformance/data/bad-json/*.json; do
+for f in "$root"/tests/data/bad-json/*.json; do
 	name=${f##*/}
-	want=$(sed -n "s/^$name => :\\([0-9]*\\): .*/\\1/p" "$root/conformance/data/bad-json/expected.txt")
+	want=$(sed -n "s/^$name => :\\([0-9]*\\): .*/\\1/p" "$root/tests/data/bad-json/expected.txt")
 	nt compare --output "$tmp/cmp/bad.txt" "$tmp/cmp/win8.json" "$f"
 	if [ -z "$want" ]; then
 		fail "compare $name" "expected.txt has no line for it"

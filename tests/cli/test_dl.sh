@@ -2,7 +2,7 @@
 # `ntprof run --backend dl:PATH`: implementations in shared objects.
 #   dl_faithful.so forwards to the model: it must match everything the model
 #     matches, so the interface (ntprof/impl.h) carries all a vector needs.
-#   dl_faulty.so has four bugs (see conformance/dl_faulty.c); the run must
+#   dl_faulty.so has four bugs (see tests/dl/dl_faulty.c); the run must
 #     fail and name, vector by vector, at least the vectors listed below for
 #     each bug, with the model's outcome beside the wrong one, and nothing
 #     outside the two functions the bugs live in.
@@ -14,7 +14,7 @@ set -u
 
 : "${NTPROF_BIN:?NTPROF_BIN must name the ntprof binary}"
 : "${NTPROF_SOURCE_ROOT:?NTPROF_SOURCE_ROOT must name the repository}"
-dir=$(dirname "$NTPROF_BIN")/conformance
+dir=$(dirname "$NTPROF_BIN")/tests/dl
 fixtures=$NTPROF_SOURCE_ROOT/fixtures
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-dl.XXXXXX") || exit 1

@@ -4,7 +4,7 @@
 # in every report format. Run by Kyua as a plain test program.
 set -u
 here=$(dirname "$0")
-bin=${NTPROF_BIN:-$here/../ntprof}
+bin=${NTPROF_BIN:-$here/../../ntprof}
 root=${NTPROF_SOURCE_ROOT:?NTPROF_SOURCE_ROOT must name the repository}
 out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT

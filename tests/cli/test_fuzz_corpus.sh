@@ -1,17 +1,17 @@
 #!/bin/sh
-# The libFuzzer fuzzers (conformance/fuzz_*.c) over their seed corpora only:
+# The libFuzzer fuzzers (tests/fuzz/fuzz_*.c) over their seed corpora only:
 # every seed, and every regression input of a fixed finding, runs once
 # under ASan and UBSan and must pass the fuzzer's checks. `make fuzz` is the
 # long run; this is the fast replay make check does (issue 7).
 #
 # Environment: NTPROF_SOURCE_ROOT (the repository), NTPROF_FUZZ_DIR (where the
-# fuzzers are; default: the repository's build/fuzz/conformance, which
+# fuzzers are; default: the repository's build/fuzz/tests/fuzz, which
 # `make check` builds with `make VARIANT=fuzz fuzzers`). Prints TAP.
 set -u
 
 : "${NTPROF_SOURCE_ROOT:?NTPROF_SOURCE_ROOT must name the repository}"
 root=$NTPROF_SOURCE_ROOT
-dir=${NTPROF_FUZZ_DIR:-$root/build/fuzz/conformance}
+dir=${NTPROF_FUZZ_DIR:-$root/build/fuzz/tests/fuzz}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-fuzz.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -19,12 +19,12 @@ trap 'exit 2' HUP INT TERM
 
 n=0 failed=0
 # one fuzzer per seed directory
-names=$(cd "$root/conformance/fuzz" && for d in */; do printf '%s ' "${d%/}"; done)
+names=$(cd "$root/tests/fuzz" && for d in */; do printf '%s ' "${d%/}"; done)
 echo "1..$(echo $names | wc -w)"
 for name in $names; do
 	n=$((n + 1))
 	bin=$dir/fuzz_$name
-	seeds="$root/conformance/fuzz/$name $(sed -n "s|^$name ||p" "$root/conformance/fuzz/SEEDS" |
+	seeds="$root/tests/fuzz/$name $(sed -n "s|^$name ||p" "$root/tests/fuzz/SEEDS" |
 		tr ' ' '\n' | sed "s|^|$root/|" | tr '\n' ' ')"
 	# shellcheck disable=SC2086 # the seed directories are words
 	files=$(find $seeds -type f | sort)

@@ -2,9 +2,9 @@
 # Behaviour kept across refactors: the outputs of ntprof's commands (run in
 # every format, matrix, diff, explore, compare, explain, trace, versions, the
 # README's `call` examples, usage errors) must hash to the sums recorded in
-# conformance/data/golden.sums (tools/golden.sh says what runs). A change
+# tests/data/golden.sums (tools/golden.sh says what runs). A change
 # that means to alter an output records new sums in its own commit:
-#   tools/golden.sh . build/ntprof conformance/data/golden.sums --record /tmp/golden
+#   tools/golden.sh . build/ntprof tests/data/golden.sums --record /tmp/golden
 # The twin proves the comparison can fail: one recorded sum altered must be
 # reported, by the name of its output, with exit status 1.
 #
@@ -14,7 +14,7 @@ set -u
 : "${NTPROF_BIN:?NTPROF_BIN must name the ntprof binary}"
 : "${NTPROF_SOURCE_ROOT:?NTPROF_SOURCE_ROOT must name the repository}"
 root=$NTPROF_SOURCE_ROOT
-sums=$root/conformance/data/golden.sums
+sums=$root/tests/data/golden.sums
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-golden.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -28,7 +28,7 @@ if [ $rc -eq 0 ]; then
 	echo "ok 1 - every recorded output unchanged ($(wc -l < "$sums") outputs)"
 else
 	failed=1
-	echo "not ok 1 - outputs differ from conformance/data/golden.sums (exit $rc)"
+	echo "not ok 1 - outputs differ from tests/data/golden.sums (exit $rc)"
 	sed 's/^/#   | /' "$tmp/out"
 fi
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The equivalence list of `make mutants` (conformance/mutants-equivalent.txt)
+# The equivalence list of `make mutants` (tests/data/mutants-equivalent.txt)
 # against the mutants tools/mutants-gen.awk makes of model/ as it is now: an
 # edit that moves or changes a listed mutant fails make check at once, not at
 # the next hour-long `make mutants` (issue 7). Nothing is built: this is
@@ -12,7 +12,7 @@ set -u
 
 : "${NTPROF_SOURCE_ROOT:?NTPROF_SOURCE_ROOT must name the repository}"
 root=$NTPROF_SOURCE_ROOT
-list=$root/conformance/mutants-equivalent.txt
+list=$root/tests/data/mutants-equivalent.txt
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-mutlist.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT

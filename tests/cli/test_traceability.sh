@@ -1,7 +1,7 @@
 #!/bin/sh
 # Rule traceability: `ntprof explain --check` and `ntprof trace` must find
 # every SPEC.md rule implemented (model/), proved by a vector (fixtures/) and
-# tested (conformance/), and nothing citing a rule SPEC.md lacks or retired.
+# tested (tests/), and nothing citing a rule SPEC.md lacks or retired.
 # trace gives the same lines as explain --check (one implementation, checked
 # on every tree below) and writes the rule matrix, rules.md and rules.html.
 #
@@ -104,7 +104,7 @@ else
 fi
 if ! printf '%s\n' "$row" | grep -q '| ok | ' ||
 	! printf '%s\n' "$row" | grep -q 'set-interval/[a-z-]* (fixtures/interval/set-interval.vec:[0-9]*)' ||
-	! printf '%s\n' "$row" | grep -q 'conformance/test_set_interval.c:[0-9]'; then
+	! printf '%s\n' "$row" | grep -q 'tests/model/test_set_interval.c:[0-9]'; then
 	fail "rules.md shows SI-1 as ok with its vectors and tests" "row: $row"
 else
 	pass "rules.md shows SI-1 as ok with its vectors and tests"
@@ -131,7 +131,7 @@ fi
 fresh_copy() {
 	rm -rf "$tmp/tree"
 	mkdir "$tmp/tree" &&
-		cp -R "$root/SPEC.md" "$root/fixtures" "$root/model" "$root/conformance" "$tmp/tree/"
+		cp -R "$root/SPEC.md" "$root/fixtures" "$root/model" "$root/tests" "$tmp/tree/"
 }
 
 if ! fresh_copy; then
@@ -166,7 +166,7 @@ printf '\n### %s — test\nA rule made up by test_traceability.sh.\n' "$r99" >>"
 line=$(grep -n -F "### $r99 — test" "$tmp/tree/SPEC.md" | cut -d: -f1)
 check "$tmp/tree"
 twin_result "a rule without implementation, vector or test is reported" \
-	"SPEC.md:$line: rule $r99 lacks an implementation (model/) a vector (fixtures/) a test (conformance/)"
+	"SPEC.md:$line: rule $r99 lacks an implementation (model/) a vector (fixtures/) a test (tests/)"
 
 # 1b. A rule implemented and proved by a vector, but tested nowhere.
 fresh_copy
@@ -182,11 +182,11 @@ vector twin/untested-rule
   expect  STATUS_SUCCESS
 EOF
 check "$tmp/tree"
-twin_result "a rule without a test is reported" "SPEC.md:$line: rule $r99 lacks a test (conformance/)"
+twin_result "a rule without a test is reported" "SPEC.md:$line: rule $r99 lacks a test (tests/)"
 
 # 1c. A rule only a test cites.
 rm "$tmp/tree/model/zz_twin.h" "$tmp/tree/fixtures/zz-twin.vec"
-printf '#!/bin/sh\n# %s\nexit 0\n' "$r99" >"$tmp/tree/conformance/zz_twin.sh"
+printf '#!/bin/sh\n# %s\nexit 0\n' "$r99" >"$tmp/tree/tests/zz_twin.sh"
 check "$tmp/tree"
 twin_result "a rule with only a test is reported" \
 	"SPEC.md:$line: rule $r99 lacks an implementation (model/) a vector (fixtures/)"
@@ -211,10 +211,10 @@ twin_result "a vector citing an unknown rule is reported" \
 # 3. A test citing a rule SPEC.md lacks.
 fresh_copy
 r97=$(fake 97)
-printf '#!/bin/sh\n# proves nothing\n# %s: a rule SPEC.md does not have\nexit 0\n' "$r97" >"$tmp/tree/conformance/zz_twin.sh"
+printf '#!/bin/sh\n# proves nothing\n# %s: a rule SPEC.md does not have\nexit 0\n' "$r97" >"$tmp/tree/tests/zz_twin.sh"
 check "$tmp/tree"
 twin_result "a test citing an unknown rule is reported" \
-	"conformance/zz_twin.sh:3: test cites $r97, which SPEC.md does not have"
+	"tests/zz_twin.sh:3: test cites $r97, which SPEC.md does not have"
 
 # 4. A model comment citing a rule SPEC.md lacks.
 fresh_copy
@@ -254,11 +254,11 @@ check "$tmp/tree"
 twin_result "model code citing a retired rule is reported" \
 	"model/zz_twin.h:1: model cites retired rule $r96"
 rm "$tmp/tree/model/zz_twin.h"
-printf '#!/bin/sh\n# %s\nexit 0\n' "$r96" >"$tmp/tree/conformance/zz_twin.sh"
+printf '#!/bin/sh\n# %s\nexit 0\n' "$r96" >"$tmp/tree/tests/zz_twin.sh"
 check "$tmp/tree"
 twin_result "a test citing a retired rule is reported" \
-	"conformance/zz_twin.sh:2: test cites retired rule $r96"
-if in_report "conformance/zz_twin.sh:2: test cites retired rule $r96" &&
+	"tests/zz_twin.sh:2: test cites retired rule $r96"
+if in_report "tests/zz_twin.sh:2: test cites retired rule $r96" &&
 	grep -q "^| $r96 (SPEC.md:[0-9]*) | old | retired | " "$tmp/out/rules.md"; then
 	pass "the reports list the problem and show the rule as retired"
 else
@@ -288,7 +288,7 @@ awk '/^### / { skip = ($2 == "QI-1") } !skip' "$root/SPEC.md" >"$tmp/tree/SPEC.m
 check "$tmp/tree"
 if [ "$rc" -ne 1 ] ||
 	! grep -q '^model/[a-z_/]*\.[ch]:[0-9]*: model cites QI-1, which SPEC.md does not have$' "$tmp/check.out" ||
-	! grep -q '^conformance/test_[a-z_]*\.[a-z]*:[0-9]*: test cites QI-1, which SPEC.md does not have$' "$tmp/check.out" ||
+	! grep -q '^tests/[a-z]*/test_[a-z_]*\.[a-z]*:[0-9]*: test cites QI-1, which SPEC.md does not have$' "$tmp/check.out" ||
 	! grep -q "^$tmp/tree/fixtures/[a-z/_-]*\.vec:[0-9]*: vector [a-z/-]* cites unknown rule QI-1$" "$tmp/check.out" ||
 	grep -q '^| QI-1 ' "$tmp/out/rules.md"; then
 	fail "a rule removed from SPEC.md: its code, vectors and tests are reported" "see output"

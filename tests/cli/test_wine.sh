@@ -104,13 +104,13 @@ cat >"$tmp/faults.vec" <<'EOF'
 vector wine-test/first
   title   The step whose child misbehaves
   rules   SI-1
-  source  conformance/test_wine.sh
+  source  tests/cli/test_wine.sh
   call    NtClose Handle=invalid
   expect  STATUS_INVALID_HANDLE
 vector wine-test/second
   title   The next vector runs in a fresh child
   rules   SI-1
-  source  conformance/test_wine.sh
+  source  tests/cli/test_wine.sh
   call    NtSetIntervalProfile Interval=10000
   expect  STATUS_SUCCESS on <6.2
   expect  STATUS_PRIVILEGE_NOT_HELD on >=6.2

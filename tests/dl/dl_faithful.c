@@ -1,6 +1,6 @@
 /* A shared object for `ntprof run --backend dl:dl_faithful.so`: every
  * operation forwards to the model. Through the dl: interface it must match
- * every vector the model matches (conformance/test_dl.sh), which proves the
+ * every vector the model matches (tests/cli/test_dl.sh), which proves the
  * interface carries everything a vector needs. */
 #include "run/impl_model.h"
 

@@ -1,7 +1,7 @@
 /* A shared object for `ntprof run --backend dl:dl_faulty.so`: the model with
  * four bugs of the kind a reimplementation makes. The harness must report
  * each one, vector by vector, with no vector written for it
- * (conformance/test_dl.sh names the vectors that catch each bug).
+ * (tests/cli/test_dl.sh names the vectors that catch each bug).
  *
  *   1. Check order (CP order of checks, CP-12): the ProfileHandle pointer is
  *      probed before the arguments are validated, so a bad pointer with a bad

@@ -1,5 +1,5 @@
 /* A shared object whose table speaks another ABI version: `--backend dl:`
- * must refuse it before running anything (conformance/test_dl.sh). */
+ * must refuse it before running anything (tests/cli/test_dl.sh). */
 #include "run/impl_model.h"
 
 #define EXPORT __attribute__((visibility("default")))

@@ -5,7 +5,7 @@
  *                        against the steps before it, as cmd_call does.
  * A step that parses must survive the round trip through np_step_line (the
  * line the Windows exe sends its child process, harness/run/record_line.h).
- * Seeds: conformance/fuzz/call/. */
+ * Seeds: tests/fuzz/call/. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

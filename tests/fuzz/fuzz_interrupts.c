@@ -10,8 +10,8 @@
  * both twins alike), the interrupt (source, processor, group, process) and
  * up to 512 pcs near the profiled region or anywhere. Any difference in the
  * result, the total counted, the halt, the bug-check code or a byte of the
- * buffers aborts. conformance/test_profile_interrupt.c has the fixed cases;
- * this explores the rest. Seeds: conformance/fuzz/interrupts/ (any bytes
+ * buffers aborts. tests/model/test_profile_interrupt.c has the fixed cases;
+ * this explores the rest. Seeds: tests/fuzz/interrupts/ (any bytes
  * decode). */
 #include <stdint.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * reader of `ntprof compare` (np_compare_add, harness/report/compare.c) on
  * arbitrary bytes. A rejected file gives "NAME:LINE: message"; an accepted
  * one is printed as the comparison table (to a null stream), which walks
- * every cell. Seeds: conformance/fuzz/json/ and conformance/fuzz/SEEDS. */
+ * every cell. Seeds: tests/fuzz/json/ and tests/fuzz/SEEDS. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

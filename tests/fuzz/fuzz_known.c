@@ -2,7 +2,7 @@
  * bytes, read as `ntprof run --known` reads a file (np_known_read of a
  * stream). A rejected file gives "NAME:LINE: message" (the entries read
  * before the bad line stay until np_known_free: ntprof stops there anyway).
- * Seeds: conformance/fuzz/known/ and the files conformance/fuzz/SEEDS names. */
+ * Seeds: tests/fuzz/known/ and the files tests/fuzz/SEEDS names. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

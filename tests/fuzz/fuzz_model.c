@@ -15,7 +15,7 @@
  *
  * The model's own consistency checks abort (an internal inconsistency is a
  * model bug, never an outcome); the sanitizers catch the rest.
- * Seeds: conformance/fuzz/model/ (raw bytes; any bytes decode). */
+ * Seeds: tests/fuzz/model/ (raw bytes; any bytes decode). */
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>

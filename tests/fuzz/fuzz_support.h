@@ -1,4 +1,4 @@
-/* What the libFuzzer fuzzers (conformance/fuzz_*.c) share. Each defines
+/* What the libFuzzer fuzzers (tests/fuzz/fuzz_*.c) share. Each defines
  * FUZZER, its name for messages, before including this.
  *   broken():            stops the fuzzer on an input that broke a contract
  *                        (libFuzzer then writes the input as a finding);

@@ -3,7 +3,7 @@
  * Besides the sanitizers' verdict, it holds the parser to its contract
  * (fixtures/README.md, Errors): a rejected text gives "NAME:LINE: message"
  * and keeps no vector; an accepted one passes the cross-file checks without
- * crashing. Seeds: conformance/fuzz/vectors/ (fixtures and bad files). */
+ * crashing. Seeds: tests/fuzz/vectors/ (fixtures and bad files). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

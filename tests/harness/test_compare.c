@@ -6,7 +6,7 @@
  * every one-byte deletion of a real report, which must never crash it. The
  * table is checked on reports that harness/report/report.c writes (model runs, a
  * known-divergence file applied), on labels, cells and differences, and on
- * conformance/data/bad-json/, whose expected.txt says what each file must
+ * tests/data/bad-json/, whose expected.txt says what each file must
  * be refused with. */
 #include "np_test.h"
 
@@ -26,7 +26,7 @@
 #ifndef NTPROF_SOURCE_ROOT
 #error "NTPROF_SOURCE_ROOT must name the source tree"
 #endif
-#define BAD_JSON_DIR NTPROF_SOURCE_ROOT "/conformance/data/bad-json"
+#define BAD_JSON_DIR NTPROF_SOURCE_ROOT "/tests/data/bad-json"
 
 typedef struct fx {
 	char dir[512];
@@ -492,7 +492,7 @@ static void test_compare_mangled_reports_never_crash(void **state)
 	free(json);
 }
 
-/* conformance/data/bad-json/expected.txt: "NAME.json => :LINE: MESSAGE-START". */
+/* tests/data/bad-json/expected.txt: "NAME.json => :LINE: MESSAGE-START". */
 static void test_compare_bad_data_files(void **state)
 {
 	fx *f = *state;

@@ -1,8 +1,8 @@
 /* The explorer (harness/explore/): its boundary table against the
  * catalog and SPEC.md, the greedy minimiser against a backend with one
  * planted bug, and the sweep's determinism, budget and silence when the
- * judged backend is the model itself. conformance/test_explore.sh runs the
- * command against conformance/dl_faulty.so. */
+ * judged backend is the model itself. tests/cli/test_explore.sh runs the
+ * command against tests/dl/dl_faulty.so. */
 #include "np_test.h"
 
 #include <stdbool.h>

@@ -295,12 +295,12 @@ static void test_known_read_long_line_and_missing_file(void **state)
 	assert_string_equal(f->err.text, want);
 }
 
-/* conformance/data/bad-known: one malformed file per problem; line 1 of
+/* tests/data/bad-known: one malformed file per problem; line 1 of
  * each says "# WHAT => :LINE: MESSAGE-START". */
 #ifndef NTPROF_SOURCE_ROOT
 #error "NTPROF_SOURCE_ROOT must name the source tree"
 #endif
-#define BAD_KNOWN_DIR NTPROF_SOURCE_ROOT "/conformance/data/bad-known"
+#define BAD_KNOWN_DIR NTPROF_SOURCE_ROOT "/tests/data/bad-known"
 
 static void test_known_bad_data_files(void **state)
 {

@@ -1,7 +1,7 @@
 /* The vector file parser (harness/vectors/parse.c, fixtures/README.md): what a good
  * file loads into, and the exact "file:line: message" of every kind of
  * malformed input. Files are written to a fresh temporary directory per test;
- * conformance/data/bad/ holds one malformed file per problem, each saying on
+ * tests/data/bad/ holds one malformed file per problem, each saying on
  * its first line which line and message it must produce. */
 #include "np_test.h"
 
@@ -23,7 +23,7 @@
 #error "NTPROF_SOURCE_ROOT must name the source tree"
 #endif
 
-#define BAD_DIR NTPROF_SOURCE_ROOT "/conformance/data/bad"
+#define BAD_DIR NTPROF_SOURCE_ROOT "/tests/data/bad"
 
 /* ---- fixture: a temporary directory, emptied and removed afterwards ---- */
 
@@ -827,7 +827,7 @@ static void test_parser_bad_knob_value(void **state)
 		   5, "given K-HAL-CLAMP=round: not a value of that knob (see SPEC.md, Knobs)");
 }
 
-/* ---- conformance/data/bad: one malformed file per problem ----
+/* ---- tests/data/bad: one malformed file per problem ----
  * Line 1 of each file: "# WHAT => :LINE: MESSAGE-START". */
 
 static int by_name(const void *a, const void *b)

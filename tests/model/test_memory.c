@@ -298,7 +298,7 @@ static void test_memory_two_gib_profile_buffer(void **state)
 
 /* ST-8 zeroing (np_region_zero): a large region's pages never written stay
  * unmade when its fill is zero, written ones and a non-zero fill's are
- * zeroed, and so is a small region. Found by conformance/fuzz_model.c: a
+ * zeroed, and so is a small region. Found by tests/fuzz/fuzz_model.c: a
  * started 1.5 GiB buffer made every page. */
 static size_t pages_made(const np_region *r)
 {

@@ -4,6 +4,7 @@
  * API would: NtSetIntervalProfile then NtQueryIntervalProfile (SI-4, QI-5),
  * plus the HAL table the machine exposes in ntprof/machine.h. */
 #include "np_test.h"
+#include "np_model_fixture.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,44 +33,25 @@ static const uint32_t amd64_listed[] = { 0x00, 0x02, 0x06, 0x08, 0x09, 0x0B, 0x0
 
 /* ---- fixtures ---- */
 
-static int boot(void **state, np_ver v, np_arch a, np_hal_kind hal)
+/* This program's address space (np_layout). */
+static bool lay_out(np_machine *m)
 {
-	np_machine *m = calloc(1, sizeof *m);
-	if (!m)
-		return -1;
-	if (np_machine_init(m, v, a) || np_machine_set_hal(m, hal) ||
-	    np_mem_map(m, RW_PAGE, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, 0xCC)) {
-		np_machine_fini(m);
-		free(m);
-		return -1;
-	}
-	/* the privilege is held so that 6.2+ sets pass SI-1: these tests are about the HAL */
-	m->profile_privilege = true;
-	*state = m;
-	return 0;
+	return !np_mem_map(m, RW_PAGE, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, 0xCC);
 }
 
-static int setup_bare(void **state)
+static int boot(void **state, np_ver v, np_arch a, np_hal_kind hal)
 {
-	np_machine *m = calloc(1, sizeof *m);
-	if (!m)
-		return -1;
-	*state = m;
-	return 0;
+	np_machine *m = machine_new_with(v, a, &hal, lay_out);
+	/* the privilege is held so that 6.2+ sets pass SI-1: these tests are about the HAL */
+	if (m)
+		m->profile_privilege = true;
+	return setup_with(state, m);
 }
 
 static int setup_default(void **state) { return boot(state, NP_V1507, NP_X64, NP_HAL_DEFAULT); }
 static int setup_emon(void **state) { return boot(state, NP_V1507, NP_X64, NP_HAL_EMON); }
 static int setup_amd64(void **state) { return boot(state, NP_V1507, NP_X64, NP_HAL_AMD64); }
 static int setup_x86_emon(void **state) { return boot(state, NP_V6_2, NP_X86, NP_HAL_EMON); }
-
-static int teardown(void **state)
-{
-	np_machine *m = *state;
-	np_machine_fini(m);
-	free(m);
-	return 0;
-}
 
 /* ---- helpers ---- */
 
@@ -646,11 +628,11 @@ static const struct CMUnitTest tests[] = {
 	T(test_source_processor_specific_default_hal, setup_default),
 	T(test_source_processor_specific_emon, setup_emon),
 	T(test_source_processor_specific_amd64, setup_amd64),
-	T(test_hal_kind_x86_5_2_vs_5_2sp1, setup_bare),
-	T(test_hal_kind_x86_6_0_6_1_vs_6_2, setup_bare),
-	T(test_hal_kind_x64_5_2sp1_vs_6_0, setup_bare),
-	T(test_hal_kind_wow64_5_2sp1_vs_6_0, setup_bare),
-	T(test_hal_kind_refused_leaves_hal_alone, setup_bare),
+	T(test_hal_kind_x86_5_2_vs_5_2sp1, setup_blank),
+	T(test_hal_kind_x86_6_0_6_1_vs_6_2, setup_blank),
+	T(test_hal_kind_x64_5_2sp1_vs_6_0, setup_blank),
+	T(test_hal_kind_wow64_5_2sp1_vs_6_0, setup_blank),
+	T(test_hal_kind_refused_leaves_hal_alone, setup_blank),
 	T(test_source_units_time_vs_events, setup_emon),
 	T(test_hal_default_supports_time_only, setup_default),
 	T(test_hal_emon_supported_sources, setup_emon),

@@ -3,6 +3,7 @@
  * The probe of AS-2 is internal to the model; it is observed through the one
  * call that probes a user pointer, NtQueryIntervalProfile (QI-1, QI-2). */
 #include "np_test.h"
+#include "np_model_fixture.h"
 
 #include <stdlib.h>
 
@@ -21,44 +22,24 @@
 
 /* ---- fixtures ---- */
 
-static int setup_bare(void **state)
+/* This program's address space (np_layout). */
+static bool lay_out(np_machine *m)
 {
-	np_machine *m = calloc(1, sizeof *m);
-	if (!m)
-		return -1;
-	*state = m;
-	return 0;
+	uint64_t kernel = m->arch == NP_X86 ? KERNEL_X86 : KERNEL_X64;
+	return !(np_mem_map(m, RW_PAGE, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, 0xCC) ||
+		 np_mem_map(m, RO_PAGE, NP_PAGE_SIZE, NP_PROT_READ, 0, 0xCC) ||
+		 np_mem_map(m, kernel, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, 0xCC));
 }
 
 static int boot(void **state, np_ver v, np_arch a)
 {
-	np_machine *m = calloc(1, sizeof *m);
-	if (!m)
-		return -1;
-	uint64_t kernel = a == NP_X86 ? KERNEL_X86 : KERNEL_X64;
-	if (np_machine_init(m, v, a) ||
-	    np_mem_map(m, RW_PAGE, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, 0xCC) ||
-	    np_mem_map(m, RO_PAGE, NP_PAGE_SIZE, NP_PROT_READ, 0, 0xCC) ||
-	    np_mem_map(m, kernel, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, 0xCC)) {
-		np_machine_fini(m);
-		free(m);
-		return -1;
-	}
-	*state = m;
-	return 0;
+	np_machine *m = machine_new_with(v, a, NULL, lay_out);
+	return setup_with(state, m);
 }
 
 static int setup_x86(void **state) { return boot(state, NP_V6_2, NP_X86); }
 static int setup_x64(void **state) { return boot(state, NP_V6_2, NP_X64); }
 static int setup_wow64(void **state) { return boot(state, NP_V6_2, NP_WOW64); }
-
-static int teardown(void **state)
-{
-	np_machine *m = *state;
-	np_machine_fini(m);
-	free(m);
-	return 0;
-}
 
 /* ---- helpers ---- */
 
@@ -443,10 +424,10 @@ static void test_probe_x86_kernel_mode_not_probed(void **state)
 
 #define T(f, s) cmocka_unit_test_setup_teardown(f, s, teardown)
 static const struct CMUnitTest tests[] = {
-	T(test_machine_init_defaults_every_pair, setup_bare),
-	T(test_machine_init_out_of_table, setup_bare),
-	T(test_machine_init_nonexistent_pair_messages, setup_bare),
-	T(test_machine_init_nothing_mapped, setup_bare),
+	T(test_machine_init_defaults_every_pair, setup_blank),
+	T(test_machine_init_out_of_table, setup_blank),
+	T(test_machine_init_nonexistent_pair_messages, setup_blank),
+	T(test_machine_init_nothing_mapped, setup_blank),
 	T(test_machine_init_default_caller_unprivileged, setup_x64),
 	T(test_machine_set_cpus_bounds, setup_x64),
 	T(test_machine_set_cpus_64_all_active, setup_x64),

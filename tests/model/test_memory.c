@@ -3,6 +3,7 @@
  * machine's memory: large sparse regions, writes that ignore protection
  * (np_mem_poke), and a 2 GiB profile buffer used end to end. */
 #include "np_test.h"
+#include "np_model_fixture.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,40 +27,29 @@
 #define X86_LIMIT  0x7FFF0000u
 #define RW         (NP_PROT_READ | NP_PROT_WRITE)
 
-static np_machine *machine_new(np_ver v, np_arch a)
+/* This program's address space (np_layout). */
+static bool lay_out(np_machine *m)
 {
-	np_machine *m = calloc(1, sizeof *m);
-	if (!m)
-		return NULL;
-	if (np_machine_init(m, v, a) ||
-	    np_mem_map(m, RW_PAGE, NP_PAGE_SIZE, RW, 0, 0xCC) ||
-	    np_mem_map(m, RO_PAGE, NP_PAGE_SIZE, NP_PROT_READ, 0, 0xCC) ||
-	    np_mem_map(m, GONE_PAGE, NP_PAGE_SIZE, RW, NP_REGION_VANISHES, 0xCC)) {
-		np_machine_fini(m);
-		free(m);
-		return NULL;
-	}
-	return m;
+	return !(np_mem_map(m, RW_PAGE, NP_PAGE_SIZE, RW, 0, 0xCC) ||
+		 np_mem_map(m, RO_PAGE, NP_PAGE_SIZE, NP_PROT_READ, 0, 0xCC) ||
+		 np_mem_map(m, GONE_PAGE, NP_PAGE_SIZE, RW, NP_REGION_VANISHES, 0xCC));
 }
 
-static int setup_x64(void **state) { return (*state = machine_new(NP_V6_1, NP_X64)) ? 0 : -1; }
-static int setup_x86(void **state) { return (*state = machine_new(NP_V6_1, NP_X86)) ? 0 : -1; }
-static int setup_wow64(void **state) { return (*state = machine_new(NP_V6_1, NP_WOW64)) ? 0 : -1; }
-
-static int teardown(void **state)
+static int setup_x64(void **state)
 {
-	np_machine *m = *state;
-	np_machine_fini(m);
-	free(m);
-	return 0;
+	return setup_with(state, machine_new_with(NP_V6_1, NP_X64, NULL, lay_out));
 }
 
-static uint32_t rd32(np_machine *m, uint64_t addr)
+static int setup_x86(void **state)
 {
-	uint32_t v = 0;
-	assert_true(np_mem_read(m, addr, &v, sizeof v));
-	return v;
+	return setup_with(state, machine_new_with(NP_V6_1, NP_X86, NULL, lay_out));
 }
+
+static int setup_wow64(void **state)
+{
+	return setup_with(state, machine_new_with(NP_V6_1, NP_WOW64, NULL, lay_out));
+}
+
 
 /* AS-1: the probe limit is 0x7FFF0000 on x86 and 0x7FFFFFFF0000 for x64
  * and WOW64 callers (a 64-bit kernel). */

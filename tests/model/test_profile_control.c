@@ -26,31 +26,26 @@
 
 #define ALL_PROCESS_ACCESS 0x001FFFFFu
 
-static np_machine *machine_new(np_ver v, np_arch a)
+/* This program's address space (np_layout). */
+static bool lay_out(np_machine *m)
 {
-	np_machine *m = calloc(1, sizeof *m);
-	if (!m)
-		return NULL;
-	if (np_machine_init(m, v, a) ||
-	    np_mem_map(m, HCELL, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, POISON) ||
-	    np_mem_map(m, BUF, BUF_LEN, NP_PROT_READ | NP_PROT_WRITE, 0, 0) ||
-	    np_mem_map(m, BUF2, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, 0)) {
-		np_machine_fini(m);
-		free(m);
-		return NULL;
-	}
-	return m;
+	return !(np_mem_map(m, HCELL, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, POISON) ||
+		 np_mem_map(m, BUF, BUF_LEN, NP_PROT_READ | NP_PROT_WRITE, 0, 0) ||
+		 np_mem_map(m, BUF2, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, 0));
 }
 
 static np_machine *boot(np_ver v, np_arch a)
 {
-	np_machine *m = machine_new(v, a);
+	np_machine *m = machine_new_with(v, a, NULL, lay_out);
 	assert_non_null(m);
 	return m;
 }
 
 #define SETUP(name, v, a) \
-	static int setup_##name(void **state) { return (*state = machine_new(v, a)) ? 0 : -1; }
+	static int setup_##name(void **state) \
+	{ \
+		return setup_with(state, machine_new_with(v, a, NULL, lay_out)); \
+	}
 SETUP(x86_3_10, NP_V3_10, NP_X86)
 SETUP(x86_3_51, NP_V3_51, NP_X86)
 SETUP(x86_4_0, NP_V4_0, NP_X86)

@@ -26,24 +26,21 @@
 
 /* ---- fixtures ---- */
 
+/* This program's address space (np_layout). */
+static bool lay_out(np_machine *m)
+{
+	uint64_t kernel = m->arch == NP_X86 ? KERNEL_X86 : KERNEL_X64;
+	return !(np_mem_map(m, RW_PAGE, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, 0xCC) ||
+		 np_mem_map(m, RO_PAGE, NP_PAGE_SIZE, NP_PROT_READ, 0, 0xCC) ||
+		 np_mem_map(m, GONE_PAGE, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE,
+			    NP_REGION_VANISHES, 0xCC) ||
+		 np_mem_map(m, kernel, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, 0xCC));
+}
+
 static int boot(void **state, np_ver v, np_arch a, np_hal_kind hal)
 {
-	np_machine *m = calloc(1, sizeof *m);
-	if (!m)
-		return -1;
-	uint64_t kernel = a == NP_X86 ? KERNEL_X86 : KERNEL_X64;
-	if (np_machine_init(m, v, a) || np_machine_set_hal(m, hal) ||
-	    np_mem_map(m, RW_PAGE, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, 0xCC) ||
-	    np_mem_map(m, RO_PAGE, NP_PAGE_SIZE, NP_PROT_READ, 0, 0xCC) ||
-	    np_mem_map(m, GONE_PAGE, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE,
-		       NP_REGION_VANISHES, 0xCC) ||
-	    np_mem_map(m, kernel, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, 0xCC)) {
-		np_machine_fini(m);
-		free(m);
-		return -1;
-	}
-	*state = m;
-	return 0;
+	np_machine *m = machine_new_with(v, a, &hal, lay_out);
+	return setup_with(state, m);
 }
 
 #define SETUP(name, v, a, hal) \

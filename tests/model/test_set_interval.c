@@ -25,19 +25,16 @@
 
 /* ---- fixtures: MC-1 defaults (no privilege, user mode) plus one page ---- */
 
+/* This program's address space (np_layout). */
+static bool lay_out(np_machine *m)
+{
+	return !(np_mem_map(m, RW_PAGE, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, 0xCC));
+}
+
 static int boot(void **state, np_ver v, np_arch a, np_hal_kind hal)
 {
-	np_machine *m = calloc(1, sizeof *m);
-	if (!m)
-		return -1;
-	if (np_machine_init(m, v, a) || np_machine_set_hal(m, hal) ||
-	    np_mem_map(m, RW_PAGE, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, 0xCC)) {
-		np_machine_fini(m);
-		free(m);
-		return -1;
-	}
-	*state = m;
-	return 0;
+	np_machine *m = machine_new_with(v, a, &hal, lay_out);
+	return setup_with(state, m);
 }
 
 #define SETUP(name, v, a, hal) \

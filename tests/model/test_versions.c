@@ -1,6 +1,7 @@
 /* SPEC.md §VR: the ordered version table (VR-1), build-number lookup (VR-2)
  * and which architectures exist where (VR-3). */
 #include "np_test.h"
+#include "np_model_fixture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,25 +48,6 @@ static const struct {
 	{ NP_V11_24H2, "11-24H2", 10, 0, 26100, 0 },
 };
 #define EXPECTED_COUNT (sizeof expected_table / sizeof *expected_table)
-
-/* ---- fixture: a zeroed machine, released whatever the test did with it ---- */
-
-static int setup_machine(void **state)
-{
-	np_machine *m = calloc(1, sizeof *m);
-	if (!m)
-		return -1;
-	*state = m;
-	return 0;
-}
-
-static int teardown_machine(void **state)
-{
-	np_machine *m = *state;
-	np_machine_fini(m);
-	free(m);
-	return 0;
-}
 
 /* Parses text and asserts it names want. */
 static void assert_parses_to(const char *text, np_ver want)
@@ -383,12 +365,12 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_arch_x64_and_wow64_from_5_2sp1),
 	cmocka_unit_test(test_arch_x86_up_to_22h2),
 	cmocka_unit_test(test_arch_exists_whole_table),
-	cmocka_unit_test_setup_teardown(test_machine_init_x86_22h2_vs_11_21h2, setup_machine,
-					teardown_machine),
-	cmocka_unit_test_setup_teardown(test_machine_init_x64_wow64_5_2_vs_5_2sp1, setup_machine,
-					teardown_machine),
-	cmocka_unit_test_setup_teardown(test_machine_init_out_of_range_rejected, setup_machine,
-					teardown_machine),
+	cmocka_unit_test_setup_teardown(test_machine_init_x86_22h2_vs_11_21h2, setup_blank,
+					teardown),
+	cmocka_unit_test_setup_teardown(test_machine_init_x64_wow64_5_2_vs_5_2sp1, setup_blank,
+					teardown),
+	cmocka_unit_test_setup_teardown(test_machine_init_out_of_range_rejected, setup_blank,
+					teardown),
 	cmocka_unit_test(test_arch_names_parse),
 };
 

@@ -8,7 +8,10 @@
 #                     coverage build (build/cov, gated: 100% lines and 95% branches
 #                     of model/), and the Windows exe under Wine (plain suite,
 #                     tests/cli/test_wine.sh), the fuzzers over their corpora
-#                     (test_fuzz_corpus.sh), the plain tree under valgrind
+#                     (test_fuzz_corpus.sh), the plain tree under valgrind; the
+#                     trees built at once, the suites two at a time (tools/check.sh)
+#   make test         the quick loop: the plain tree's suite but Wine, the fuzzers'
+#                     corpora and the golden outputs (build/tests/Kyuafile.test)
 #   make coverage     Kyua suite on a --coverage build, lcov report of model/
 #                     (build/coverage/index.html), with the same gate
 #   make bench        build/bench/bench: the model's speed (not a test)
@@ -234,7 +237,7 @@ fuzzers: $(FUZZ_BIN)
 
 # Each fuzzer for FUZZ_SECONDS (a pool of FUZZ_JOBS): executions and findings.
 fuzz: deps
-	@$(SUBMAKE) VARIANT=fuzz fuzzers
+	+@$(SUBMAKE) VARIANT=fuzz fuzzers
 	@FUZZ_RUNS='$(FUZZ_RUNS)' FUZZ_JOBS='$(FUZZ_JOBS)' \
 		tools/fuzz.sh $(ROOT) $(ROOT)/build/fuzz/tests/fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
@@ -298,21 +301,42 @@ export NTPROF_SOURCE_ROOT = $(ROOT)
 export ASAN_OPTIONS = detect_leaks=1
 export UBSAN_OPTIONS = print_stacktrace=1:halt_on_error=1
 
-# Builds before testing, each suite runs even if the other fails, and the
-# last line of stdout is the "N passed, N failed" sum (tools/kyua-suite.sh).
+# The five trees make check tests, each by its own sub-make; `check` runs
+# them at once under one jobserver (CHECK_JOBS jobs in all, unless make was
+# given its own -j), each tree's output printed whole when it is built.
+CHECK_JOBS  = 2
+CHECK_TREES = check-tree-plain check-tree-windows check-tree-asan check-tree-cov check-tree-fuzz
+.PHONY: check-trees $(CHECK_TREES) test
+check-trees: $(CHECK_TREES)
+check-tree-plain:
+	+@$(SUBMAKE) all
+check-tree-windows:
+	+@$(SUBMAKE) windows
+check-tree-asan:
+	+@$(SUBMAKE) VARIANT=asan all
+check-tree-cov:
+	+@$(SUBMAKE) VARIANT=cov all
+check-tree-fuzz:
+	+@$(SUBMAKE) VARIANT=fuzz fuzzers
+
+# Builds before testing; the suites run as tools/check.sh's legs, two at a
+# time, each even if another fails, and the last line of stdout is the
+# "N passed, N failed" sum (tools/kyua-suite.sh).
 SUBMAKE = $(MAKE) --no-print-directory
 check: deps
-	@$(SUBMAKE) all
-	@$(SUBMAKE) windows
-	@$(SUBMAKE) VARIANT=asan all
-	@$(SUBMAKE) VARIANT=cov all
-	@$(SUBMAKE) VARIANT=fuzz fuzzers
-	@rm -f build/suites.tally; rc=0; \
-	tools/kyua-suite.sh plain $(ROOT)/build build/suites.tally || rc=1; \
-	tools/kyua-suite.sh asan $(ROOT)/build/asan build/suites.tally || rc=1; \
-	tools/coverage.sh --tally build/suites.tally $(ROOT) $(ROOT)/build/cov $(ROOT)/build/coverage || rc=1; \
-	tools/valgrind.sh $(ROOT) $(ROOT)/build build/suites.tally || rc=1; \
-	tools/kyua-suite.sh --total build/suites.tally || rc=1; \
+	+@$(SUBMAKE) $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(CHECK_JOBS)) --output-sync=recurse \
+		check-trees
+	@tools/check.sh $(ROOT)
+
+# The quick loop after an edit: the plain tree's CMocka programs and the
+# scripts but the slow ones (SLOW_SH: Wine, the fuzzers' corpora, the
+# golden outputs), no other tree; ends with the same sum as check. Two
+# cases at a time unless KYUA_FLAGS says otherwise (~12 s instead of ~18).
+TEST_KYUA_FLAGS = -v parallelism=2
+test: all
+	@rm -f $(B)/test.tally; rc=0; \
+	KYUA_FLAGS='$(or $(KYUA_FLAGS),$(TEST_KYUA_FLAGS))' tools/kyua-suite.sh test $(ROOT)/$(B) $(B)/test.tally Kyuafile.test || rc=1; \
+	tools/kyua-suite.sh --total $(B)/test.tally || rc=1; \
 	exit $$rc
 
 # The coverage gate (tools/coverage-gate.awk): make check fails below these.
@@ -322,11 +346,11 @@ export COVERAGE_MIN_LINES COVERAGE_MIN_BRANCHES
 
 # The plain tree's programs under memcheck (also part of make check).
 valgrind: deps
-	@$(SUBMAKE) all
+	+@$(SUBMAKE) all
 	@tools/valgrind.sh $(ROOT) $(ROOT)/build
 
 coverage: deps
-	@$(SUBMAKE) VARIANT=cov all
+	+@$(SUBMAKE) VARIANT=cov all
 	@tools/coverage.sh $(ROOT) $(ROOT)/build/cov $(ROOT)/build/coverage
 
 # Mutation testing (issue 7): slow (minutes), so never run by check. The
@@ -338,7 +362,7 @@ MUTANTS_FILTER =
 MUTANT_SANITIZE = -fsanitize=undefined -fno-sanitize-recover=all
 MUTANT_TEST_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all
 mutants: deps
-	@$(SUBMAKE) all
+	+@$(SUBMAKE) all
 	@CC='$(CC)' MUTANT_CFLAGS='-std=c11 -w -D_POSIX_C_SOURCE=200809L -O1 -g0 $(MUTANT_SANITIZE)' \
 		MUTANT_TEST_CFLAGS='-std=c11 -w -D_POSIX_C_SOURCE=200809L -O1 -g0 $(MUTANT_TEST_SANITIZE)' \
 		MUTANTS_FILTER='$(MUTANTS_FILTER)' tools/mutants.sh $(ROOT) $(ROOT)/build $(ROOT)/build/mutants

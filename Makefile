@@ -7,14 +7,17 @@
 #   make check        Kyua suite, plain build, sanitizer build (build/asan) and
 #                     coverage build (build/cov, gated: 100% lines and 95% branches
 #                     of model/), and the Windows exe under Wine (plain suite,
-#                     conformance/test_wine.sh), the fuzzers over their corpora
-#                     (test_fuzz_corpus.sh), the plain tree under valgrind
+#                     tests/cli/test_wine.sh), the fuzzers over their corpora
+#                     (test_fuzz_corpus.sh), the plain tree under valgrind; the
+#                     trees built at once, the suites two at a time (tools/check.sh)
+#   make test         the quick loop: the plain tree's suite but Wine, the fuzzers'
+#                     corpora and the golden outputs (build/tests/Kyuafile.test)
 #   make coverage     Kyua suite on a --coverage build, lcov report of model/
 #                     (build/coverage/index.html), with the same gate
 #   make bench        build/bench/bench: the model's speed (not a test)
 #   make mutants      mutation testing of model/, build/reports/mutants.txt
 #                     (not part of check, which only checks its equivalence list,
-#                     conformance/test_mutants_list.sh; MUTANTS_FILTER=REGEX runs a subset)
+#                     tests/cli/test_mutants_list.sh; MUTANTS_FILTER=REGEX runs a subset)
 #   make fuzz         each libFuzzer fuzzer (build/fuzz) for FUZZ_SECONDS (not a test)
 #   make valgrind     the test programs and ntprof under valgrind's memcheck (tools/valgrind.sh)
 #   make install      PREFIX (default /usr/local) under DESTDIR
@@ -83,7 +86,7 @@ B = build/asan
 VARIANT_CFLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 VARIANT_LDFLAGS = $(VARIANT_CFLAGS)
 else ifeq ($(VARIANT),fuzz)
-# The fuzzers (conformance/fuzz_*.c, issue 7): everything instrumented for
+# The fuzzers (tests/fuzz/fuzz_*.c, issue 7): everything instrumented for
 # libFuzzer's coverage feedback; only the fuzzers link its main().
 B = build/fuzz
 override CC = $(FUZZ_CC)
@@ -103,22 +106,25 @@ MODEL_SRC   := $(wildcard model/*.c)
 # The harness: one folder per concern (harness/README.md); win/ is the
 # Windows exe's own and is compiled only by `make windows`.
 HARNESS_SRC := $(filter-out harness/win/%,$(wildcard harness/*/*.c))
-TEST_SRC    := $(wildcard conformance/test_*.c)
+# The tests, laid out like the code (tests/README.md): CMocka programs of
+# model/ and of harness/, and the shell scripts that run ntprof or the tools.
+TEST_SRC    := $(wildcard tests/model/test_*.c tests/harness/test_*.c)
 # test_wine.sh runs the Windows exe, test_fuzz_corpus.sh the fuzzers and
 # test_golden.sh the outputs of every command (tools/golden.sh), which
-# are the same for every tree: the plain tree runs them, the others do not.
-TEST_SH     := $(filter-out $(if $(VARIANT),conformance/test_wine.sh conformance/test_fuzz_corpus.sh \
-	conformance/test_golden.sh),\
-	$(wildcard conformance/*.sh))
+# are the same for every tree: the plain tree runs them, the others do not,
+# and neither does `make test`, the quick loop (they need other trees or
+# take most of the suite's time).
+SLOW_SH     := tests/cli/test_wine.sh tests/cli/test_fuzz_corpus.sh tests/cli/test_golden.sh
+TEST_SH     := $(filter-out $(if $(VARIANT),$(SLOW_SH)),$(wildcard tests/cli/*.sh))
 
 MODEL_OBJ   := $(MODEL_SRC:%.c=$(B)/%.o)
 HARNESS_OBJ := $(HARNESS_SRC:%.c=$(B)/%.o)
 # Test programs link the harness too, minus its main().
 HARNESS_LIB := $(filter-out $(B)/harness/cli/main.o,$(HARNESS_OBJ))
 TEST_BIN    := $(TEST_SRC:%.c=$(B)/%)
-# Shared objects for `--backend dl:` (conformance/test_dl.sh): each carries
+# Shared objects for `--backend dl:` (tests/cli/test_dl.sh): each carries
 # its own position-independent copy of the model.
-DL_SRC      := $(wildcard conformance/dl_*.c)
+DL_SRC      := $(wildcard tests/dl/dl_*.c)
 DL_SO       := $(DL_SRC:%.c=$(B)/%.so)
 PIC_OBJ     := $(patsubst %.c,$(B)/pic/%.o,$(MODEL_SRC) harness/run/impl_model.c)
 TEST_SCRIPT := $(TEST_SH:%=$(B)/%)
@@ -126,12 +132,15 @@ TEST_SCRIPT := $(TEST_SH:%=$(B)/%)
 # compiling under every compiler and tree, and run only by `make bench`.
 BENCH_SRC   := $(wildcard bench/*.c)
 BENCH_BIN   := $(BENCH_SRC:%.c=$(B)/%)
-# libFuzzer fuzzers (VARIANT=fuzz only); seed corpora in conformance/fuzz/NAME/.
-FUZZ_SRC    := $(wildcard conformance/fuzz_*.c)
+# libFuzzer fuzzers (VARIANT=fuzz only); seed corpora in tests/fuzz/NAME/.
+FUZZ_SRC    := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN    := $(FUZZ_SRC:%.c=$(B)/%)
 LIB         := $(B)/libntprof.a
 PROGRAM     := $(B)/ntprof
-KYUAFILE    := $(B)/conformance/Kyuafile
+# Kyua's lists of programs: one Kyuafile per folder of $(B)/tests, and the
+# whole suite (Kyuafile) or all but SLOW_SH (Kyuafile.test, `make test`).
+KYUAFILES   := $(addprefix $(B)/tests/,Kyuafile Kyuafile.test model/Kyuafile harness/Kyuafile \
+	cli/Kyuafile cli/Kyuafile.test)
 
 ALL_CFLAGS  = $(NP_CPPFLAGS) $(CPPFLAGS) $(NP_CFLAGS) $(CFLAGS) $(VARIANT_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(VARIANT_LDFLAGS)
@@ -142,7 +151,7 @@ HARNESS_DEFS = -Iharness/include -Iharness \
 	-DNTPROF_SOURCE_ROOT="\"$(ROOT)\"" -DNTPROF_DATADIR="\"$(datadir)\""
 # private: prerequisites (the flags stamp below) must not inherit these.
 $(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
-$(B)/conformance/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) -Iconformance
+$(B)/tests/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) -Itests
 
 .PHONY: all lib tests run check coverage bench mutants fuzz fuzzers valgrind install uninstall \
 	clean deps help windows FORCE
@@ -151,7 +160,7 @@ $(B)/conformance/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) -Iconformance
 
 all: $(LIB) $(PROGRAM) tests
 lib: $(LIB)
-tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILE) $(DL_SO) $(BENCH_BIN)
+tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILES) $(DL_SO) $(BENCH_BIN)
 
 # Objects depend on this file, which changes only when the compiler or the
 # flags do: `make CC=clang` after a gcc build rebuilds instead of saying
@@ -174,10 +183,10 @@ $(PROGRAM): $(HARNESS_OBJ) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Static pattern rules: a plain pattern would also match test_x.o itself.
-$(TEST_BIN): $(B)/conformance/%: $(B)/conformance/%.o $(HARNESS_LIB) $(LIB)
+$(TEST_BIN): $(B)/%: $(B)/%.o $(HARNESS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
-$(TEST_SCRIPT): $(B)/conformance/%: conformance/%
+$(TEST_SCRIPT): $(B)/%: %
 	@mkdir -p $(@D)
 	cp $< $@
 	chmod +x $@
@@ -188,18 +197,27 @@ $(B)/pic/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(HARNESS_DEFS) -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
 
-$(DL_SO): $(B)/conformance/%.so: $(B)/pic/conformance/%.o $(PIC_OBJ)
+$(DL_SO): $(B)/%.so: $(B)/pic/%.o $(PIC_OBJ)
+	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -shared -Wl,-z,defs -o $@ $^ $(LDLIBS)
 
-# Kyua reads the list of programs from here: one atf_test_program per CMocka
+# Kyua reads the lists of programs from these: one atf_test_program per CMocka
 # program (np_test.h speaks ATF, so each CMocka test is one Kyua case), one
-# plain_test_program per script. Rewritten only when the list changes.
-KYUA_LINES = "syntax(2)" "test_suite('ntprof')" \
-	$(foreach t,$(notdir $(TEST_BIN)),"atf_test_program{name='$t', timeout=$(TEST_TIMEOUT)}") \
-	$(foreach t,$(notdir $(TEST_SCRIPT)),"plain_test_program{name='$t', timeout=$(TEST_TIMEOUT)}")
-$(KYUAFILE): FORCE
+# plain_test_program per script, each folder's in its own Kyuafile (Kyua
+# takes no path in a program's name), and the top ones include them.
+# Rewritten only when a list changes.
+kyua_atf     = $(foreach t,$(notdir $(1)),"atf_test_program{name='$t', timeout=$(TEST_TIMEOUT)}")
+kyua_plain   = $(foreach t,$(notdir $(1)),"plain_test_program{name='$t', timeout=$(TEST_TIMEOUT)}")
+kyua_include = $(foreach f,$(1),"include('$f')")
+$(B)/tests/Kyuafile:          KYUA_LINES = $(call kyua_include,model/Kyuafile harness/Kyuafile cli/Kyuafile)
+$(B)/tests/Kyuafile.test:     KYUA_LINES = $(call kyua_include,model/Kyuafile harness/Kyuafile cli/Kyuafile.test)
+$(B)/tests/model/Kyuafile:    KYUA_LINES = $(call kyua_atf,$(filter $(B)/tests/model/%,$(TEST_BIN)))
+$(B)/tests/harness/Kyuafile:  KYUA_LINES = $(call kyua_atf,$(filter $(B)/tests/harness/%,$(TEST_BIN)))
+$(B)/tests/cli/Kyuafile:      KYUA_LINES = $(call kyua_plain,$(TEST_SCRIPT))
+$(B)/tests/cli/Kyuafile.test: KYUA_LINES = $(call kyua_plain,$(filter-out $(SLOW_SH:%=$(B)/%),$(TEST_SCRIPT)))
+$(KYUAFILES): FORCE
 	@mkdir -p $(@D)
-	@printf '%s\n' $(KYUA_LINES) > $@.tmp
+	@printf '%s\n' "syntax(2)" "test_suite('ntprof')" $(KYUA_LINES) > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
 -include $(MODEL_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d) $(TEST_BIN:=.d) $(PIC_OBJ:.o=.d) \
@@ -212,16 +230,16 @@ $(BENCH_BIN): $(B)/bench/%: $(B)/bench/%.o $(HARNESS_LIB) $(LIB)
 
 # The fuzzers link libFuzzer's main(); built by `make fuzz` and `make check`
 # (VARIANT=fuzz), which runs them over their corpora (test_fuzz_corpus.sh).
-$(FUZZ_BIN): $(B)/conformance/%: $(B)/conformance/%.o $(HARNESS_LIB) $(LIB)
+$(FUZZ_BIN): $(B)/%: $(B)/%.o $(HARNESS_LIB) $(LIB)
 	$(CC) $(subst fuzzer-no-link,fuzzer,$(ALL_LDFLAGS)) -o $@ $^ $(LDLIBS)
 fuzzers: $(FUZZ_BIN)
 -include $(FUZZ_BIN:=.d)
 
 # Each fuzzer for FUZZ_SECONDS (a pool of FUZZ_JOBS): executions and findings.
 fuzz: deps
-	@$(SUBMAKE) VARIANT=fuzz fuzzers
+	+@$(SUBMAKE) VARIANT=fuzz fuzzers
 	@FUZZ_RUNS='$(FUZZ_RUNS)' FUZZ_JOBS='$(FUZZ_JOBS)' \
-		tools/fuzz.sh $(ROOT) $(ROOT)/build/fuzz/conformance $(FUZZ_SECONDS) $(FUZZ_NAMES)
+		tools/fuzz.sh $(ROOT) $(ROOT)/build/fuzz/tests/fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
 # Run only here, never by `make check`: it prints figures and exits 0.
 bench: $(BENCH_BIN)
@@ -285,21 +303,42 @@ export NTPROF_SOURCE_ROOT = $(ROOT)
 export ASAN_OPTIONS = detect_leaks=1
 export UBSAN_OPTIONS = print_stacktrace=1:halt_on_error=1
 
-# Builds before testing, each suite runs even if the other fails, and the
-# last line of stdout is the "N passed, N failed" sum (tools/kyua-suite.sh).
+# The five trees make check tests, each by its own sub-make; `check` runs
+# them at once under one jobserver (CHECK_JOBS jobs in all, unless make was
+# given its own -j), each tree's output printed whole when it is built.
+CHECK_JOBS  = 2
+CHECK_TREES = check-tree-plain check-tree-windows check-tree-asan check-tree-cov check-tree-fuzz
+.PHONY: check-trees $(CHECK_TREES) test
+check-trees: $(CHECK_TREES)
+check-tree-plain:
+	+@$(SUBMAKE) all
+check-tree-windows:
+	+@$(SUBMAKE) windows
+check-tree-asan:
+	+@$(SUBMAKE) VARIANT=asan all
+check-tree-cov:
+	+@$(SUBMAKE) VARIANT=cov all
+check-tree-fuzz:
+	+@$(SUBMAKE) VARIANT=fuzz fuzzers
+
+# Builds before testing; the suites run as tools/check.sh's legs, two at a
+# time, each even if another fails, and the last line of stdout is the
+# "N passed, N failed" sum (tools/kyua-suite.sh).
 SUBMAKE = $(MAKE) --no-print-directory
 check: deps
-	@$(SUBMAKE) all
-	@$(SUBMAKE) windows
-	@$(SUBMAKE) VARIANT=asan all
-	@$(SUBMAKE) VARIANT=cov all
-	@$(SUBMAKE) VARIANT=fuzz fuzzers
-	@rm -f build/suites.tally; rc=0; \
-	tools/kyua-suite.sh plain $(ROOT)/build build/suites.tally || rc=1; \
-	tools/kyua-suite.sh asan $(ROOT)/build/asan build/suites.tally || rc=1; \
-	tools/coverage.sh --tally build/suites.tally $(ROOT) $(ROOT)/build/cov $(ROOT)/build/coverage || rc=1; \
-	tools/valgrind.sh $(ROOT) $(ROOT)/build build/suites.tally || rc=1; \
-	tools/kyua-suite.sh --total build/suites.tally || rc=1; \
+	+@$(SUBMAKE) $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(CHECK_JOBS)) --output-sync=recurse \
+		check-trees
+	@tools/check.sh $(ROOT)
+
+# The quick loop after an edit: the plain tree's CMocka programs and the
+# scripts but the slow ones (SLOW_SH: Wine, the fuzzers' corpora, the
+# golden outputs), no other tree; ends with the same sum as check. Two
+# cases at a time unless KYUA_FLAGS says otherwise (~12 s instead of ~18).
+TEST_KYUA_FLAGS = -v parallelism=2
+test: all
+	@rm -f $(B)/test.tally; rc=0; \
+	KYUA_FLAGS='$(or $(KYUA_FLAGS),$(TEST_KYUA_FLAGS))' tools/kyua-suite.sh test $(ROOT)/$(B) $(B)/test.tally Kyuafile.test || rc=1; \
+	tools/kyua-suite.sh --total $(B)/test.tally || rc=1; \
 	exit $$rc
 
 # The coverage gate (tools/coverage-gate.awk): make check fails below these.
@@ -309,11 +348,11 @@ export COVERAGE_MIN_LINES COVERAGE_MIN_BRANCHES
 
 # The plain tree's programs under memcheck (also part of make check).
 valgrind: deps
-	@$(SUBMAKE) all
+	+@$(SUBMAKE) all
 	@tools/valgrind.sh $(ROOT) $(ROOT)/build
 
 coverage: deps
-	@$(SUBMAKE) VARIANT=cov all
+	+@$(SUBMAKE) VARIANT=cov all
 	@tools/coverage.sh $(ROOT) $(ROOT)/build/cov $(ROOT)/build/coverage
 
 # Mutation testing (issue 7): slow (minutes), so never run by check. The
@@ -325,7 +364,7 @@ MUTANTS_FILTER =
 MUTANT_SANITIZE = -fsanitize=undefined -fno-sanitize-recover=all
 MUTANT_TEST_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all
 mutants: deps
-	@$(SUBMAKE) all
+	+@$(SUBMAKE) all
 	@CC='$(CC)' MUTANT_CFLAGS='-std=c11 -w -D_POSIX_C_SOURCE=200809L -O1 -g0 $(MUTANT_SANITIZE)' \
 		MUTANT_TEST_CFLAGS='-std=c11 -w -D_POSIX_C_SOURCE=200809L -O1 -g0 $(MUTANT_TEST_SANITIZE)' \
 		MUTANTS_FILTER='$(MUTANTS_FILTER)' tools/mutants.sh $(ROOT) $(ROOT)/build $(ROOT)/build/mutants

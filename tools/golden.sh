@@ -43,7 +43,7 @@ now=$work/now.sums
 unlined() {
 	case $1 in
 	trace|explain-*)
-		sed 's#\(\(model\|harness\|conformance\|tests\|bench\|tools\)/[A-Za-z0-9_/.]*\):[0-9][0-9,]*#\1#g' ;;
+		sed 's#\(\(model\|harness\|tests\|bench\|tools\)/[A-Za-z0-9_/.]*\):[0-9][0-9,]*#\1#g' ;;
 	*)	cat ;;
 	esac
 }

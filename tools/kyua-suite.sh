@@ -1,7 +1,9 @@
 #!/bin/bash
-# kyua-suite.sh LABEL BUILD_DIR TALLY
-#     Runs the Kyua suite of one build tree (BUILD_DIR/conformance/Kyuafile),
-#     results in BUILD_DIR/results.db; appends one summary line to TALLY.
+# kyua-suite.sh LABEL BUILD_DIR TALLY [KYUAFILE]
+#     Runs the Kyua suite of one build tree: BUILD_DIR/tests/KYUAFILE
+#     (default Kyuafile, the whole suite; Kyuafile.test is `make test`'s
+#     part), results in BUILD_DIR/results-LABEL.db, so that two suites of one
+#     tree can run at once; appends one summary line to TALLY.
 #     On failure, prints Kyua's details of the failed and broken cases.
 # kyua-suite.sh --total TALLY
 #     Prints the summary lines, then "N passed, N failed" over all suites.
@@ -18,16 +20,16 @@ if [ "$1" = --total ]; then
 	exit
 fi
 
-label=$1 dir=$2 tally=$3
-db=$dir/results.db
+label=$1 dir=$2 tally=$3 kyuafile=${4:-Kyuafile}
+db=$dir/results-$label.db
 
 # The scripts run ntprof from their own tree (plain or sanitizer build).
 export NTPROF_BIN=$dir/ntprof
 # Kyua refuses to overwrite a results file. HOME pinned to the build tree
 # keeps Kyua's logs there and ignores a personal ~/.kyua/kyua.conf.
 rm -f "$db"
-echo "===> kyua: $label suite ($dir/conformance)"
-(cd "$dir/conformance" && HOME=$dir kyua ${KYUA_FLAGS:-} test --results-file="$db")
+echo "===> kyua: $label suite ($dir/tests/$kyuafile)"
+(cd "$dir/tests" && HOME=$dir kyua ${KYUA_FLAGS:-} test --kyuafile="$kyuafile" --results-file="$db")
 rc=$?
 
 if [ ! -s "$db" ]; then

@@ -13,7 +13,7 @@
 # vectors run on model objects with UBSan (fast: a bound one too far is an
 # out-of-bounds index), the tests on objects with ASan and UBSan (a read or
 # write past an allocation, or a leak, kills the mutant too).
-# A mutant listed in conformance/mutants-equivalent.txt with the same mutation
+# A mutant listed in tests/data/mutants-equivalent.txt with the same mutation
 # text counts as equivalent. Report: build/reports/mutants.txt, in file and
 # line order.
 #
@@ -22,7 +22,7 @@
 # MUTANTS_FILTER (an extended regex matched against "ID FILE KIND MUTATION";
 # only matching mutants run), MUTANT_JOBS (workers, default: processors),
 # MUTANT_TIMEOUT (seconds per program, default 20), MUTANTS_EQUIVALENT (the
-# equivalence list, default conformance/mutants-equivalent.txt),
+# equivalence list, default tests/data/mutants-equivalent.txt),
 # MUTANTS_CHECK_ONLY=1 (list the mutants and check the equivalence entries
 # against them, build nothing: exit 0, or 1 when an entry is stale).
 # Exit status: 0 when no non-equivalent mutant survives and no equivalence entry
@@ -37,7 +37,7 @@ filter=${MUTANTS_FILTER:-}
 limit=${MUTANT_TIMEOUT:-20}
 jobs=${MUTANT_JOBS:-$(nproc 2>/dev/null || echo 1)}
 gen=$root/tools/mutants-gen.awk
-equiv_file=${MUTANTS_EQUIVALENT:-$root/conformance/mutants-equivalent.txt}
+equiv_file=${MUTANTS_EQUIVALENT:-$root/tests/data/mutants-equivalent.txt}
 report=$root/build/reports/mutants.txt
 # The CMocka programs that test the model (the others test the harness).
 model_tests="test_create_profile test_profile_control test_profile_interrupt test_set_interval
@@ -152,7 +152,7 @@ link() { # link WDIR OBJDIR
 link_tests() { # link_tests WDIR OBJDIR
 	local t
 	for t in $model_tests; do
-		"$cc" $tflags -o "$1/bin/$t" "$build/conformance/$t.o" $harness_lib "$2"/*.o -lcmocka || return 1
+		"$cc" $tflags -o "$1/bin/$t" "$build/tests/model/$t.o" $harness_lib "$2"/*.o -lcmocka || return 1
 	done
 }
 # What a sanitizer reported, in a few words.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # valgrind.sh ROOT BUILD_DIR
 #     Runs the suite's programs under valgrind's memcheck (issue 7): every
-#     CMocka test program of BUILD_DIR/conformance, then ntprof over the
+#     CMocka test program of BUILD_DIR/tests/{model,harness}, then ntprof over the
 #     fixtures on the model and through a dl: shared object, a `call`, the
 #     version matrix and a malformed file. Any memcheck report (invalid
 #     access, uninitialised value, leak of any kind) fails the program it
@@ -51,18 +51,18 @@ vg() {
 	fi
 }
 
-for t in "$dir"/conformance/test_*; do
+for t in "$dir"/tests/model/test_* "$dir"/tests/harness/test_*; do
 	case $t in *.o | *.d | *.sh) continue ;; esac
 	[ -x "$t" ] && vg "${t##*/}" 0 "$t"
 done
 vg ntprof-run 0 "$dir/ntprof" run --root "$root"
-vg ntprof-run-dl 0 "$dir/ntprof" run --root "$root" --backend "dl:$dir/conformance/dl_faithful.so"
-vg ntprof-run-dl-faulty 1 "$dir/ntprof" run --root "$root" --backend "dl:$dir/conformance/dl_faulty.so"
+vg ntprof-run-dl 0 "$dir/ntprof" run --root "$root" --backend "dl:$dir/tests/dl/dl_faithful.so"
+vg ntprof-run-dl-faulty 1 "$dir/ntprof" run --root "$root" --backend "dl:$dir/tests/dl/dl_faulty.so"
 vg ntprof-matrix 0 "$dir/ntprof" matrix --root "$root" --format html --output "$logs/matrix.html"
 vg ntprof-call 0 "$dir/ntprof" call --target 1803/x64 \
 	'NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x1000 BucketSize=2 Buffer=>b BufferSize=0x1000' \
 	'NtStartProfile ProfileHandle=h' 'Interrupt Pc=0x10000004' 'ReadBuffer Buffer=b Count=3'
-vg ntprof-bad-input 2 "$dir/ntprof" run --output "$logs/none.json" "$root/conformance/data/bad/truncated.vec"
+vg ntprof-bad-input 2 "$dir/ntprof" run --output "$logs/none.json" "$root/tests/data/bad/truncated.vec"
 
 wait
 clean=$(find "$logs" -name '*.clean' | wc -l)

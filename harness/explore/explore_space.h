@@ -54,7 +54,7 @@ typedef struct np_xresults {
 
 /* A function's axes and prelude. False when a parameter has no boundary
  * list or a prelude does not parse: a defect of the table, which
- * conformance/test_explore.c rules out for every explorable function. */
+ * tests/harness/test_explore.c rules out for every explorable function. */
 bool np_xspace_init(np_xspace *sp, const np_function *f);
 
 /* A combination: the index of a boundary on each axis (0: the plain default). */

@@ -213,7 +213,7 @@ bool np_index_build(np_index *ix, const char *root, np_error *err)
 	static const char *const code[] = { ".c", ".h", NULL };
 	static const char *const tests[] = { ".c", ".h", ".sh", NULL };
 	scan_dir(root, "model", code, &ix->model, &ix->nmodel);
-	scan_dir(root, "conformance", tests, &ix->tests, &ix->ntests);
+	scan_dir(root, "tests", tests, &ix->tests, &ix->ntests);
 	char fixtures[600];
 	snprintf(fixtures, sizeof fixtures, "%s/fixtures", root);
 	return np_vectors_load(&ix->vectors, fixtures, err) && np_vectors_check(&ix->vectors, err);
@@ -314,7 +314,7 @@ unsigned np_index_check(FILE *out, const np_index *ix)
 		if (!e.code || !e.vector || !e.test) {
 			fprintf(out, "SPEC.md:%d: rule %s lacks%s%s%s\n", r->line, r->id,
 				e.code ? "" : " an implementation (model/)",
-				e.vector ? "" : " a vector (fixtures/)", e.test ? "" : " a test (conformance/)");
+				e.vector ? "" : " a vector (fixtures/)", e.test ? "" : " a test (tests/)");
 			problems++;
 		}
 	}

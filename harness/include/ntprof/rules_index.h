@@ -1,5 +1,5 @@
 /* ntprof harness: the rule -> code -> vector -> test index built from
- * SPEC.md, model/ sources, fixtures and conformance/ tests. */
+ * SPEC.md, model/ sources, fixtures and tests/. */
 #ifndef NTPROF_RULES_INDEX_H
 #define NTPROF_RULES_INDEX_H
 
@@ -41,7 +41,7 @@ void np_index_free(np_index *ix);
 const np_rule *np_index_rule(const np_index *ix, const char *id);
 
 /* The evidence a rule needs (issue 7): a citation in model/, a vector that
- * lists it, a citation in conformance/. np_index_check and the rule matrix
+ * lists it, a citation in tests/. np_index_check and the rule matrix
  * of ntprof trace both judge a rule by it. */
 typedef struct np_evidence {
 	bool code, vector, test;

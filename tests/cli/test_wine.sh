@@ -1,0 +1,163 @@
+#!/bin/sh
+# Wine, for real: the Windows exe (make windows) under Wine 8.0, headless, in
+# the prefix of tools/wine.sh.
+#
+#   - both exes import system DLLs only; the i686 one cannot run here (no
+#     wine32) and tools/wine.sh says so instead of taking its silence for
+#     success;
+#   - `ntprof.exe run` under Wine gives the model's results row for row as
+#     build/ntprof run does on Linux (the cross-compiled model is the model);
+#   - a child that crashes, raises Wine's stub exception, exits, hangs or
+#     garbles its record is classified (crashed, stub) and the run goes on
+#     (the NTPROF_CHILD_FAULT test hook of harness/win/child.c);
+#   - `ntprof.exe live` as Windows 7 and as Windows 10 matches the model
+#     except where fixtures/known/wine-8.0.MODE.known lists the divergence,
+#     and every listed divergence still happens. The reports are kept:
+#     build/reports/wine-win7.txt, .json, wine-win10.txt, .json.
+#
+# Environment: NTPROF_BIN (the Linux ntprof of this tree), NTPROF_SOURCE_ROOT.
+# Plain tree only (the exe is the same for every tree). Prints TAP; exits 1
+# when any check fails.
+set -u
+
+: "${NTPROF_BIN:?NTPROF_BIN must name the ntprof binary}"
+: "${NTPROF_SOURCE_ROOT:?NTPROF_SOURCE_ROOT must name the repository}"
+root=$NTPROF_SOURCE_ROOT
+wine=$root/tools/wine.sh
+exe=$root/build/win/x86_64/ntprof.exe
+exe32=$root/build/win/i686/ntprof.exe
+reports=$root/build/reports
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-wine.XXXXXX") || exit 1
+trap '"$wine" --stop; rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+mkdir -p "$reports"
+
+n=0
+failed=0
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	shift
+	for line in "$@"; do
+		echo "#   $line"
+	done
+}
+# Shows a file as TAP comments (at most 40 lines).
+show() {
+	sed -n '1,40s/^/#   /p' "$1"
+}
+
+echo "1..11"
+
+# ---- the exes --------------------------------------------------------------
+for e in "$exe" "$exe32"; do
+	if [ ! -f "$e" ]; then
+		not_ok "$e exists" "build it with make windows (make check does)"
+		continue
+	fi
+	dlls=$(x86_64-w64-mingw32-objdump -p "$e" | sed -n 's/^.*DLL Name: //p' | tr '\n' ' ')
+	extra=$(echo "$dlls" | tr ' ' '\n' | grep -v -i -x -e '' -e KERNEL32.dll -e msvcrt.dll -e ADVAPI32.dll)
+	if [ -z "$extra" ]; then
+		ok "$(basename "$(dirname "$e")") exe imports system DLLs only: $dlls"
+	else
+		not_ok "$(basename "$(dirname "$e")") exe imports system DLLs only" "it also imports: $extra"
+	fi
+done
+
+"$wine" win7 "$exe32" versions >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 125 ] && grep -q 'cannot run here' "$tmp/err"; then
+	ok "the i686 exe is built but cannot run here (no wine32), and wine.sh says so"
+elif [ $rc -eq 0 ] && [ -s "$tmp/out" ]; then
+	ok "the i686 exe runs here (wine32 is installed) # SKIP nothing to refuse"
+else
+	not_ok "wine.sh refuses the i686 exe with the reason (exit 125)" "exit $rc" "$(cat "$tmp/err")"
+fi
+
+# ---- the model under Wine is the model -------------------------------------
+# The same rows in the same order; only the file names differ (compiled in
+# on Windows, read from the tree on Linux).
+"$wine" win7 "$exe" run --format json >"$tmp/win.json" 2>"$tmp/err"
+rc=$?
+"$NTPROF_BIN" run --format json >"$tmp/linux.json" 2>>"$tmp/err"
+# (and the exe's stdout is in text mode: CRLF line ends)
+strip='s/"file":"[^"]*",//; s/\r$//'
+sed "$strip" "$tmp/linux.json" >"$tmp/linux.rows"
+sed "$strip" "$tmp/win.json" >"$tmp/win.rows"
+rows=$(grep -c '^{"vector"' "$tmp/linux.rows")
+if [ $rc -eq 0 ] && [ "$rows" -gt 1000 ] && cmp -s "$tmp/linux.rows" "$tmp/win.rows"; then
+	ok "ntprof.exe run under Wine gives the Linux model's $rows rows, in order"
+else
+	diff "$tmp/linux.rows" "$tmp/win.rows" | head -5 >"$tmp/diff"
+	not_ok "ntprof.exe run under Wine gives the Linux model's rows, in order" "exit $rc" \
+		"$(cat "$tmp/diff" "$tmp/err")"
+fi
+
+# ---- a misbehaving child is classified, and the run goes on ----------------
+cat >"$tmp/faults.vec" <<'EOF'
+vector wine-test/first
+  title   The step whose child misbehaves
+  rules   SI-1
+  source  tests/cli/test_wine.sh
+  call    NtClose Handle=invalid
+  expect  STATUS_INVALID_HANDLE
+vector wine-test/second
+  title   The next vector runs in a fresh child
+  rules   SI-1
+  source  tests/cli/test_wine.sh
+  call    NtSetIntervalProfile Interval=10000
+  expect  STATUS_SUCCESS on <6.2
+  expect  STATUS_PRIVILEGE_NOT_HELD on >=6.2
+EOF
+fault_case() {   # WHAT CLASS TEXT
+	NTPROF_CHILD_FAULT="$1@NtClose" NTPROF_STEP_TIMEOUT=2 \
+		"$wine" win10 "$exe" live --allow-unsaved-intervals "$tmp/faults.vec" >"$tmp/out" 2>"$tmp/err"
+	if grep -q "^$2 *wine-test/first .*$3" "$tmp/out" &&
+		grep -q "^summary: .* 1 status-mismatch" "$tmp/out"; then
+		ok "a child that does '$1' is classified $2 ($3), and the next vector runs"
+	else
+		not_ok "a child that does '$1' is classified $2 ($3), and the next vector runs" \
+			"$(show "$tmp/out")" "$(show "$tmp/err")"
+	fi
+}
+fault_case crash crashed 'unhandled exception 0xC0000005'
+fault_case stub stub 'ntdll.dll.NtTestStub is an unimplemented stub'
+fault_case exit crashed 'ended without a record (exit code 0x00000007)'
+fault_case hang crashed 'no record within 2 s'
+fault_case garbage crashed 'an unreadable record from the child'
+
+# ---- Wine as Windows 7 and Windows 10, against the known divergences -------
+for mode in win7 win10; do
+	known=$root/fixtures/known/wine-8.0.$mode.known
+	start=$(date +%s)
+	"$wine" $mode "$exe" live --allow-unsaved-intervals --known "$known" \
+		>"$tmp/report.txt" 2>"$tmp/err.txt"
+	rc_text=$?
+	tr -d '\r' <"$tmp/report.txt" >"$reports/wine-$mode.txt"   # text mode's CRLF
+	seconds=$(($(date +%s) - start))
+	"$wine" $mode "$exe" live --allow-unsaved-intervals --known "$known" --format json \
+		>"$tmp/report.json" 2>"$tmp/err.json"
+	rc_json=$?
+	tr -d '\r' <"$tmp/report.json" >"$reports/wine-$mode.json"
+	summary=$(grep '^summary:' "$reports/wine-$mode.txt")
+	counts=$(grep '^known divergences' "$reports/wine-$mode.txt")
+	if [ $rc_text -eq 0 ] && [ $rc_json -eq 0 ] && [ -n "$summary" ] &&
+		grep -q '"results":\[' "$reports/wine-$mode.json"; then
+		ok "Wine as $mode: every divergence listed and every listed one seen (${seconds} s): $summary"
+		echo "#   $counts"
+	else
+		grep -E 'unlisted|stale|^ntprof|^wine\.sh' "$reports/wine-$mode.txt" "$tmp/err.txt" |
+			head -30 >"$tmp/why"
+		not_ok "Wine as $mode: every divergence listed and every listed one seen" \
+			"exit $rc_text (text), $rc_json (json); reports in $reports/wine-$mode.*" \
+			"${summary:-no summary}" "${counts:-}" "$(cat "$tmp/why")"
+	fi
+done
+
+[ "$failed" -eq 0 ]

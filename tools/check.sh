@@ -1,0 +1,77 @@
+#!/bin/sh
+# check.sh ROOT: the suites of `make check`, once its trees are built.
+#
+# Four legs: the plain tree's Kyua suite (which runs the Windows exe under
+# Wine, the fuzzers over their corpora and the golden outputs), the
+# sanitizer tree's suite, the coverage tree's suite with its gate
+# (tools/coverage.sh) and the plain tree under valgrind (tools/valgrind.sh).
+# They run in two lanes at once, each lane one leg after another, so that
+# a machine of two cores keeps both busy.
+# Each leg writes its output to build/check/LEG.log and its summary lines
+# to build/check/LEG.tally; each log is printed whole, once its leg has
+# ended, in the fixed order below, whatever order they end in. Then the
+# tallies, in the same order, are summed: the last line of stdout is
+# "N passed, N failed". Exits 1 when any leg failed (each runs even if
+# another fails), 2 for bad arguments.
+set -u
+
+[ $# -eq 1 ] || { echo "usage: check.sh ROOT" >&2; exit 2; }
+root=$1
+here=$(cd "$(dirname "$0")" && pwd)
+logs=$root/build/check
+order="plain asan coverage valgrind"
+rm -rf "$logs"
+mkdir -p "$logs" || exit 2
+
+# leg NAME COMMAND...: runs COMMAND with its output in NAME.log; NAME.rc,
+# written last, holds its exit status and says that it has ended.
+leg() {
+	name=$1
+	shift
+	start=$(date +%s)
+	"$@" >"$logs/$name.log" 2>&1
+	status=$?
+	echo "===> $name: exit $status after $(($(date +%s) - start)) s" >>"$logs/$name.log"
+	echo "$status" >"$logs/$name.rc.tmp"
+	mv "$logs/$name.rc.tmp" "$logs/$name.rc"
+}
+
+# The lanes, from timings on two busy cores: valgrind (~175 s, two
+# programs at a time) then coverage (~50 s), beside the plain suite (~110 s,
+# half of it Wine) then the sanitizer suite (~105 s).
+(
+	leg valgrind "$here/valgrind.sh" "$root" "$root/build" "$logs/valgrind.tally"
+	leg coverage "$here/coverage.sh" --tally "$logs/coverage.tally" "$root" "$root/build/cov" \
+		"$root/build/coverage"
+) &
+lane1=$!
+(
+	leg plain "$here/kyua-suite.sh" plain "$root/build" "$logs/plain.tally"
+	leg asan "$here/kyua-suite.sh" asan "$root/build/asan" "$logs/asan.tally"
+) &
+lane2=$!
+trap 'kill "$lane1" "$lane2" 2>/dev/null; exit 130' INT TERM
+
+rc=0
+for name in $order; do
+	while [ ! -e "$logs/$name.rc" ]; do
+		sleep 1
+	done
+	cat "$logs/$name.log"
+	if [ "$(cat "$logs/$name.rc")" -ne 0 ]; then
+		rc=1
+	fi
+	# A leg that could not even write its line counts as one failure.
+	[ -s "$logs/$name.tally" ] ||
+		printf '0 1 %s: wrote no summary (exit %s)\n' "$name" "$(cat "$logs/$name.rc")" \
+			>"$logs/$name.tally"
+done
+wait
+trap - INT TERM
+
+tally=$root/build/suites.tally
+for name in $order; do
+	cat "$logs/$name.tally"
+done >"$tally"
+"$here/kyua-suite.sh" --total "$tally" || rc=1
+exit "$rc"

@@ -1,12 +1,12 @@
 /* Rule traceability: every SPEC.md rule must be cited by the model, proved by
  * a vector and by a test; nothing may cite a rule SPEC.md lacks or retired. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "ntprof/rules_index.h"
+#include "trace/rules_scan.h"
 
 #ifndef NTPROF_SOURCE_ROOT
 #define NTPROF_SOURCE_ROOT "."
@@ -40,108 +40,44 @@ const char *np_find_root(const char *explicit_root)
 	return NULL;
 }
 
-/* Reads a rule ID at p (2-4 capitals, '-', digits, optional lowercase). */
-static size_t rule_id_at(const char *line, const char *p, char *out, size_t cap)
+const np_rule *np_index_rule(const np_index *ix, const char *id)
 {
-	if (p > line && ((p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= 'a' && p[-1] <= 'z') ||
-			 (p[-1] >= '0' && p[-1] <= '9') || p[-1] == '-' || p[-1] == '_'))
-		return 0;
-	size_t k = 0;
-	while (p[k] >= 'A' && p[k] <= 'Z')
-		k++;
-	if (k < 2 || k > 4 || p[k] != '-' || p[k + 1] < '0' || p[k + 1] > '9')
-		return 0;
-	size_t n = k + 1;
-	while (p[n] >= '0' && p[n] <= '9')
-		n++;
-	if (p[n] >= 'a' && p[n] <= 'z')
-		n++;
-	if ((p[n] >= 'A' && p[n] <= 'Z') || (p[n] >= 'a' && p[n] <= 'z') ||
-	    (p[n] >= '0' && p[n] <= '9') || p[n] == '_' || n >= cap)
-		return 0;
-	memcpy(out, p, n);
-	out[n] = '\0';
-	return n;
+	for (unsigned i = 0; i < ix->nrule; i++)
+		if (strcmp(ix->rule[i].id, id) == 0)
+			return &ix->rule[i];
+	return NULL;
 }
 
-static bool push_cite(np_cite **list, unsigned *n, const char *id, const char *file, int line)
+/* The rule a "### ID — title" heading starts, or NULL for another heading.
+ * A second heading of an ID is noted and its text left out: every citation
+ * of the ID would be taken for the first, so the check refuses it. */
+static np_rule *heading(np_index *ix, const char *line, int lineno, bool *failed)
 {
-	np_cite *grown = realloc(*list, (*n + 1) * sizeof **list);
-	if (!grown)
-		return false;
-	*list = grown;
-	np_cite *c = &grown[(*n)++];
-	snprintf(c->id, sizeof c->id, "%s", id);
-	snprintf(c->file, sizeof c->file, "%.255s", file);
-	c->line = line;
-	return true;
-}
-
-static bool scan_file(const char *path, const char *shown, np_cite **list, unsigned *n)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return false;
-	char line[2048];
-	int lineno = 0;
-	while (fgets(line, sizeof line, f)) {
-		lineno++;
-		for (const char *p = line; *p; p++) {
-			char id[16];
-			size_t k = rule_id_at(line, p, id, sizeof id);
-			if (k) {
-				push_cite(list, n, id, shown, lineno);
-				p += k - 1;
-			}
-		}
+	char id[16];
+	const char *p = line;
+	while (*p == '#')
+		p++;
+	while (*p == ' ')
+		p++;
+	if (strncmp(line, "###", 3) != 0 || !np_rule_id_at(p, p, id, sizeof id))
+		return NULL;
+	const np_rule *first = np_index_rule(ix, id);
+	if (first) {
+		np_index_note(ix, "SPEC.md:%d: rule %s has a second heading (the first is SPEC.md:%d)",
+			      lineno, id, first->line);
+		return NULL;
 	}
-	fclose(f);
-	return true;
-}
-
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-	return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Scans dir (relative to root) recursively for files with one of the suffixes. */
-static void scan_dir(const char *root, const char *rel, const char *const *suffixes,
-		     np_cite **list, unsigned *n)
-{
-	char path[1024];
-	snprintf(path, sizeof path, "%s/%s", root, rel);
-	DIR *d = opendir(path);
-	if (!d)
-		return;
-	char *names[512];
-	unsigned count = 0;
-	for (struct dirent *de; (de = readdir(d)) && count < 512;)
-		if (de->d_name[0] != '.')
-			names[count++] = strdup(de->d_name);
-	closedir(d);
-	qsort(names, count, sizeof *names, by_name);
-	for (unsigned i = 0; i < count; i++) {
-		if (!names[i])
-			continue;
-		char sub[1024], full[1200];
-		struct stat st;
-		snprintf(sub, sizeof sub, "%s/%s", rel, names[i]);
-		snprintf(full, sizeof full, "%s/%s", root, sub);
-		if (stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
-			scan_dir(root, sub, suffixes, list, n);
-		} else {
-			for (unsigned s = 0; suffixes[s]; s++)
-				if (has_suffix(names[i], suffixes[s]))
-					scan_file(full, sub, list, n);
-		}
-		free(names[i]);
+	np_rule *grown = realloc(ix->rule, (ix->nrule + 1) * sizeof *grown);
+	if (!grown) {
+		*failed = true;
+		return NULL;
 	}
+	ix->rule = grown;
+	np_rule *r = &ix->rule[ix->nrule++];
+	memset(r, 0, sizeof *r);
+	snprintf(r->id, sizeof r->id, "%s", id);
+	r->line = lineno;
+	return r;
 }
 
 /* SPEC.md: a rule is a heading "### ID — title"; its text runs to the next heading. */
@@ -158,27 +94,12 @@ static bool load_spec(np_index *ix, np_error *err)
 	int lineno = 0;
 	np_rule *cur = NULL;
 	size_t used = 0, cap = 0;
-	while (fgets(line, sizeof line, f)) {
+	bool failed = false;
+	while (!failed && fgets(line, sizeof line, f)) {
 		lineno++;
 		if (line[0] == '#') {
-			cur = NULL;
-			char id[16];
-			const char *p = line;
-			while (*p == '#')
-				p++;
-			while (*p == ' ')
-				p++;
-			if (strncmp(line, "###", 3) == 0 && rule_id_at(p, p, id, sizeof id)) {
-				np_rule *grown = realloc(ix->rule, (ix->nrule + 1) * sizeof *grown);
-				if (!grown)
-					break;
-				ix->rule = grown;
-				cur = &ix->rule[ix->nrule++];
-				memset(cur, 0, sizeof *cur);
-				snprintf(cur->id, sizeof cur->id, "%s", id);
-				cur->line = lineno;
-				used = cap = 0;
-			}
+			cur = heading(ix, line, lineno, &failed);
+			used = cap = 0;
 		}
 		if (!cur)
 			continue;
@@ -210,10 +131,8 @@ bool np_index_build(np_index *ix, const char *root, np_error *err)
 {
 	if (!np_spec_load(ix, root, err))
 		return false;
-	static const char *const code[] = { ".c", ".h", NULL };
-	static const char *const tests[] = { ".c", ".h", ".sh", NULL };
-	scan_dir(root, "model", code, &ix->model, &ix->nmodel);
-	scan_dir(root, "tests", tests, &ix->tests, &ix->ntests);
+	np_scan_model(ix);
+	np_scan_tests(ix);
 	char fixtures[600];
 	snprintf(fixtures, sizeof fixtures, "%s/fixtures", root);
 	return np_vectors_load(&ix->vectors, fixtures, err) && np_vectors_check(&ix->vectors, err);
@@ -226,16 +145,12 @@ void np_index_free(np_index *ix)
 	free(ix->rule);
 	free(ix->model);
 	free(ix->tests);
+	free(ix->mentions);
+	for (unsigned i = 0; i < ix->nnote; i++)
+		free(ix->note[i]);
+	free(ix->note);
 	np_vectors_free(&ix->vectors);
 	memset(ix, 0, sizeof *ix);
-}
-
-const np_rule *np_index_rule(const np_index *ix, const char *id)
-{
-	for (unsigned i = 0; i < ix->nrule; i++)
-		if (strcmp(ix->rule[i].id, id) == 0)
-			return &ix->rule[i];
-	return NULL;
 }
 
 static bool cited(const np_cite *c, unsigned n, const char *id)
@@ -278,9 +193,21 @@ void np_explain(FILE *out, const np_index *ix, const np_rule *r)
 			fprintf(out, "  %s:%d\n", ix->tests[i].file, ix->tests[i].line);
 }
 
-/* A cited ID whose prefix SPEC.md uses but which SPEC.md lacks, or retired. */
+/* Whether SPEC.md has a rule of id's prefix ("SI" of "SI-99"). */
+static bool prefix_used(const np_index *ix, const char *id)
+{
+	size_t plen = strcspn(id, "-");
+	for (unsigned k = 0; k < ix->nrule; k++)
+		if (strncmp(ix->rule[k].id, id, plen) == 0 && ix->rule[k].id[plen] == '-')
+			return true;
+	return false;
+}
+
+/* A cited ID that SPEC.md lacks, or retired. A mention may name something
+ * else that looks like an ID ("UTF-8"), so there only an ID of a prefix
+ * SPEC.md uses counts; every ID of a rules tag (strict) must be a rule. */
 static unsigned check_cites(FILE *out, const np_index *ix, const np_cite *c, unsigned n,
-			    const char *what)
+			    const char *what, bool strict)
 {
 	unsigned problems = 0;
 	for (unsigned i = 0; i < n; i++) {
@@ -288,16 +215,10 @@ static unsigned check_cites(FILE *out, const np_index *ix, const np_cite *c, uns
 		if (r && r->retired) {
 			fprintf(out, "%s:%d: %s cites retired rule %s\n", c[i].file, c[i].line, what, c[i].id);
 			problems++;
-		} else if (!r) {
-			size_t plen = strcspn(c[i].id, "-");
-			for (unsigned k = 0; k < ix->nrule; k++) {
-				if (strncmp(ix->rule[k].id, c[i].id, plen) == 0 && ix->rule[k].id[plen] == '-') {
-					fprintf(out, "%s:%d: %s cites %s, which SPEC.md does not have\n",
-						c[i].file, c[i].line, what, c[i].id);
-					problems++;
-					break;
-				}
-			}
+		} else if (!r && (strict || prefix_used(ix, c[i].id))) {
+			fprintf(out, "%s:%d: %s cites %s, which SPEC.md does not have\n", c[i].file,
+				c[i].line, what, c[i].id);
+			problems++;
 		}
 	}
 	return problems;
@@ -305,7 +226,10 @@ static unsigned check_cites(FILE *out, const np_index *ix, const np_cite *c, uns
 
 unsigned np_index_check(FILE *out, const np_index *ix)
 {
-	unsigned problems = 0;
+	/* What loading found first: second headings, malformed or misplaced tags. */
+	unsigned problems = ix->nnote;
+	for (unsigned i = 0; i < ix->nnote; i++)
+		fprintf(out, "%s\n", ix->note[i]);
 	for (unsigned i = 0; i < ix->nrule; i++) {
 		const np_rule *r = &ix->rule[i];
 		if (r->retired)
@@ -314,12 +238,14 @@ unsigned np_index_check(FILE *out, const np_index *ix)
 		if (!e.code || !e.vector || !e.test) {
 			fprintf(out, "SPEC.md:%d: rule %s lacks%s%s%s\n", r->line, r->id,
 				e.code ? "" : " an implementation (model/)",
-				e.vector ? "" : " a vector (fixtures/)", e.test ? "" : " a test (tests/)");
+				e.vector ? "" : " a vector (fixtures/)",
+				e.test ? "" : " a test (a rules tag in tests/)");
 			problems++;
 		}
 	}
-	problems += check_cites(out, ix, ix->model, ix->nmodel, "model");
-	problems += check_cites(out, ix, ix->tests, ix->ntests, "test");
+	problems += check_cites(out, ix, ix->model, ix->nmodel, "model", false);
+	problems += check_cites(out, ix, ix->tests, ix->ntests, "test", true);
+	problems += check_cites(out, ix, ix->mentions, ix->nmentions, "test", false);
 	for (unsigned i = 0; i < ix->vectors.count; i++) {
 		const np_vector *v = &ix->vectors.v[i];
 		for (unsigned k = 0; k < v->nrule; k++) {

@@ -103,6 +103,7 @@ want_out "call: Trace* before 6.1 is not exported" \
 	'TraceSetInformation -> not-exported' \
 	call --target 6.0 'TraceSetInformation Source=ProfileTime Interval=5000'
 
+# rules: SI-6
 want_out "call: steps share one machine, one line each" \
 	'NtSetIntervalProfile -> STATUS_SUCCESS (0x00000000)
 ZwQueryIntervalProfile -> STATUS_SUCCESS (0x00000000) Interval=5000
@@ -124,16 +125,19 @@ want_out "call: an unwritten out-value is -" \
 	'NtQueryIntervalProfile -> STATUS_ACCESS_VIOLATION (0xC0000005) Interval=-' \
 	call --target 1809/wow64 'NtQueryIntervalProfile Interval=null'
 
+# rules: QI-0
 want_out "call: a not-applicable step says why" \
 	'NtQueryIntervalProfile -> not-applicable (3.10 and 3.50 have no ProfileSource argument; only ProfileTime can be meant (SI-0, QI-0)) Interval=-' \
 	call --target 3.10 'NtQueryIntervalProfile Source=ProfileAlignmentFixup'
 
 # ---- ntprof call: profile objects (issue 3) ----
 
+# rules: CP-5
 want_out "call: the pre-4.0sp4 divide by zero is a kernel fault (CP-5)" \
 	'NtCreateProfile -> fault STATUS_INTEGER_DIVIDE_BY_ZERO (0xC0000094) ProfileHandle=-' \
 	call --target 4.0/x86 'NtCreateProfile Process=current ProfileBase=0x100 ProfileSize=0x1000 BucketSize=0 BufferSize=2'
 
+# rules: CP-4
 want_out "call: the same request from 4.0sp4 is INVALID_PARAMETER_7 (CP-4)" \
 	'NtCreateProfile -> STATUS_INVALID_PARAMETER_7 (0xC00000F5) ProfileHandle=-' \
 	call --target 4.0sp4/x86 'NtCreateProfile Process=current ProfileBase=0x100 ProfileSize=0x1000 BucketSize=0 BufferSize=2'
@@ -150,6 +154,7 @@ ReadBuffer -> Buffer=0,2,0*14' \
 	'NtStartProfile ProfileHandle=h' 'Interrupt Pc=0x10000010' 'Interrupt Pc=0x1000001F' 'Interrupt Pc=0x10000100' \
 	'NtStopProfile ProfileHandle=h' 'ReadBuffer Buffer=b'
 
+# rules: IN-4 IN-7
 want_out "call: an increment past the mapped pages is a bug check, and the machine stays stopped (IN-4, IN-7)" \
 	'NtCreateProfile -> STATUS_SUCCESS (0x00000000) ProfileHandle=h
 NtStartProfile -> STATUS_SUCCESS (0x00000000)
@@ -628,6 +633,7 @@ si="$root/fixtures/interval/set-interval.vec"
 # SI-1: the 6.2 cell of set-interval/privilege-threshold is marked (text: *)
 nt matrix "$si"
 row=$(grep '^set-interval/privilege-threshold  *1 ' "$tmp/out")
+# rules: SI-1
 if [ "$rc" -ne 0 ] || [ -s "$tmp/err" ]; then
 	fail "matrix: text" "want exit 0 and nothing on stderr"
 elif ! printf '%s\n' "$row" | grep -q -E '  SUCCESS +\*PRIVILEGE_NOT_HELD +PRIVILEGE_NOT_HELD '; then
@@ -639,6 +645,7 @@ else
 fi
 
 nt matrix --format markdown "$si"
+# rules: SI-1
 if [ "$rc" -ne 0 ] || ! grep -q -F '| `SUCCESS` | ≠ `PRIVILEGE_NOT_HELD` | `PRIVILEGE_NOT_HELD` |' "$tmp/out" ||
 	! grep -q -F '| vector | step | function | rules | 3.10 | 3.50 |' "$tmp/out"; then
 	fail "matrix: markdown" "want the header and ≠ before the 6.2 cell"
@@ -690,6 +697,7 @@ want_error "matrix --format html: a root without SPEC.md" 2 'cannot find SPEC.md
 
 # diff: 6.1 -> 6.2 (SI-1), grouped by function, both outcomes; exit 1 as diff(1)
 nt diff 6.1 6.2
+# rules: SI-1
 if [ "$rc" -ne 1 ] || [ -s "$tmp/err" ]; then
 	fail "diff 6.1 6.2" "want exit 1 (differences) and nothing on stderr"
 elif ! grep -q '^NtSetIntervalProfile: SI-1 ' "$tmp/out" ||
@@ -703,6 +711,7 @@ else
 fi
 
 nt diff 1803 1809
+# rules: IN-4
 if [ "$rc" -ne 1 ] || ! grep -A 2 '^  counting/end-of-region step 4 ' "$tmp/out" | tr '\n' '|' |
 	grep -q -F '    1803  corruption Counted=1|    1809  Counted=0|'; then
 	fail "diff 1803 1809" "want IN-4's inclusive end: corruption Counted=1 on 1803, Counted=0 on 1809"

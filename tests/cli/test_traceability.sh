@@ -1,15 +1,19 @@
 #!/bin/sh
 # Rule traceability: `ntprof explain --check` and `ntprof trace` must find
 # every SPEC.md rule implemented (model/), proved by a vector (fixtures/) and
-# tested (tests/), and nothing citing a rule SPEC.md lacks or retired.
-# trace gives the same lines as explain --check (one implementation, checked
-# on every tree below) and writes the rule matrix, rules.md and rules.html.
+# tested (a rules tag in tests/, tests/README.md), and nothing citing a rule
+# SPEC.md lacks or retired. trace gives the same lines as explain --check (one
+# implementation, checked on every tree below) and writes the rule matrix,
+# rules.md and rules.html, whose tests column gives the tags' file:line.
 #
 # Negative twins run the check on a copy of the tree with one defect added
-# each (an unproved rule, a vector citing an unknown rule, a test citing an
-# unknown rule, a vector citing a retired rule) and require exactly that
-# defect to be reported. The fake rule IDs are assembled at run time so that
-# this file itself cites none of them.
+# each (an unproved rule, a rule only mentioned in tests' comments and code,
+# a rules tag in the wrong place or naming something else, a second heading
+# of one rule ID, a vector or test citing an unknown or retired rule) and
+# require exactly that defect to be reported; a positive twin shows a tag
+# making a test. The fake rule IDs are assembled at run time, and the tags
+# the twins write are printed by printf, so that this file itself cites none
+# of them and holds no tag.
 #
 # Environment: NTPROF_BIN, NTPROF_SOURCE_ROOT. Prints TAP; exits 1 on failure.
 set -u
@@ -66,6 +70,8 @@ in_report() {
 fake() { # fake NUMBER: an SI rule ID that SPEC.md does not have
 	printf 'SI-%s' "$1"
 }
+# A rule ID of a prefix SPEC.md does not use.
+xx=$(printf "XX-%s" 99)
 
 # ---- the real tree ----
 
@@ -101,6 +107,26 @@ if [ -z "$code" ] || [ -n "$bad" ]; then
 	fail "rules.md gives SI-1's implementing lines" "row: $row; lines without SI-1:$bad"
 else
 	pass "rules.md gives SI-1's implementing lines, each citing SI-1"
+fi
+# Every file:line the matrix gives for SI-1's tests must be a rules tag naming
+# SI-1, right before a test's definition (C) or a line of code (shell).
+tests=$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $6 }' | sed 's/ [|]$//')
+bad=
+for group in $(printf '%s' "$tests" | tr -d ' ' | tr ';' ' '); do
+	file=${group%%:*}
+	for l in $(printf '%s' "${group#*:}" | tr ',' ' '); do
+		case $file in
+		*.sh) next='^[ 	]*[^ 	#]' tag='^[ 	]*# rules: \(.* \)*SI-1\( .*\)*$' ;;
+		*) next='^static void test_[A-Za-z0-9_]*(void \*\*state)' tag='^[ 	]*/\* rules: \(.* \)*SI-1\( .*\)* \*/$' ;;
+		esac
+		sed -n "${l}p" "$root/$file" | grep -q -e "$tag" &&
+			sed -n "$((l + 1))p" "$root/$file" | grep -q -e "$next" || bad="$bad $file:$l"
+	done
+done
+if [ -z "$tests" ] || [ -n "$bad" ]; then
+	fail "rules.md gives SI-1's tests as rules tags" "tests: $tests; not a tag of SI-1 before a test:$bad"
+else
+	pass "rules.md gives SI-1's tests, each a rules tag naming SI-1 before a test"
 fi
 if ! printf '%s\n' "$row" | grep -q '| ok | ' ||
 	! printf '%s\n' "$row" | grep -q 'set-interval/[a-z-]* (fixtures/interval/set-interval.vec:[0-9]*)' ||
@@ -166,7 +192,7 @@ printf '\n### %s — test\nA rule made up by test_traceability.sh.\n' "$r99" >>"
 line=$(grep -n -F "### $r99 — test" "$tmp/tree/SPEC.md" | cut -d: -f1)
 check "$tmp/tree"
 twin_result "a rule without implementation, vector or test is reported" \
-	"SPEC.md:$line: rule $r99 lacks an implementation (model/) a vector (fixtures/) a test (tests/)"
+	"SPEC.md:$line: rule $r99 lacks an implementation (model/) a vector (fixtures/) a test (a rules tag in tests/)"
 
 # 1b. A rule implemented and proved by a vector, but tested nowhere.
 fresh_copy
@@ -182,14 +208,70 @@ vector twin/untested-rule
   expect  STATUS_SUCCESS
 EOF
 check "$tmp/tree"
-twin_result "a rule without a test is reported" "SPEC.md:$line: rule $r99 lacks a test (tests/)"
+twin_result "a rule without a test is reported" "SPEC.md:$line: rule $r99 lacks a test (a rules tag in tests/)"
 
-# 1c. A rule only a test cites.
-rm "$tmp/tree/model/zz_twin.h" "$tmp/tree/fixtures/zz-twin.vec"
-printf '#!/bin/sh\n# %s\nexit 0\n' "$r99" >"$tmp/tree/tests/zz_twin.sh"
+# 1c. Mentions are no test: the rule named in the description of a CMocka
+# test, in a comment of its body, and in a shell script's comment and code.
+printf '/* %s: what the test is about. */\nstatic void test_twin(void **state)\n{\n\t(void)state;   /* %s */\n}\n' \
+	"$r99" "$r99" >"$tmp/tree/tests/zz_twin.c"
+printf '#!/bin/sh\n# %s: a comment\necho %s\n' "$r99" "$r99" >"$tmp/tree/tests/zz_twin.sh"
+check "$tmp/tree"
+twin_result "a rule only mentioned in tests (comments, code) is reported as lacking a test" \
+	"SPEC.md:$line: rule $r99 lacks a test (a rules tag in tests/)"
+
+# 1d. A rules tag right before the test's definition makes it the rule's
+# test: nothing is reported, and the matrix lists the tag's file:line.
+printf '/* %s: what the test is about. */\n/%s rules: %s */\nstatic void test_twin(void **state)\n{\n\t(void)state;\n}\n' \
+	"$r99" '*' "$r99" >"$tmp/tree/tests/zz_twin.c"
+check "$tmp/tree"
+if [ "$problems" != "$base" ] || [ "$rc" -ne "$base_rc" ]; then
+	fail "a rules tag before a test's definition is the rule's test" "want $base problems as before"
+elif ! grep -q "^| $r99 (SPEC.md:$line) | test | ok | model/zz_twin.h:1 | twin/untested-rule (fixtures/zz-twin.vec:1) | tests/zz_twin.c:2 |\$" "$tmp/out/rules.md"; then
+	fail "a rules tag before a test's definition is the rule's test" "row: $(grep "^| $r99 " "$tmp/out/rules.md")"
+else
+	pass "a rules tag before a test's definition is the rule's test, listed as tests/zz_twin.c:2"
+fi
+
+# 1e. A rule only a test (a shell script's tag) checks.
+rm "$tmp/tree/model/zz_twin.h" "$tmp/tree/fixtures/zz-twin.vec" "$tmp/tree/tests/zz_twin.c"
+printf '#!/bin/sh\n# rules: %s\nexit 0\n' "$r99" >"$tmp/tree/tests/zz_twin.sh"
 check "$tmp/tree"
 twin_result "a rule with only a test is reported" \
 	"SPEC.md:$line: rule $r99 lacks an implementation (model/) a vector (fixtures/)"
+
+# 1f. Tags the parser cannot take as a test's: each one is reported.
+fresh_copy
+printf '/%s rules: SI-1 */\n\nstatic void test_twin(void **state)\n{\n\t(void)state;\n}\n' '*' >"$tmp/tree/tests/zz_twin.c"
+check "$tmp/tree"
+twin_result "a C rules tag not right before a test's definition is reported" \
+	"tests/zz_twin.c:1: rules tag is not right before a test's definition (static void test_NAME(void **state))"
+rm "$tmp/tree/tests/zz_twin.c"
+printf '#!/bin/sh\n# rules: SI-1\n# a comment, not the check\nexit 0\n' >"$tmp/tree/tests/zz_twin.sh"
+check "$tmp/tree"
+twin_result "a shell rules tag not right before a line of code is reported" \
+	"tests/zz_twin.sh:2: rules tag is not right before a line of code (the check)"
+printf '#!/bin/sh\n# rules: SI-1, QI-1\nexit 0\n' >"$tmp/tree/tests/zz_twin.sh"
+check "$tmp/tree"
+twin_result "a rules tag with something other than rule IDs is reported" \
+	'tests/zz_twin.sh:2: rules tag has "SI-1,", which is not a rule ID'
+printf '#!/bin/sh\n# rules: %s\nexit 0\n' "$xx" >"$tmp/tree/tests/zz_twin.sh"
+check "$tmp/tree"
+twin_result "a rules tag naming $xx (a prefix SPEC.md does not use) is reported" \
+	"tests/zz_twin.sh:2: test cites $xx, which SPEC.md does not have"
+
+# 1g. A second heading of one rule ID.
+fresh_copy
+first=$(grep -n '^### SI-1 ' "$root/SPEC.md" | head -n 1 | cut -d: -f1)
+printf '\n### SI-1 — again\nA second heading made up by test_traceability.sh.\n' >>"$tmp/tree/SPEC.md"
+line=$(grep -n -F '### SI-1 — again' "$tmp/tree/SPEC.md" | cut -d: -f1)
+check "$tmp/tree"
+twin_result "a second heading of a rule ID is reported" \
+	"SPEC.md:$line: rule SI-1 has a second heading (the first is SPEC.md:$first)"
+if ! grep -q -x -F "rules: $nrules, problems: $((base + 1))" "$tmp/check.out"; then
+	fail "a second heading is no rule of its own" "want 'rules: $nrules, problems: $((base + 1))'"
+else
+	pass "a second heading is no rule of its own ($nrules rules)"
+fi
 
 # 2. A vector citing a rule SPEC.md lacks.
 fresh_copy
@@ -267,7 +349,6 @@ fi
 
 # 7. A vector citing a rule of a prefix SPEC.md does not use at all.
 fresh_copy
-xx=$(printf 'XX-%s' 99)
 cat >"$tmp/tree/fixtures/zz-twin.vec" <<EOF
 vector twin/foreign-rule
   title   cites a rule of a section SPEC.md does not have

@@ -147,6 +147,7 @@ static void test_explore_table_cites_spec_rules(void **state)
 
 /* The predicates the explorer cites turn where rules.h says: CP-9's fixed
  * capacity test at 1703 by default, SI-1's privilege at 6.2. */
+/* rules: CP-9 SI-1 */
 static void test_explore_predicates_turn(void **state)
 {
 	(void)state;
@@ -344,6 +345,7 @@ static void test_explore_budget_per_function(void **state)
 
 /* Between versions the capacity test changes (CP-8 to CP-9 at 1703) and
  * the explorer says so, citing the predicate that turns. */
+/* rules: CP-8 CP-9 */
 static void test_explore_reports_the_1703_capacity_change(void **state)
 {
 	fx *f = *state;

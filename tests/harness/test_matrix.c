@@ -184,6 +184,7 @@ static void test_matrix_cell_texts(void **state)
 /* ---- the model's matrix ---- */
 
 /* SI-1: no privilege check before 6.2, STATUS_PRIVILEGE_NOT_HELD from 6.2. */
+/* rules: SI-1 */
 static void test_matrix_si1_boundary_is_a_change(void **state)
 {
 	fx *f = *state;
@@ -222,6 +223,7 @@ static void test_matrix_unevaluated_and_first_cells(void **state)
 /* CP-10: a region ending at 2^32 wraps for an x86 caller only; the cell
  * splits by architecture, and the architectures that start to exist at
  * 5.2sp1 are no change from 5.2, where only x86 exists. */
+/* rules: CP-10 */
 static void test_matrix_architectures_split_a_cell(void **state)
 {
 	fx *f = *state;
@@ -243,6 +245,7 @@ static void test_matrix_architectures_split_a_cell(void **state)
 
 /* IN-4: Pc = base + size counts on 6.2..1803 (corruption past a 64-byte
  * buffer) and no longer from 1809: two changes in one row. */
+/* rules: IN-4 */
 static void test_matrix_inclusive_end_changes_twice(void **state)
 {
 	fx *f = *state;
@@ -353,6 +356,7 @@ static unsigned diff(fx *f, const char *a, const char *b, const char *arches)
 	return rows;
 }
 
+/* rules: SI-1 */
 static void test_diff_si1_grouped_by_function(void **state)
 {
 	fx *f = *state;
@@ -377,6 +381,7 @@ static void test_diff_si1_grouped_by_function(void **state)
 	assert_string_equal(f->out, "");
 }
 
+/* rules: IN-4 */
 static void test_diff_inclusive_end_1803_1809(void **state)
 {
 	fx *f = *state;

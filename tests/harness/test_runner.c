@@ -276,6 +276,7 @@ static void test_runner_alternative_then_mismatch(void **state)
 }
 
 /* The given state cannot exist there: Emon has no 32-bit HAL before 6.2 (KS-3). */
+/* rules: KS-3 */
 static void test_runner_not_applicable_given(void **state)
 {
 	fx *f = *state;
@@ -301,6 +302,7 @@ static void test_runner_not_applicable_cpu(void **state)
 
 /* SY-16: cpuN.* must name an active processor; cpus= is applied before
  * the other keys wherever it is written (fixtures/README.md). */
+/* rules: SY-16 */
 static void test_runner_given_cpu_properties(void **state)
 {
 	fx *f = *state;
@@ -316,6 +318,7 @@ static void test_runner_given_cpu_properties(void **state)
 
 /* SY-15: MoveThread to an inactive processor cannot be expressed; a vector
  * may say so. */
+/* rules: SY-15 */
 static void test_runner_move_thread(void **state)
 {
 	fx *f = *state;

@@ -54,6 +54,7 @@ static void assert_impossible(np_machine *m, const char *key, const char *value,
 	assert_memory_equal(&before, m, sizeof before);
 }
 
+/* rules: KS-3 MC-4 */
 static void test_configure_malformed_and_impossible(void **state)
 {
 	np_machine *m = fresh(state, NP_V5_1, NP_X86);
@@ -81,6 +82,7 @@ static void test_configure_malformed_and_impossible(void **state)
 }
 
 /* MC-1: a fresh machine holds every knob at the default its entry declares. */
+/* rules: MC-1 */
 static void test_configure_knob_defaults_are_the_declared_ones(void **state)
 {
 	unsigned n = 0;
@@ -229,6 +231,7 @@ static void test_configure_machine_keys(void **state)
 }
 
 /* HL-2: a row of the simulated HAL, by source name or number. */
+/* rules: HL-2 */
 static void test_configure_hal_rows(void **state)
 {
 	np_machine *m = fresh(state, NP_V1809, NP_X64);
@@ -260,6 +263,7 @@ static void test_configure_hal_rows(void **state)
 }
 
 /* SY-16: a property of every processor, or of one active processor. */
+/* rules: SY-16 */
 static void test_configure_processor_properties(void **state)
 {
 	np_machine *m = fresh(state, NP_V1809, NP_X64);

@@ -254,6 +254,7 @@ static const np_arch arches[] = { NP_X86, NP_X64, NP_WOW64 };
  * exists (Ex from 6.1); the kernel exports ZwCreateProfileEx, ZwStartProfile
  * and ZwStopProfile from 1607 and ZwCreateProfile never; an Nt spelling in
  * kernel mode is a kernel-mode request of the service. */
+/* rules: CP-0 ST-0 SP-0 */
 static void test_cp0_exports_by_version(void **state)
 {
 	(void)state;
@@ -280,6 +281,7 @@ static void test_cp0_exports_by_version(void **state)
 
 /* CP-0: NtCreateProfileEx does not exist before 6.1 on any architecture; it
  * does from 6.1, where it creates like NtCreateProfile. */
+/* rules: CP-0 */
 static void test_cp0_ex_not_exported_before_6_1(void **state)
 {
 	(void)state;
@@ -329,13 +331,16 @@ static void assert_seven_arguments(np_machine *m)
 
 /* CP-0: 3.10 has seven arguments: no source other than ProfileTime, no
  * Affinity other than all-ones. */
+/* rules: CP-0 */
 static void test_cp0_3_10_seven_arguments(void **state) { assert_seven_arguments(*state); }
 
 /* CP-0: 3.50 likewise. */
+/* rules: CP-0 */
 static void test_cp0_3_50_seven_arguments(void **state) { assert_seven_arguments(*state); }
 
 /* CP-0, CP-11, CP-18: from 3.51 the nine-argument form keeps any source and
  * any Affinity (no HAL check before 6.2, no processor check before 6.1). */
+/* rules: CP-0 CP-11 CP-18 */
 static void test_cp0_3_51_nine_arguments(void **state)
 {
 	np_machine *m = *state;
@@ -352,6 +357,7 @@ static void test_cp0_3_51_nine_arguments(void **state)
 
 /* CP-1, CP-16: from 6.1 NtCreateProfile is NtCreateProfileEx with one element
  * {Affinity, current group, 0}: same processors, same failures. */
+/* rules: CP-1 CP-16 */
 static void test_cp1_create_is_ex_with_current_group(void **state)
 {
 	np_machine *m = *state;
@@ -399,6 +405,7 @@ static void test_cp1_create_is_ex_with_current_group(void **state)
 }
 
 /* CP-1, CP-18: before 6.1 NtCreateProfile has no processor part at all. */
+/* rules: CP-1 CP-18 */
 static void test_cp1_before_6_1_no_processor_part(void **state)
 {
 	np_machine *m = *state;
@@ -418,6 +425,7 @@ static void test_cp1_before_6_1_no_processor_part(void **state)
 
 /* CP-2, CP-13: before 4.0sp4 BufferSize 0 is no error of its own: the call
  * goes on, and the Buffer probe of no bytes tests nothing. */
+/* rules: CP-2 CP-13 */
 static void test_cp2_buffer_size_zero_4_0_goes_on(void **state)
 {
 	np_machine *m = *state;
@@ -438,6 +446,7 @@ static void test_cp2_buffer_size_zero_4_0_goes_on(void **state)
 
 /* CP-2: from 4.0sp4 BufferSize 0 is STATUS_INVALID_PARAMETER_7 before every
  * other check, probes included; BufferSize 1 is past this check. */
+/* rules: CP-2 */
 static void test_cp2_buffer_size_zero_4_0sp4_first(void **state)
 {
 	np_machine *m = *state;
@@ -461,6 +470,7 @@ static void test_cp2_buffer_size_zero_4_0sp4_first(void **state)
 }
 
 /* CP-2: every version from 4.0sp4 on every architecture, Ex too. */
+/* rules: CP-2 */
 static void test_cp2_buffer_size_zero_every_later_version(void **state)
 {
 	(void)state;
@@ -488,6 +498,7 @@ static void test_cp2_buffer_size_zero_every_later_version(void **state)
 
 /* CP-3, CP-6: on x86, BucketSize 0 with ProfileBase below 0x10000 is segment
  * mode: the base becomes the segment, ProfileBase 0, the bucket computed. */
+/* rules: CP-3 CP-6 */
 static void test_cp3_segment_mode_x86(void **state)
 {
 	np_machine *m = *state;
@@ -518,6 +529,7 @@ static void test_cp3_segment_mode_x86(void **state)
 }
 
 /* CP-3: no segment mode for x64 and WOW64 callers: BucketSize 0 fails CP-7. */
+/* rules: CP-3 CP-7 */
 static void test_cp3_no_segment_mode_x64_wow64(void **state)
 {
 	(void)state;
@@ -539,6 +551,7 @@ static void test_cp3_no_segment_mode_x64_wow64(void **state)
 
 /* CP-4: from 4.0sp4, segment mode with BufferSize 1..3 is
  * STATUS_INVALID_PARAMETER_7 (K-SEG-SMALLBUF=param7); 4 is a segment. */
+/* rules: CP-4 */
 static void test_cp4_small_buffer_param7(void **state)
 {
 	(void)state;
@@ -562,6 +575,7 @@ static void test_cp4_small_buffer_param7(void **state)
 }
 
 /* CP-4: K-SEG-SMALLBUF=invalid-parameter: not segment mode, CP-7 fails. */
+/* rules: CP-4 CP-7 */
 static void test_cp4_small_buffer_knob_invalid_parameter(void **state)
 {
 	np_machine *m = *state;
@@ -582,6 +596,7 @@ static void test_cp4_small_buffer_knob_invalid_parameter(void **state)
 
 /* CP-5: before 4.0sp4, segment mode with BufferSize 0..3 divides by a zero
  * bucket count: the kernel fault STATUS_INTEGER_DIVIDE_BY_ZERO (default). */
+/* rules: CP-5 */
 static void test_cp5_divide_by_zero_fault(void **state)
 {
 	(void)state;
@@ -610,6 +625,7 @@ static void test_cp5_divide_by_zero_fault(void **state)
 
 /* CP-5: K-PRE-SP4-DIV0=bugcheck: KMODE_EXCEPTION_NOT_HANDLED, and the machine
  * stays stopped for every later call. */
+/* rules: CP-5 */
 static void test_cp5_divide_by_zero_bugcheck(void **state)
 {
 	np_machine *m = *state;
@@ -636,6 +652,7 @@ static void test_cp5_divide_by_zero_bugcheck(void **state)
 
 /* CP-6: BucketSize = floor(log2(q - 1)) + 1, at least 2, with n = 64
  * counters (BufferSize 0x100, and 0x103 rounds down to the same n). */
+/* rules: CP-6 */
 static void test_cp6_bucket_size_computed(void **state)
 {
 	np_machine *m = *state;
@@ -683,6 +700,7 @@ static void test_cp6_bucket_size_computed(void **state)
 
 /* CP-6: K-LOG2-0=reject: q = 1 gives BucketSize 1, which CP-7 rejects; the
  * knob changes nothing else. */
+/* rules: CP-6 CP-7 */
 static void test_cp6_log2_0_reject(void **state)
 {
 	np_machine *m = *state;
@@ -701,6 +719,7 @@ static void test_cp6_log2_0_reject(void **state)
 /* CP-6, CP-8, CP-9: the capacity check uses the computed BucketSize: with
  * n = 64 and q = 16 (bucket 4) the old check passes up to ProfileSize 0x403,
  * the fixed one only up to 0x400. */
+/* rules: CP-6 CP-8 CP-9 */
 static void test_cp6_computed_bucket_used_by_capacity(void **state)
 {
 	(void)state;
@@ -727,6 +746,7 @@ static void test_cp6_computed_bucket_used_by_capacity(void **state)
 /* ==== CP-7 ==== */
 
 /* CP-7: BucketSize 2..31; 0, 1, 32 and more are STATUS_INVALID_PARAMETER. */
+/* rules: CP-7 */
 static void test_cp7_bucket_size_range(void **state)
 {
 	(void)state;
@@ -758,6 +778,7 @@ static void test_cp7_bucket_size_range(void **state)
 /* CP-8: before 1703 the test is ProfileSize >> (BucketSize - 2) >
  * BufferSize: a region up to a quarter bucket less one byte longer than the
  * counters cover passes, and more when BufferSize is not a multiple of 4. */
+/* rules: CP-8 */
 static void test_cp8_capacity_slack(void **state)
 {
 	(void)state;
@@ -800,6 +821,7 @@ static void test_cp8_capacity_slack(void **state)
 /* CP-8: SIZE_T arithmetic: 64-bit for x64 callers; a 32-bit caller's
  * ProfileSize has 32 bits (zero-extended for WOW64); it cannot pass
  * 0x1_0000_0000 at all. */
+/* rules: CP-8 */
 static void test_cp8_size_t_width(void **state)
 {
 	(void)state;
@@ -843,6 +865,7 @@ static void test_cp8_size_t_width(void **state)
 
 /* CP-8, CP-9: the fixed check from 1703 (both sides of the threshold, every
  * architecture): 0x101 bytes in 16-byte buckets need 17 counters. */
+/* rules: CP-8 CP-9 */
 static void test_cp9_threshold_1607_1703(void **state)
 {
 	(void)state;
@@ -866,6 +889,7 @@ static void test_cp9_threshold_1607_1703(void **state)
 }
 
 /* CP-9: ceil(ProfileSize / 2^BucketSize) > floor(BufferSize / 4) fails. */
+/* rules: CP-9 */
 static void test_cp9_capacity_exact(void **state)
 {
 	np_machine *m = *state;
@@ -900,6 +924,7 @@ static void test_cp9_capacity_exact(void **state)
 
 /* CP-9: ProfileSize 0 needs no counter (K-ZERO-SIZE=accept), one with
  * one-counter. */
+/* rules: CP-9 */
 static void test_cp9_zero_size_knob(void **state)
 {
 	np_machine *m = *state;
@@ -919,6 +944,7 @@ static void test_cp9_zero_size_knob(void **state)
 }
 
 /* CP-8, CP-9: K-FIX-1703 moves the threshold to any version, or to never. */
+/* rules: CP-8 CP-9 */
 static void test_cp9_fix_version_knob(void **state)
 {
 	(void)state;
@@ -956,6 +982,7 @@ static void test_cp9_fix_version_knob(void **state)
 
 /* CP-10: x86: a sum of exactly 2^32 wraps (STATUS_BUFFER_OVERFLOW, a
  * warning, no handle); a sum of 0xFFFFFFFF passes. After CP-8. */
+/* rules: CP-10 CP-8 */
 static void test_cp10_wrap_x86(void **state)
 {
 	np_machine *m = *state;
@@ -987,6 +1014,7 @@ static void test_cp10_wrap_x86(void **state)
 }
 
 /* CP-10: x64: a sum of 2^64 wraps, SIZE_MAX passes. */
+/* rules: CP-10 */
 static void test_cp10_wrap_x64(void **state)
 {
 	np_machine *m = *state;
@@ -1009,6 +1037,7 @@ static void test_cp10_wrap_x64(void **state)
 }
 
 /* CP-10: a WOW64 caller's 32-bit values are added in 64 bits: never a wrap. */
+/* rules: CP-10 */
 static void test_cp10_wow64_never_wraps(void **state)
 {
 	np_machine *m = *state;
@@ -1033,6 +1062,7 @@ static void test_cp10_wow64_never_wraps(void **state)
 /* ==== CP-11 ==== */
 
 /* CP-11: before 6.2 any 32-bit source is kept, supported or not. */
+/* rules: CP-11 */
 static void test_cp11_source_stored_before_6_2(void **state)
 {
 	np_machine *m = *state;
@@ -1065,6 +1095,7 @@ static void assert_source(np_machine *m, uint32_t source, bool supported)
 }
 
 /* CP-11: from 6.2 the HAL must list the source (HL-1). */
+/* rules: CP-11 HL-1 */
 static void test_cp11_hal_must_support_source(void **state)
 {
 	np_machine *m = *state;
@@ -1103,6 +1134,7 @@ static void test_cp11_hal_must_support_source(void **state)
 
 /* CP-11: ProfileAlignmentFixup is no HAL source: STATUS_NOT_SUPPORTED with
  * K-ALIGNFIXUP-CREATE=not-supported, kept with accept; 6.1 keeps it anyway. */
+/* rules: CP-11 */
 static void test_cp11_alignment_fixup_knob(void **state)
 {
 	np_machine *m = *state;
@@ -1118,6 +1150,7 @@ static void test_cp11_alignment_fixup_knob(void **state)
 }
 
 /* CP-11: a 32-bit kernel from 6.2 asks its HAL too (Emon from 6.2, KS-3). */
+/* rules: CP-11 KS-3 */
 static void test_cp11_x86_6_2(void **state)
 {
 	np_machine *m = *state;
@@ -1134,6 +1167,7 @@ static void test_cp11_x86_6_2(void **state)
 
 /* CP-12: x64: 8 writable user bytes, no alignment. NULL, read-only,
  * unmapped and kernel addresses are STATUS_ACCESS_VIOLATION. */
+/* rules: CP-12 */
 static void test_cp12_handle_probe_x64(void **state)
 {
 	np_machine *m = *state;
@@ -1169,6 +1203,7 @@ static void test_cp12_handle_probe_x64(void **state)
 }
 
 /* CP-12: x86: 4 bytes; the limit is 0x7FFF0000; 0x80001000 is kernel space. */
+/* rules: CP-12 */
 static void test_cp12_handle_probe_x86(void **state)
 {
 	np_machine *m = *state;
@@ -1195,6 +1230,7 @@ static void test_cp12_handle_probe_x86(void **state)
 
 /* CP-12, AS-1: WOW64: 4 bytes below the 64-bit kernel's limit, so
  * 0x80001000 is user space; the pointer has 32 bits. */
+/* rules: CP-12 AS-1 */
 static void test_cp12_handle_probe_wow64(void **state)
 {
 	np_machine *m = *state;
@@ -1220,6 +1256,7 @@ static void test_cp12_handle_probe_wow64(void **state)
 /* CP-13: Buffer: 4-byte alignment first (STATUS_DATATYPE_MISALIGNMENT), then
  * all BufferSize bytes writable user memory (STATUS_ACCESS_VIOLATION); the
  * probe writes nothing; CP-12 comes first. */
+/* rules: CP-13 CP-12 */
 static void test_cp13_buffer_probe(void **state)
 {
 	np_machine *m = *state;
@@ -1265,6 +1302,7 @@ static void test_cp13_buffer_probe(void **state)
 }
 
 /* CP-13: a WOW64 caller's Buffer is 32 bits; 0x80001000 is user space. */
+/* rules: CP-13 */
 static void test_cp13_buffer_probe_wow64(void **state)
 {
 	np_machine *m = *state;
@@ -1285,6 +1323,7 @@ static void test_cp13_buffer_probe_wow64(void **state)
 
 /* CP-14, AS-3: x64: GroupCount elements of 16 bytes, 4-byte aligned
  * (not 8), readable, below the limit; CP-13 comes first. */
+/* rules: CP-14 AS-3 CP-13 */
 static void test_cp14_affinity_array_probe_x64(void **state)
 {
 	np_machine *m = *state;
@@ -1351,13 +1390,16 @@ static void assert_array_probe_32(np_machine *m)
 }
 
 /* CP-14, AS-3: x86 caller. */
+/* rules: CP-14 AS-3 */
 static void test_cp14_affinity_array_probe_x86(void **state) { assert_array_probe_32(*state); }
 
 /* CP-14, AS-3: WOW64 caller, in the caller's own layout. */
+/* rules: CP-14 AS-3 */
 static void test_cp14_affinity_array_probe_wow64(void **state) { assert_array_probe_32(*state); }
 
 /* CP-14, AS-3: a kernel-mode request is not probed (misaligned is fine), but
  * a copy from unreadable memory still gives STATUS_ACCESS_VIOLATION. */
+/* rules: CP-14 AS-3 */
 static void test_cp14_kernel_mode_copy(void **state)
 {
 	np_machine *m = *state;
@@ -1378,6 +1420,7 @@ static void test_cp14_kernel_mode_copy(void **state)
 
 /* CP-15: GroupCount 0 is every active processor of every active group; the
  * array is ignored and may be NULL or garbage. */
+/* rules: CP-15 */
 static void test_cp15_group_count_zero(void **state)
 {
 	np_machine *m = *state;
@@ -1396,6 +1439,7 @@ static void test_cp15_group_count_zero(void **state)
 
 /* CP-15: each element: an active group, a non-zero mask of active
  * processors; any failure is STATUS_INVALID_PARAMETER. */
+/* rules: CP-15 */
 static void test_cp15_elements(void **state)
 {
 	np_machine *m = *state;
@@ -1436,6 +1480,7 @@ static void test_cp15_elements(void **state)
 }
 
 /* CP-15: each Reserved word must be 0. */
+/* rules: CP-15 */
 static void test_cp15_reserved_words(void **state)
 {
 	np_machine *m = *state;
@@ -1451,6 +1496,7 @@ static void test_cp15_reserved_words(void **state)
 }
 
 /* CP-15: two elements for one group merge (K-GROUPS=merge) or fail (reject). */
+/* rules: CP-15 */
 static void test_cp15_duplicate_groups(void **state)
 {
 	np_machine *m = *state;
@@ -1475,6 +1521,7 @@ static void test_cp15_duplicate_groups(void **state)
 
 /* CP-15, CP-14: a WOW64 caller's elements are 12 bytes (Group at +4); the
  * 64-bit kernel may have several groups. */
+/* rules: CP-15 CP-14 */
 static void test_cp15_wow64_layout(void **state)
 {
 	np_machine *m = *state;
@@ -1497,6 +1544,7 @@ static void test_cp15_wow64_layout(void **state)
 }
 
 /* CP-15, MC-4: a 32-bit kernel has one group. */
+/* rules: CP-15 MC-4 */
 static void test_cp15_x86_one_group(void **state)
 {
 	np_machine *m = *state;
@@ -1513,6 +1561,7 @@ static void test_cp15_x86_one_group(void **state)
 
 /* CP-16: only an all-ones Affinity means "the current group's active
  * processors"; any other is the mask as given. */
+/* rules: CP-16 */
 static void test_cp16_affinity(void **state)
 {
 	np_machine *m = *state;
@@ -1543,6 +1592,7 @@ static void test_cp16_affinity(void **state)
 }
 
 /* CP-16: on x86 all-ones is 0xFFFFFFFF, the kernel's width. */
+/* rules: CP-16 */
 static void test_cp16_x86_all_ones(void **state)
 {
 	np_machine *m = *state;
@@ -1560,6 +1610,7 @@ static void test_cp16_x86_all_ones(void **state)
 
 /* CP-17: WOW64 from 6.1: 0xFFFFFFFF is zero-extended, not all-ones: it fails
  * unless processors 0..31 of the current group are all active. */
+/* rules: CP-17 */
 static void test_cp17_wow64_all_ones(void **state)
 {
 	np_machine *m = *state;
@@ -1588,6 +1639,7 @@ static void test_cp17_wow64_all_ones(void **state)
 }
 
 /* CP-17, CP-18: before 6.1 the zero-extended mask is kept as it is. */
+/* rules: CP-17 CP-18 */
 static void test_cp17_wow64_6_0_stored(void **state)
 {
 	np_machine *m = *state;
@@ -1602,6 +1654,7 @@ static void test_cp17_wow64_6_0_stored(void **state)
 
 /* CP-18: before 6.1 Affinity is not checked at create, only kept; 3.10 and
  * 3.50 have none (checked in the CP-0 tests). */
+/* rules: CP-18 */
 static void test_cp18_stored_unchecked(void **state)
 {
 	(void)state;
@@ -1626,6 +1679,7 @@ static void test_cp18_stored_unchecked(void **state)
 
 /* CP-19: Process must be a process handle with PROCESS_QUERY_INFORMATION;
  * -1 works; no privilege is needed for a process profile. */
+/* rules: CP-19 */
 static void test_cp19_process_handles(void **state)
 {
 	np_machine *m = *state;
@@ -1673,6 +1727,7 @@ static void test_cp19_process_handles(void **state)
 
 /* CP-19: a kernel-mode request is not access-checked, but the handle must
  * still name a process. */
+/* rules: CP-19 */
 static void test_cp19_kernel_mode_no_access_check(void **state)
 {
 	np_machine *m = *state;
@@ -1695,6 +1750,7 @@ static void test_cp19_kernel_mode_no_access_check(void **state)
 
 /* CP-19, MC-3: a 32-bit caller's Process is sign-extended: 0xFFFFFFFF is -1
  * and 0xFFFFFFFE is -2. On x64 these values name nothing. */
+/* rules: CP-19 MC-3 */
 static void test_cp19_32bit_handle_sign_extension(void **state)
 {
 	(void)state;
@@ -1730,6 +1786,7 @@ static void test_cp19_32bit_handle_sign_extension(void **state)
 /* CP-20: x86 segment mode with a global profile of a non-zero segment is
  * STATUS_INVALID_PARAMETER, before the privilege check (CP-21), in kernel
  * mode too; segment 0 is fine. */
+/* rules: CP-20 CP-21 */
 static void test_cp20_segment_global(void **state)
 {
 	np_machine *m = *state;
@@ -1759,6 +1816,7 @@ static void test_cp20_segment_global(void **state)
 /* CP-21: x64: a user-mode global profile with ProfileBase at or below
  * 0x7FFFFFFEFFFF needs the privilege; high integrity is not enough; a
  * kernel-mode request needs none. */
+/* rules: CP-21 */
 static void test_cp21_privilege_x64(void **state)
 {
 	np_machine *m = *state;
@@ -1792,6 +1850,7 @@ static void test_cp21_privilege_x64(void **state)
 }
 
 /* CP-21: x86: the highest user address is 0x7FFEFFFF; 0x80000000 is kernel. */
+/* rules: CP-21 */
 static void test_cp21_privilege_x86(void **state)
 {
 	np_machine *m = *state;
@@ -1813,6 +1872,7 @@ static void test_cp21_privilege_x86(void **state)
 
 /* CP-21, AS-1: a WOW64 caller's base is always user space of the 64-bit
  * kernel: 0x80000000 and 0xFFFFF000 need the privilege. */
+/* rules: CP-21 AS-1 */
 static void test_cp21_wow64_base_user_space(void **state)
 {
 	np_machine *m = *state;
@@ -1832,6 +1892,7 @@ static void test_cp21_wow64_base_user_space(void **state)
 
 /* CP-21: K-GLOBAL-PRIV-SCOPE=always: every user-mode global profile needs
  * the privilege; kernel mode still needs none; process profiles none. */
+/* rules: CP-21 */
 static void test_cp21_always_knob(void **state)
 {
 	np_machine *m = *state;
@@ -1866,6 +1927,7 @@ static np_create_profile_args restricted_args(const np_machine *m, uint64_t base
 
 /* CP-22: from 6.3 (not 6.2), a low-integrity user-mode caller may not
  * profile a region whose last byte is above the highest user address. */
+/* rules: CP-22 */
 static void test_cp22_restricted_threshold(void **state)
 {
 	(void)state;
@@ -1894,6 +1956,7 @@ static void test_cp22_restricted_threshold(void **state)
 
 /* CP-22: last-byte (default): size 0 tests the base; whatever Process is;
  * after CP-21; kernel mode is never restricted. */
+/* rules: CP-22 CP-21 */
 static void test_cp22_last_byte(void **state)
 {
 	np_machine *m = *state;
@@ -1924,6 +1987,7 @@ static void test_cp22_last_byte(void **state)
 }
 
 /* CP-22: K-RESTRICTED-BOUNDARY=end and base. */
+/* rules: CP-22 */
 static void test_cp22_boundary_knobs(void **state)
 {
 	np_machine *m = *state;
@@ -1950,6 +2014,7 @@ static void test_cp22_boundary_knobs(void **state)
 }
 
 /* CP-22, AS-1: for a WOW64 caller every 32-bit region is user space. */
+/* rules: CP-22 AS-1 */
 static void test_cp22_wow64(void **state)
 {
 	np_machine *m = *state;
@@ -1967,6 +2032,7 @@ static void test_cp22_wow64(void **state)
 
 /* CP-23, MC-6: an injected allocation failure, after every check: nothing is
  * created, the K-OB-FAIL status (insufficient-resources, quota-exceeded). */
+/* rules: CP-23 MC-6 */
 static void test_cp23_allocation_failure(void **state)
 {
 	np_machine *m = *state;
@@ -1990,6 +2056,7 @@ static void test_cp23_allocation_failure(void **state)
 
 /* CP-23, MC-3: a full handle table (64 entries) fails the create with the
  * K-OB-FAIL status, and leaves no object behind. */
+/* rules: CP-23 MC-3 */
 static void test_cp23_handle_table_full(void **state)
 {
 	np_machine *m = *state;
@@ -2010,6 +2077,7 @@ static void test_cp23_handle_table_full(void **state)
 
 /* MC-3: the table's last entry (handle 0x100) names its object; the value
  * after it (0x104) names none. */
+/* rules: MC-3 */
 static void test_mc3_last_handle_of_table(void **state)
 {
 	np_machine *m = *state;
@@ -2023,6 +2091,7 @@ static void test_mc3_last_handle_of_table(void **state)
 
 /* CP-23: only an allocation failure or a full handle table fail the
  * creation: 63 profiles fit a 64-entry table (one entry holds a process). */
+/* rules: CP-23 */
 static void test_cp23_many_profiles(void **state)
 {
 	np_machine *m = *state;
@@ -2035,6 +2104,7 @@ static void test_cp23_many_profiles(void **state)
 }
 
 /* CP-24: x64 writes 8 bytes; handles are 4, 8, 12 in a fresh table. */
+/* rules: CP-24 */
 static void test_cp24_handle_written_x64(void **state)
 {
 	np_machine *m = *state;
@@ -2051,6 +2121,7 @@ static void test_cp24_handle_written_x64(void **state)
 }
 
 /* CP-24: 32-bit callers get a 4-byte handle; the next 4 bytes stay. */
+/* rules: CP-24 */
 static void test_cp24_handle_written_32bit(void **state)
 {
 	(void)state;
@@ -2070,6 +2141,7 @@ static void test_cp24_handle_written_32bit(void **state)
 /* CP-24: the final write faults (the page vanished after the probe): the
  * handle stays open; STATUS_SUCCESS (K-HANDLE-WRITE-FAULT=success) or
  * STATUS_ACCESS_VIOLATION (exception). */
+/* rules: CP-24 */
 static void test_cp24_write_fault(void **state)
 {
 	np_machine *m = *state;
@@ -2096,6 +2168,7 @@ static void test_cp24_write_fault(void **state)
 /* CP-25, ST-7, SP-3: creating locks, lists and writes nothing: the buffer is
  * unchanged, no injected lock or map failure is used up, the profile is
  * stopped, and it can be started and stopped again and again. */
+/* rules: CP-25 ST-7 SP-3 */
 static void test_cp25_no_other_effect(void **state)
 {
 	np_machine *m = *state;
@@ -2135,6 +2208,7 @@ static void test_cp25_no_other_effect(void **state)
 /* CP-11, CP-12, CP-15, CP-16: K-ORDER-PROBE, with an unsupported source, a NULL
  * handle pointer and a bad processor specification in one call, and again
  * with a supported source. */
+/* rules: CP-11 CP-12 CP-15 CP-16 */
 static void test_order_probe_knob(void **state)
 {
 	np_machine *m = *state;
@@ -2171,6 +2245,7 @@ static void test_order_probe_knob(void **state)
 
 /* CP-2, CP-7, CP-8, CP-10, CP-12, CP-19: steps 2 to 6 come before the probes,
  * and the probes before the process check, whatever K-ORDER-PROBE says. */
+/* rules: CP-2 CP-7 CP-8 CP-10 CP-12 CP-19 */
 static void test_order_checks_before_and_after_probes(void **state)
 {
 	np_machine *m = *state;
@@ -2208,6 +2283,7 @@ static void test_order_checks_before_and_after_probes(void **state)
 
 /* CP-19, CP-21, CP-22, CP-23: the process check and the privilege check
  * come before the restriction, and the restriction before the allocation. */
+/* rules: CP-19 CP-21 CP-22 CP-23 */
 static void test_order_after_probes(void **state)
 {
 	np_machine *m = *state;
@@ -2232,6 +2308,7 @@ static void test_order_after_probes(void **state)
 /* CP-12, CP-13, CP-14, CP-19, CP-21, CP-22: a kernel-mode request has no
  * probes, no privilege check, no access check and no restriction; the other
  * checks stay. */
+/* rules: CP-12 CP-13 CP-14 CP-19 CP-21 CP-22 */
 static void test_kernel_mode_request(void **state)
 {
 	np_machine *m = *state;
@@ -2274,6 +2351,7 @@ static void test_kernel_mode_request(void **state)
 
 /* IN-7 before the 32-bit caller's limits: on a stopped machine a WOW64 call
  * with a value no 32-bit caller can pass still reports the bug check. */
+/* rules: IN-7 */
 static void test_cp_halted_before_wide_values(void **state)
 {
 	np_machine *m = *state;

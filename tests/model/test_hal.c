@@ -91,6 +91,7 @@ static void reboot(np_machine *m, np_ver v, np_arch a)
 /* ---- KS-1 ---- */
 
 /* KS-1: the public names 0x00..0x18, ProfileTime .. ProfileMaximum. */
+/* rules: KS-1 */
 static void test_source_names_public_range(void **state)
 {
 	(void)state;
@@ -118,6 +119,7 @@ static void test_source_names_public_range(void **state)
 }
 
 /* KS-1, KS-2: nothing past ProfileMaximum has a public name. */
+/* rules: KS-1 KS-2 */
 static void test_source_names_end_at_maximum(void **state)
 {
 	(void)state;
@@ -127,6 +129,7 @@ static void test_source_names_end_at_maximum(void **state)
 }
 
 /* KS-1: any 32-bit value may be named by number; wider values may not. */
+/* rules: KS-1 */
 static void test_source_parse_any_32bit_value(void **state)
 {
 	(void)state;
@@ -152,6 +155,7 @@ static void test_source_parse_any_32bit_value(void **state)
 }
 
 /* KS-1 (SI-2, QI-5): the calls accept every 32-bit source value. */
+/* rules: KS-1 SI-2 QI-5 */
 static void test_source_any_value_accepted_by_calls(void **state)
 {
 	np_machine *m = *state;
@@ -165,6 +169,7 @@ static void test_source_any_value_accepted_by_calls(void **state)
 /* ---- KS-2 ---- */
 
 /* KS-2: 0x19 and up depend on the HAL: none on the Default interface. */
+/* rules: KS-2 */
 static void test_source_processor_specific_default_hal(void **state)
 {
 	np_machine *m = *state;
@@ -175,6 +180,7 @@ static void test_source_processor_specific_default_hal(void **state)
 }
 
 /* KS-2: the Emon interface defines 0x19..0x1F, not 0x20. */
+/* rules: KS-2 */
 static void test_source_processor_specific_emon(void **state)
 {
 	np_machine *m = *state;
@@ -185,6 +191,7 @@ static void test_source_processor_specific_emon(void **state)
 }
 
 /* KS-2: the Amd64 interface defines 0x19..0xBF, not 0xC0. */
+/* rules: KS-2 */
 static void test_source_processor_specific_amd64(void **state)
 {
 	np_machine *m = *state;
@@ -211,6 +218,7 @@ static void assert_kinds(np_machine *m, np_ver v, np_arch a, bool amd64, bool em
 }
 
 /* KS-3: x86 offers only ProfileTime on 5.2 and 5.2sp1 alike. */
+/* rules: KS-3 */
 static void test_hal_kind_x86_5_2_vs_5_2sp1(void **state)
 {
 	np_machine *m = *state;
@@ -219,6 +227,7 @@ static void test_hal_kind_x86_5_2_vs_5_2sp1(void **state)
 }
 
 /* KS-3: x86 gains Amd64 and Emon at 6.2, not before (6.0, 6.1). */
+/* rules: KS-3 */
 static void test_hal_kind_x86_6_0_6_1_vs_6_2(void **state)
 {
 	np_machine *m = *state;
@@ -230,6 +239,7 @@ static void test_hal_kind_x86_6_0_6_1_vs_6_2(void **state)
 }
 
 /* KS-3: 64-bit kernels: Amd64 from 5.2sp1, Emon from 6.0. */
+/* rules: KS-3 */
 static void test_hal_kind_x64_5_2sp1_vs_6_0(void **state)
 {
 	np_machine *m = *state;
@@ -239,6 +249,7 @@ static void test_hal_kind_x64_5_2sp1_vs_6_0(void **state)
 }
 
 /* KS-3: a WOW64 caller has the 64-bit kernel's HAL. */
+/* rules: KS-3 */
 static void test_hal_kind_wow64_5_2sp1_vs_6_0(void **state)
 {
 	np_machine *m = *state;
@@ -248,6 +259,7 @@ static void test_hal_kind_wow64_5_2sp1_vs_6_0(void **state)
 }
 
 /* KS-3: a refused HAL kind changes nothing (fail-twin of set_hal). */
+/* rules: KS-3 */
 static void test_hal_kind_refused_leaves_hal_alone(void **state)
 {
 	np_machine *m = *state;
@@ -264,6 +276,7 @@ static void test_hal_kind_refused_leaves_hal_alone(void **state)
 
 /* KS-4: ProfileTime is in 100 ns units (39063 = 3.9063 ms, 1221 = 122.1 us;
  * 10000 = 1 ms is kept as given); PMC sources count events (0x10000). */
+/* rules: KS-4 */
 static void test_source_units_time_vs_events(void **state)
 {
 	np_machine *m = *state;
@@ -279,6 +292,7 @@ static void test_source_units_time_vs_events(void **state)
 /* ---- HL-1 ---- */
 
 /* HL-1: the Default interface supports ProfileTime only, described "Time". */
+/* rules: HL-1 */
 static void test_hal_default_supports_time_only(void **state)
 {
 	np_machine *m = *state;
@@ -291,6 +305,7 @@ static void test_hal_default_supports_time_only(void **state)
 }
 
 /* HL-1: Emon: 0x00,0x02,0x06,0x0A,0x0B,0x13 and 0x19..0x1F, nothing else. */
+/* rules: HL-1 */
 static void test_hal_emon_supported_sources(void **state)
 {
 	np_machine *m = *state;
@@ -306,6 +321,7 @@ static void test_hal_emon_supported_sources(void **state)
 }
 
 /* HL-1: the same Emon set on a 32-bit 6.2 kernel. */
+/* rules: HL-1 */
 static void test_hal_emon_supported_sources_x86(void **state)
 {
 	np_machine *m = *state;
@@ -317,6 +333,7 @@ static void test_hal_emon_supported_sources_x86(void **state)
 }
 
 /* HL-1: Amd64: 0x00,0x02,0x06,0x08,0x09,0x0B,0x0D,0x14,0x15 and 0x19..0xBF. */
+/* rules: HL-1 */
 static void test_hal_amd64_supported_sources(void **state)
 {
 	np_machine *m = *state;
@@ -331,6 +348,7 @@ static void test_hal_amd64_supported_sources(void **state)
 }
 
 /* HL-1: ProfileAlignmentFixup is never a HAL source, whatever the interface. */
+/* rules: HL-1 */
 static void test_hal_alignment_fixup_never_supported(void **state)
 {
 	np_machine *m = *state;
@@ -343,6 +361,7 @@ static void test_hal_alignment_fixup_never_supported(void **state)
 
 /* HL-1: descriptions are the KPROFILE_SOURCE name less "Profile"; Emon's
  * 0x19..0x1F carry their GC-HWPERF names; Amd64's 0x19..0xBF carry none. */
+/* rules: HL-1 */
 static void test_hal_descriptions(void **state)
 {
 	np_machine *m = *state;
@@ -368,6 +387,7 @@ static void test_hal_descriptions(void **state)
 }
 
 /* HL-1: the HAL kind names. */
+/* rules: HL-1 */
 static void test_hal_kind_names(void **state)
 {
 	(void)state;
@@ -386,6 +406,7 @@ static void test_hal_kind_names(void **state)
 
 /* HL-2: ProfileTime default 39063, min 1221, max 10,000,000; every
  * processor starts at the default. */
+/* rules: HL-2 */
 static void test_hal_time_limits(void **state)
 {
 	np_machine *m = *state;
@@ -399,6 +420,7 @@ static void test_hal_time_limits(void **state)
 
 /* HL-2: PMC sources default 0x10000, min 0x1000, max 0x7FFFFFFF, on every
  * processor, for both PMC interfaces. */
+/* rules: HL-2 */
 static void test_hal_pmc_limits(void **state)
 {
 	np_machine *m = *state;
@@ -421,6 +443,7 @@ static void test_hal_pmc_limits(void **state)
 
 /* HL-2 (K-HAL-CLAMP=clamp): the limits are machine parameters: a lowered
  * maximum is what clamping uses. */
+/* rules: HL-2 */
 static void test_hal_limits_configurable(void **state)
 {
 	np_machine *m = *state;
@@ -438,6 +461,7 @@ static void test_hal_limits_configurable(void **state)
 
 /* HL-3: setting an unsupported source does nothing: its entry and every
  * other source stay as they were. */
+/* rules: HL-3 */
 static void test_hal_set_unsupported_source_does_nothing(void **state)
 {
 	np_machine *m = *state;
@@ -454,6 +478,7 @@ static void test_hal_set_unsupported_source_does_nothing(void **state)
 
 /* HL-3: on the Emon interface, 0x20 (just past its set) is ignored too,
  * while 0x1F (the last supported) is applied (fail-twin). */
+/* rules: HL-3 */
 static void test_hal_set_emon_edge_sources(void **state)
 {
 	np_machine *m = *state;
@@ -482,6 +507,7 @@ static void run_cases(np_machine *m, uint32_t source, const case_t *c, size_t n,
 }
 
 /* HL-4 K-HAL-CLAMP=clamp (default): ProfileTime at and around its limits. */
+/* rules: HL-4 */
 static void test_hal_clamp_time(void **state)
 {
 	np_machine *m = *state;
@@ -495,6 +521,7 @@ static void test_hal_clamp_time(void **state)
 }
 
 /* HL-4 K-HAL-CLAMP=clamp (default): a PMC source at and around its limits. */
+/* rules: HL-4 */
 static void test_hal_clamp_pmc(void **state)
 {
 	np_machine *m = *state;
@@ -507,6 +534,7 @@ static void test_hal_clamp_pmc(void **state)
 }
 
 /* HL-4 K-HAL-CLAMP=ignore: out of range keeps the old value; in range applies. */
+/* rules: HL-4 */
 static void test_hal_ignore_time(void **state)
 {
 	np_machine *m = *state;
@@ -520,6 +548,7 @@ static void test_hal_ignore_time(void **state)
 
 /* HL-4 K-HAL-CLAMP=ignore on a PMC source; the first out-of-range set on a
  * fresh machine keeps the default. */
+/* rules: HL-4 */
 static void test_hal_ignore_pmc(void **state)
 {
 	np_machine *m = *state;
@@ -534,6 +563,7 @@ static void test_hal_ignore_pmc(void **state)
 }
 
 /* HL-4 K-HAL-CLAMP=store: every value is stored as given. */
+/* rules: HL-4 */
 static void test_hal_store_time(void **state)
 {
 	np_machine *m = *state;
@@ -546,6 +576,7 @@ static void test_hal_store_time(void **state)
 }
 
 /* HL-4 K-HAL-CLAMP=store on a PMC source. */
+/* rules: HL-4 */
 static void test_hal_store_pmc(void **state)
 {
 	np_machine *m = *state;
@@ -558,6 +589,7 @@ static void test_hal_store_pmc(void **state)
 }
 
 /* HL-4 (HL-3): no knob value makes an unsupported source store anything. */
+/* rules: HL-4 HL-3 */
 static void test_hal_store_unsupported_still_ignored(void **state)
 {
 	np_machine *m = *state;
@@ -570,6 +602,7 @@ static void test_hal_store_unsupported_still_ignored(void **state)
 /* ---- HL-5 ---- */
 
 /* HL-5: the query answers for the processor the caller runs on. */
+/* rules: HL-5 */
 static void test_hal_query_answers_for_current_cpu(void **state)
 {
 	np_machine *m = *state;
@@ -585,6 +618,7 @@ static void test_hal_query_answers_for_current_cpu(void **state)
 
 /* HL-5 (QI-5): the supported flag decides: unsupported reads as 0 on every
  * processor, whatever its table entry holds. */
+/* rules: HL-5 QI-5 */
 static void test_hal_query_unsupported_reads_zero(void **state)
 {
 	np_machine *m = *state;
@@ -599,6 +633,7 @@ static void test_hal_query_unsupported_reads_zero(void **state)
 /* HL-3, HL-5, KS-2: the table's last source (0xFF) is set and queried like
  * any other once the HAL supports it (no HAL of HL-1 does); 0x100 has no
  * entry: the set is ignored and the query reads 0 (QI-5). */
+/* rules: HL-3 HL-5 KS-2 QI-5 */
 static void test_hal_last_source_of_table(void **state)
 {
 	np_machine *m = *state;

@@ -96,6 +96,7 @@ static void assert_defaults(np_machine *m, np_ver v, np_arch a)
 }
 
 /* MC-1: every existing version/architecture pair starts with the defaults. */
+/* rules: MC-1 */
 static void test_machine_init_defaults_every_pair(void **state)
 {
 	np_machine *m = *state;
@@ -112,6 +113,7 @@ static void test_machine_init_defaults_every_pair(void **state)
 
 /* MC-1: an architecture or version past the table is refused as such, not
  * as a pair that never existed (kills mutants of the range check). */
+/* rules: MC-1 */
 static void test_machine_init_out_of_table(void **state)
 {
 	np_machine *m = *state;
@@ -120,6 +122,7 @@ static void test_machine_init_out_of_table(void **state)
 }
 
 /* VR-3, MC-1: the refusal of a pair that never existed names the reason. */
+/* rules: VR-3 MC-1 */
 static void test_machine_init_nonexistent_pair_messages(void **state)
 {
 	np_machine *m = *state;
@@ -130,6 +133,7 @@ static void test_machine_init_nonexistent_pair_messages(void **state)
 
 /* MC-1: nothing is mapped: even address 0 and the first user page fault
  * (fail-twin of the mapped-page probes below). */
+/* rules: MC-1 */
 static void test_machine_init_nothing_mapped(void **state)
 {
 	np_machine *m = *state;
@@ -145,6 +149,7 @@ static void test_machine_init_nothing_mapped(void **state)
 
 /* MC-1: a fresh machine's caller holds no privilege, so a 6.2 set fails
  * (SI-1) while the same machine given the privilege succeeds. */
+/* rules: MC-1 SI-1 */
 static void test_machine_init_default_caller_unprivileged(void **state)
 {
 	np_machine *m = *state;
@@ -159,6 +164,7 @@ static void test_machine_init_default_caller_unprivileged(void **state)
 /* ---- MC-2 ---- */
 
 /* MC-2: cpus is 1..64; 0 and 65 are refused and leave the count alone. */
+/* rules: MC-2 */
 static void test_machine_set_cpus_bounds(void **state)
 {
 	np_machine *m = *state;
@@ -178,6 +184,7 @@ static void test_machine_set_cpus_bounds(void **state)
 
 /* MC-2 (SI-4): processors 0..63 are all active at cpus=64: a set made from
  * processor 0 is reported on each of them. */
+/* rules: MC-2 SI-4 */
 static void test_machine_set_cpus_64_all_active(void **state)
 {
 	np_machine *m = *state;
@@ -195,6 +202,7 @@ static void test_machine_set_cpus_64_all_active(void **state)
 
 /* MC-2 (SI-4): processors at or above cpus are not active: a set does not
  * reach processor 2 when cpus=2 (fail-twin of the test above). */
+/* rules: MC-2 SI-4 */
 static void test_machine_set_cpus_2_leaves_processor_2_inactive(void **state)
 {
 	np_machine *m = *state;
@@ -209,6 +217,7 @@ static void test_machine_set_cpus_2_leaves_processor_2_inactive(void **state)
 }
 
 /* MC-2: the caller always runs on an active processor after a shrink. */
+/* rules: MC-2 */
 static void test_machine_set_cpus_shrink_keeps_caller_active(void **state)
 {
 	np_machine *m = *state;
@@ -221,6 +230,7 @@ static void test_machine_set_cpus_shrink_keeps_caller_active(void **state)
 }
 
 /* MC-2: a 32-bit kernel takes 32 processors and refuses 33. */
+/* rules: MC-2 */
 static void test_machine_set_cpus_x86_limit(void **state)
 {
 	np_machine *m = *state;
@@ -237,6 +247,7 @@ static void test_machine_set_cpus_x86_limit(void **state)
 
 /* MC-2: a caller on the first processor that stops being active (cpu ==
  * cpus) moves to an active one. */
+/* rules: MC-2 */
 static void test_machine_set_cpus_shrink_to_caller_exactly(void **state)
 {
 	np_machine *m = *state;
@@ -248,6 +259,7 @@ static void test_machine_set_cpus_shrink_to_caller_exactly(void **state)
 
 /* MC-2: a processor that becomes active takes processor 0's interval, for
  * the last HAL source and the last processor too. */
+/* rules: MC-2 */
 static void test_machine_set_cpus_new_processors_take_interval(void **state)
 {
 	np_machine *m = *state;
@@ -261,6 +273,7 @@ static void test_machine_set_cpus_new_processors_take_interval(void **state)
 
 /* MC-4: groups is 1..4 on x64 from 6.1; a caller in the group that stops
  * existing (group == groups) moves to group 0. */
+/* rules: MC-4 */
 static void test_machine_set_groups_bounds_and_caller(void **state)
 {
 	np_machine *m = *state;
@@ -278,6 +291,7 @@ static void test_machine_set_groups_bounds_and_caller(void **state)
 /* ---- AS-1 ---- */
 
 /* AS-1: MmUserProbeAddress on x86. */
+/* rules: AS-1 */
 static void test_user_probe_address_x86(void **state)
 {
 	np_machine *m = *state;
@@ -285,6 +299,7 @@ static void test_user_probe_address_x86(void **state)
 }
 
 /* AS-1: MmUserProbeAddress on x64. */
+/* rules: AS-1 */
 static void test_user_probe_address_x64(void **state)
 {
 	np_machine *m = *state;
@@ -292,6 +307,7 @@ static void test_user_probe_address_x64(void **state)
 }
 
 /* AS-1: a WOW64 caller is probed against the 64-bit kernel's limit. */
+/* rules: AS-1 */
 static void test_user_probe_address_wow64(void **state)
 {
 	np_machine *m = *state;
@@ -300,6 +316,7 @@ static void test_user_probe_address_wow64(void **state)
 
 /* AS-1, AS-2: on x86, a 4-byte range ending exactly at 0x7FFF0000 passes;
  * one starting there fails even though it is mapped writable. */
+/* rules: AS-1 AS-2 */
 static void test_probe_x86_range_at_limit(void **state)
 {
 	np_machine *m = *state;
@@ -312,6 +329,7 @@ static void test_probe_x86_range_at_limit(void **state)
 }
 
 /* AS-1, AS-2: the same boundary on x64 at 0x7FFFFFFF0000. */
+/* rules: AS-1 AS-2 */
 static void test_probe_x64_range_at_limit(void **state)
 {
 	np_machine *m = *state;
@@ -324,6 +342,7 @@ static void test_probe_x64_range_at_limit(void **state)
 }
 
 /* AS-1, AS-2: a mapped x86 kernel address fails a user-mode probe. */
+/* rules: AS-1 AS-2 */
 static void test_probe_x86_kernel_address_rejected(void **state)
 {
 	np_machine *m = *state;
@@ -332,6 +351,7 @@ static void test_probe_x86_kernel_address_rejected(void **state)
 }
 
 /* AS-1, AS-2: a mapped x64 kernel address fails a user-mode probe. */
+/* rules: AS-1 AS-2 */
 static void test_probe_x64_kernel_address_rejected(void **state)
 {
 	np_machine *m = *state;
@@ -341,6 +361,7 @@ static void test_probe_x64_kernel_address_rejected(void **state)
 
 /* AS-1: for a WOW64 caller 0x80001000 is a user address (below the 64-bit
  * kernel's limit), unlike on x86 (test_probe_x86_kernel_address_rejected). */
+/* rules: AS-1 */
 static void test_probe_wow64_high_32bit_address_accepted(void **state)
 {
 	np_machine *m = *state;
@@ -352,6 +373,7 @@ static void test_probe_wow64_high_32bit_address_accepted(void **state)
 
 /* AS-2: alignment is tested first: a misaligned address fails with
  * DATATYPE_MISALIGNMENT whether it is unmapped, read-only or kernel. */
+/* rules: AS-2 */
 static void test_probe_alignment_checked_first(void **state)
 {
 	np_machine *m = *state;
@@ -366,6 +388,7 @@ static void test_probe_alignment_checked_first(void **state)
 }
 
 /* AS-2: an aligned range that wraps past the top of the address space fails. */
+/* rules: AS-2 */
 static void test_probe_wrapping_range_rejected(void **state)
 {
 	np_machine *m = *state;
@@ -373,6 +396,7 @@ static void test_probe_wrapping_range_rejected(void **state)
 }
 
 /* AS-2: below the limit, every byte must be mapped and writable. */
+/* rules: AS-2 */
 static void test_probe_unmapped_and_read_only_rejected(void **state)
 {
 	np_machine *m = *state;
@@ -386,6 +410,7 @@ static void test_probe_unmapped_and_read_only_rejected(void **state)
 
 /* AS-2 (K-QI-ALIGN=none, so a range can straddle pages): a range whose last
  * bytes fall in an unmapped or read-only page fails, nothing written. */
+/* rules: AS-2 */
 static void test_probe_every_byte_must_be_writable(void **state)
 {
 	np_machine *m = *state;
@@ -403,6 +428,7 @@ static void test_probe_every_byte_must_be_writable(void **state)
 
 /* AS-2: a kernel-mode request is not probed: a kernel address and a
  * misaligned address are both written. */
+/* rules: AS-2 */
 static void test_probe_kernel_mode_not_probed(void **state)
 {
 	np_machine *m = *state;
@@ -414,6 +440,7 @@ static void test_probe_kernel_mode_not_probed(void **state)
 }
 
 /* AS-2: the same on x86: the kernel address written in kernel mode. */
+/* rules: AS-2 */
 static void test_probe_x86_kernel_mode_not_probed(void **state)
 {
 	np_machine *m = *state;

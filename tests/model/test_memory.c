@@ -53,6 +53,7 @@ static int setup_wow64(void **state)
 
 /* AS-1: the probe limit is 0x7FFF0000 on x86 and 0x7FFFFFFF0000 for x64
  * and WOW64 callers (a 64-bit kernel). */
+/* rules: AS-1 */
 static void test_as1_user_probe_address(void **state)
 {
 	(void)state;
@@ -130,6 +131,7 @@ static void test_memory_map_limits(void **state)
 /* The address space: a zero-length range is inside any region that holds its
  * address, and reading, writing or probing zero bytes touches nothing, so it
  * succeeds wherever the range stays in user space (AS-2). */
+/* rules: AS-2 */
 static void test_memory_zero_length(void **state)
 {
 	np_machine *m = *state;
@@ -147,6 +149,7 @@ static void test_memory_zero_length(void **state)
 
 /* AS-2, AS-3: np_mem_poke writes whatever the protection, but only mapped
  * bytes; the page stays read-only for the probes. */
+/* rules: AS-2 AS-3 */
 static void test_memory_poke_read_only(void **state)
 {
 	np_machine *m = *state;
@@ -171,6 +174,7 @@ static void test_memory_poke_read_only(void **state)
 /* AS-2: alignment first, then range (no wrap, below the limit), then
  * writability; a vanishing page passes once and faults afterwards; kernel
  * mode is not probed. */
+/* rules: AS-2 */
 static void test_as2_write_probe(void **state)
 {
 	np_machine *m = *state;
@@ -198,6 +202,7 @@ static void test_as2_write_probe(void **state)
 
 /* AS-3: alignment first, then wholly below the limit, then readable;
  * read-only is fine; kernel mode is not probed. */
+/* rules: AS-3 */
 static void test_as3_read_probe(void **state)
 {
 	np_machine *m = *state;
@@ -246,13 +251,16 @@ static void assert_32bit_limits(np_machine *m)
 }
 
 /* AS-1, AS-3: x86. */
+/* rules: AS-1 AS-3 */
 static void test_as3_read_probe_x86_limit(void **state) { assert_32bit_limits(*state); }
 
 /* AS-1, AS-3: WOW64. */
+/* rules: AS-1 AS-3 */
 static void test_as3_read_probe_wow64_limit(void **state) { assert_32bit_limits(*state); }
 
 /* CP-13, ST-5, IN-5, AS-2: a 2 GiB buffer in a sparse region: probed,
  * locked, and its last counter incremented. */
+/* rules: CP-13 ST-5 IN-5 AS-2 */
 static void test_memory_two_gib_profile_buffer(void **state)
 {
 	np_machine *m = *state;
@@ -327,6 +335,7 @@ static void test_memory_zero_large_region(void **state)
 }
 
 /* AS-2, AS-3: a range over two adjacent mapped regions. */
+/* rules: AS-2 AS-3 */
 static void test_as2_adjacent_regions(void **state)
 {
 	np_machine *m = *state;

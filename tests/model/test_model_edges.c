@@ -34,6 +34,7 @@ static int teardown(void **state)
 }
 
 /* TR-9: names and numbers of statuses and errors, both directions. */
+/* rules: TR-9 */
 static void test_status_names_roundtrip(void **state)
 {
 	(void)state;
@@ -137,6 +138,7 @@ static void test_number_rule(void **state)
 }
 
 /* TR-9: a status outside the translation table becomes ERROR_INVALID_FUNCTION. */
+/* rules: TR-9 */
 static void test_status_unmapped_translation(void **state)
 {
 	(void)state;
@@ -146,6 +148,7 @@ static void test_status_unmapped_translation(void **state)
 
 /* AS-1: the address-space API refuses empty, huge, wrapping and overlapping
  * regions, and more regions than it holds. */
+/* rules: AS-1 */
 static void test_memory_map_refusals(void **state)
 {
 	np_machine *m = *state;
@@ -162,6 +165,7 @@ static void test_memory_map_refusals(void **state)
 
 /* TR-3: a Trace* buffer or ReturnLength the model cannot read or write is
  * outside the model: not applicable, never a guess. */
+/* rules: TR-3 */
 static void test_trace_unusable_buffers(void **state)
 {
 	np_machine *m = *state;
@@ -177,6 +181,7 @@ static void test_trace_unusable_buffers(void **state)
 }
 
 /* TR-7: the source list needs a writable buffer and ReturnLength. */
+/* rules: TR-7 */
 static void test_trace_source_list_unusable_buffers(void **state)
 {
 	np_machine *m = *state;
@@ -189,6 +194,7 @@ static void test_trace_source_list_unusable_buffers(void **state)
 }
 
 /* SI-6: the model's event log is bounded; what does not fit is counted. */
+/* rules: SI-6 */
 static void test_event_log_overflow_counted(void **state)
 {
 	np_machine *m = *state;
@@ -201,6 +207,7 @@ static void test_event_log_overflow_counted(void **state)
 }
 
 /* KS-3, VR-2, VR-3: values outside the enumerations are answered, not trusted. */
+/* rules: KS-3 VR-2 VR-3 */
 static void test_out_of_range_enumerations(void **state)
 {
 	(void)state;

@@ -143,6 +143,7 @@ static np_region *region_at(np_machine *m, uint64_t addr)
 
 /* ST-0, SP-0: NTDLL exports Nt and Zw spellings in every version; the kernel
  * exports only the Zw stubs, from 1607. */
+/* rules: ST-0 SP-0 */
 static void test_st0_sp0_exports(void **state)
 {
 	(void)state;
@@ -167,6 +168,7 @@ static void test_st0_sp0_exports(void **state)
 /* ST-1, MC-3: NULL or a value naming nothing is STATUS_INVALID_HANDLE, a
  * handle to another type STATUS_OBJECT_TYPE_MISMATCH; the low two bits of a
  * handle are ignored. A failure changes nothing. */
+/* rules: ST-1 MC-3 */
 static void test_st1_bad_handles(void **state)
 {
 	np_machine *m = *state;
@@ -198,6 +200,7 @@ static void test_st1_bad_handles(void **state)
 
 /* ST-1, MC-5: a user-mode request needs PROFILE_CONTROL; a kernel-mode one
  * is not access-checked. A duplicate is masked to PROFILE_ALL_ACCESS. */
+/* rules: ST-1 MC-5 */
 static void test_st1_access(void **state)
 {
 	np_machine *m = *state;
@@ -226,6 +229,7 @@ static void test_st1_access(void **state)
 /* ST-1, SP-1, MC-3: a 32-bit caller's handle is 32 bits, sign-extended:
  * 0xFFFFFFFF is -1 (a process: type mismatch), 0x80000004 is no table
  * entry. For an x64 caller 0xFFFFFFFF names nothing. */
+/* rules: ST-1 SP-1 MC-3 */
 static void test_st1_32bit_handles(void **state)
 {
 	(void)state;
@@ -257,6 +261,7 @@ static void test_st1_32bit_handles(void **state)
 
 /* ST-2: a started profile gives STATUS_PROFILING_NOT_STOPPED and nothing
  * changes: it keeps counting; no allocation or lock is attempted. */
+/* rules: ST-2 */
 static void test_st2_already_started(void **state)
 {
 	np_machine *m = *state;
@@ -279,6 +284,7 @@ static void test_st2_already_started(void **state)
 /* ST-3: from 6.1, 8192 x processors started profiles, those started
  * elsewhere included, give STATUS_PROFILING_AT_LIMIT; before ST-4, after
  * ST-2. */
+/* rules: ST-3 ST-4 ST-2 */
 static void test_st3_limit_6_1(void **state)
 {
 	np_machine *m = *state;
@@ -314,6 +320,7 @@ static void test_st3_limit_6_1(void **state)
 }
 
 /* ST-3, MC-4: K-LIMIT=active counts the active processors of every group. */
+/* rules: ST-3 MC-4 */
 static void test_st3_limit_counts_all_groups(void **state)
 {
 	np_machine *m = *state;
@@ -327,6 +334,7 @@ static void test_st3_limit_counts_all_groups(void **state)
 
 /* ST-3: no limit before 6.1 (up to 5.0 the intended 8 never takes effect;
  * 5.1 to 6.0 have none). */
+/* rules: ST-3 */
 static void test_st3_no_limit_before_6_1(void **state)
 {
 	(void)state;
@@ -349,6 +357,7 @@ static void test_st3_no_limit_before_6_1(void **state)
 
 /* ST-3: K-LIMIT=maximum: 32 processors on x86, 64 x 4 on a 64-bit 6.1
  * kernel, 64 x 20 on a 64-bit kernel from 6.2 (WOW64 included). */
+/* rules: ST-3 */
 static void test_st3_limit_maximum_knob(void **state)
 {
 	(void)state;
@@ -377,6 +386,7 @@ static void test_st3_limit_maximum_knob(void **state)
 
 /* ST-4, MC-6: an injected allocation failure: STATUS_INSUFFICIENT_RESOURCES,
  * the profile stays stopped, the lock is not attempted; the next start works. */
+/* rules: ST-4 MC-6 */
 static void test_st4_allocation_failure(void **state)
 {
 	np_machine *m = *state;
@@ -396,6 +406,7 @@ static void test_st4_allocation_failure(void **state)
 
 /* ST-5, MC-6: an injected lock failure with each K-LOCK-FAIL value; the
  * profile stays stopped; the injection is used once. */
+/* rules: ST-5 MC-6 */
 static void test_st5_lock_failures(void **state)
 {
 	np_machine *m = *state;
@@ -427,6 +438,7 @@ static void test_st5_lock_failures(void **state)
 
 /* ST-5: the buffer's pages must still be writable user memory, all
  * BufferSize bytes of them, in kernel mode too; else STATUS_ACCESS_VIOLATION. */
+/* rules: ST-5 */
 static void test_st5_buffer_gone(void **state)
 {
 	np_machine *m = *state;
@@ -463,6 +475,7 @@ static void test_st5_buffer_gone(void **state)
 
 /* ST-6: from 6.1 the processors are those validated at create, whatever
  * becomes active later. */
+/* rules: ST-6 */
 static void test_st6_processors_from_6_1(void **state)
 {
 	np_machine *m = *state;
@@ -513,12 +526,15 @@ static void assert_pre_sp4(np_machine *m)
 }
 
 /* ST-6: 4.0. */
+/* rules: ST-6 */
 static void test_st6_4_0(void **state) { assert_pre_sp4(*state); }
 
 /* ST-6: 3.51. */
+/* rules: ST-6 */
 static void test_st6_3_51(void **state) { assert_pre_sp4(*state); }
 
 /* ST-6: 4.0sp4 to 6.0: a mask with no active processor means all of them. */
+/* rules: ST-6 */
 static void test_st6_4_0sp4(void **state)
 {
 	np_machine *m = *state;
@@ -533,6 +549,7 @@ static void test_st6_4_0sp4(void **state)
 
 /* ST-6: 6.0 reads the kept Affinity at each start, against the processors
  * active then. */
+/* rules: ST-6 */
 static void test_st6_6_0_read_at_each_start(void **state)
 {
 	np_machine *m = *state;
@@ -557,6 +574,7 @@ static void test_st6_6_0_read_at_each_start(void **state)
 
 /* ST-6, CP-17: WOW64 before 6.1: the zero-extended 0xFFFFFFFF is kept and
  * read against the active processors at start. */
+/* rules: ST-6 CP-17 */
 static void test_st6_wow64_6_0(void **state)
 {
 	np_machine *m = *state;
@@ -569,6 +587,7 @@ static void test_st6_wow64_6_0(void **state)
 }
 
 /* ST-6, CP-18: 3.10 has no Affinity: every processor counts. */
+/* rules: ST-6 CP-18 */
 static void test_st6_3_10_all_processors(void **state)
 {
 	np_machine *m = *state;
@@ -586,6 +605,7 @@ static void test_st6_3_10_all_processors(void **state)
 /* ST-7, IN-1, IN-5: a started profile is linked into its process's list or
  * the global list with its range, bucket and source; counts appear live in
  * the caller's own buffer. */
+/* rules: ST-7 IN-1 IN-5 */
 static void test_st7_linked(void **state)
 {
 	np_machine *m = *state;
@@ -621,6 +641,7 @@ static void test_st7_linked(void **state)
 
 /* ST-8: with K-ZERO-ON-START=no (default) a start leaves the counters, so
  * counts add up over start and stop pairs. */
+/* rules: ST-8 */
 static void test_st8_not_cleared(void **state)
 {
 	np_machine *m = *state;
@@ -640,6 +661,7 @@ static void test_st8_not_cleared(void **state)
 
 /* ST-8: K-ZERO-ON-START=yes: each start sets all BufferSize bytes to 0,
  * and no byte after them. */
+/* rules: ST-8 */
 static void test_st8_zero_on_start_knob(void **state)
 {
 	np_machine *m = *state;
@@ -666,6 +688,7 @@ static void test_st8_zero_on_start_knob(void **state)
 
 /* ST-8: the clearing stops at the buffer's last byte when the part left in
  * the last page is one byte short of a page (0xFFF bytes). */
+/* rules: ST-8 */
 static void test_st8_zero_on_start_page_less_one(void **state)
 {
 	np_machine *m = *state;
@@ -683,6 +706,7 @@ static void test_st8_zero_on_start_page_less_one(void **state)
 
 /* ST-3: a started profile in the last slot of the table counts toward the
  * limit like any other. */
+/* rules: ST-3 */
 static void test_st3_last_slot_counts(void **state)
 {
 	np_machine *m = *state;
@@ -708,6 +732,7 @@ static void test_st3_last_slot_counts(void **state)
 /* ==== SP-1 .. SP-5 ==== */
 
 /* SP-1: the handle checks of ST-1; a failed stop leaves the profile running. */
+/* rules: SP-1 ST-1 */
 static void test_sp1_bad_handles(void **state)
 {
 	np_machine *m = *state;
@@ -730,6 +755,7 @@ static void test_sp1_bad_handles(void **state)
 }
 
 /* SP-2: a profile that is not started: STATUS_PROFILING_NOT_STARTED. */
+/* rules: SP-2 */
 static void test_sp2_not_started(void **state)
 {
 	np_machine *m = *state;
@@ -749,6 +775,7 @@ static void test_sp2_not_started(void **state)
 /* SP-3, MC-6: a stop cannot fail: no allocation, lock or mapping is used;
  * the object and handle stay; a stopped profile counts nothing and can be
  * started again. */
+/* rules: SP-3 MC-6 */
 static void test_sp3_stop_cannot_fail(void **state)
 {
 	np_machine *m = *state;
@@ -773,6 +800,7 @@ static void test_sp3_stop_cannot_fail(void **state)
 
 /* SP-4: counts stay after the stop and no interrupt changes them until the
  * next start. */
+/* rules: SP-4 */
 static void test_sp4_counts_stay(void **state)
 {
 	np_machine *m = *state;
@@ -791,6 +819,7 @@ static void test_sp4_counts_stay(void **state)
 
 /* SP-5, MC-5: closing the last handle of a started profile stops and
  * deletes it; closing one of two handles does neither. */
+/* rules: SP-5 MC-5 */
 static void test_sp5_close_last_handle_stops(void **state)
 {
 	np_machine *m = *state;
@@ -829,6 +858,7 @@ static void test_sp5_close_last_handle_stops(void **state)
 
 /* MC-3: the table starts empty; entries are 4, 8, 12 in order; a freed
  * entry is reused; pseudo-handles are no entries. */
+/* rules: MC-3 */
 static void test_mc3_handle_values(void **state)
 {
 	np_machine *m = *state;
@@ -854,6 +884,7 @@ static void test_mc3_handle_values(void **state)
 
 /* MC-5: NtClose of a table handle succeeds once; anything else is
  * STATUS_INVALID_HANDLE. */
+/* rules: MC-5 */
 static void test_mc5_close(void **state)
 {
 	np_machine *m = *state;
@@ -875,6 +906,7 @@ static void test_mc5_close(void **state)
 /* MC-5: NtDuplicateObject gives a new handle with exactly the access asked
  * for, masked to PROFILE_ALL_ACCESS for a profile; a value naming nothing is
  * STATUS_INVALID_HANDLE. */
+/* rules: MC-5 */
 static void test_mc5_duplicate(void **state)
 {
 	np_machine *m = *state;
@@ -912,6 +944,7 @@ static void test_mc5_duplicate(void **state)
 
 /* MC-3, MC-5: a WOW64 caller's handle argument to NtClose is 32 bits,
  * sign-extended: -1 and 0x80000004 name no entry. */
+/* rules: MC-3 MC-5 */
 static void test_mc5_32bit_close(void **state)
 {
 	np_machine *m = *state;
@@ -926,6 +959,7 @@ static void test_mc5_32bit_close(void **state)
 
 /* MC-6, CP-23, ST-4, ST-5: each injected failure is used up by the first
  * operation of its kind, and only by it. */
+/* rules: MC-6 CP-23 ST-4 ST-5 */
 static void test_mc6_injections_used_once(void **state)
 {
 	np_machine *m = *state;

@@ -125,6 +125,7 @@ static unsigned irq(np_machine *m, uint64_t pc)
 
 /* IN-1, IN-2: the interrupted process's profiles, then the global ones; a
  * profile of another process does not count. */
+/* rules: IN-1 IN-2 */
 static void test_in1_process_and_global_lists(void **state)
 {
 	np_machine *m = *state;
@@ -149,6 +150,7 @@ static void test_in1_process_and_global_lists(void **state)
 
 /* IN-1, IN-7: the process list comes first: when a process profile's
  * increment bug-checks, the global profile created before it never counts. */
+/* rules: IN-1 IN-7 */
 static void test_in1_process_list_first(void **state)
 {
 	np_machine *m = *state;
@@ -175,6 +177,7 @@ static void test_in1_process_list_first(void **state)
 
 /* IN-2: the interrupt's source must equal the profile's, in all 32 bits
  * with K-SRC16=full. */
+/* rules: IN-2 */
 static void test_in2_source(void **state)
 {
 	np_machine *m = *state;
@@ -197,6 +200,7 @@ static void test_in2_source(void **state)
 }
 
 /* IN-2: K-SRC16=low16 compares the low 16 bits only. */
+/* rules: IN-2 */
 static void test_in2_src16_knob(void **state)
 {
 	np_machine *m = *state;
@@ -220,6 +224,7 @@ static void test_in2_src16_knob(void **state)
 
 /* IN-2: the interrupted processor must be one of the profile's (ST-6). An
  * interrupt on a processor that is not active cannot happen. */
+/* rules: IN-2 ST-6 */
 static void test_in2_processor(void **state)
 {
 	np_machine *m = *state;
@@ -240,6 +245,7 @@ static void test_in2_processor(void **state)
 
 /* IN-2, MC-4, CP-15: a profile counts only in the groups it was created
  * for; GroupCount 0 covers every active group. */
+/* rules: IN-2 MC-4 CP-15 */
 static void test_in2_groups(void **state)
 {
 	np_machine *m = *state;
@@ -295,13 +301,16 @@ static void assert_no_qualification(np_machine *m)
 }
 
 /* IN-2: 3.10. */
+/* rules: IN-2 */
 static void test_in2_3_10_no_qualification(void **state) { assert_no_qualification(*state); }
 
 /* IN-2: 3.50. */
+/* rules: IN-2 */
 static void test_in2_3_50_no_qualification(void **state) { assert_no_qualification(*state); }
 
 /* IN-2: from 3.51 sources exist: an AlignmentFixup profile counts only
  * AlignmentFixup interrupts. */
+/* rules: IN-2 */
 static void test_in2_3_51_sources(void **state)
 {
 	np_machine *m = *state;
@@ -337,6 +346,7 @@ static void assert_edges(np_machine *m, bool inclusive)
 }
 
 /* IN-3: before 6.2 and from 1809 Pc must be below RangeLimit. */
+/* rules: IN-3 */
 static void test_in3_end_excluded(void **state)
 {
 	(void)state;
@@ -354,6 +364,7 @@ static void test_in3_end_excluded(void **state)
 }
 
 /* IN-4: 6.2 to 1803 count Pc == RangeLimit too. */
+/* rules: IN-4 */
 static void test_in4_end_included(void **state)
 {
 	(void)state;
@@ -371,6 +382,7 @@ static void test_in4_end_included(void **state)
 
 /* IN-3, IN-4: a region of size 0 counts its base only where the end is
  * included. */
+/* rules: IN-3 IN-4 */
 static void test_in4_zero_size_region(void **state)
 {
 	(void)state;
@@ -390,6 +402,7 @@ static void test_in4_zero_size_region(void **state)
 }
 
 /* IN-3, IN-4: K-INCLUSIVE-END moves the range, or removes it (never). */
+/* rules: IN-3 IN-4 */
 static void test_in4_inclusive_end_knob(void **state)
 {
 	(void)state;
@@ -414,6 +427,7 @@ static void test_in4_inclusive_end_knob(void **state)
 /* ==== IN-5, IN-6 ==== */
 
 /* IN-5: the counter is the ULONG at index (Pc - RangeBase) >> BucketSize. */
+/* rules: IN-5 */
 static void test_in5_counter_index(void **state)
 {
 	np_machine *m = *state;
@@ -468,6 +482,7 @@ static unsigned slot_of(const np_machine *m, uint64_t h)
 
 /* IN-5, ST-5: counters in a large region, whose pages the model backs only
  * once written, are counted without the one-block mapping of the start. */
+/* rules: IN-5 ST-5 */
 static void test_in5_sparse_buffer(void **state)
 {
 	np_machine *m = *state;
@@ -490,6 +505,7 @@ static void test_in5_sparse_buffer(void **state)
 /* IN-1, ST-7, SP-3, SP-5: the lists hold the started profiles, and only
  * them, through every start, stop and deleting close; a profile that
  * reuses a deleted started one's slot does not count until started. */
+/* rules: IN-1 ST-7 SP-3 SP-5 */
 static void test_in1_lists_follow_start_stop_close(void **state)
 {
 	np_machine *m = *state;
@@ -519,6 +535,7 @@ static void test_in1_lists_follow_start_stop_close(void **state)
 }
 
 /* IN-6: counters are 32-bit and wrap to 0, touching nothing else. */
+/* rules: IN-6 */
 static void test_in6_counters_wrap(void **state)
 {
 	np_machine *m = *state;
@@ -553,6 +570,7 @@ static unsigned oob(np_machine *m, uint64_t pc, np_result_kind kind)
 /* IN-7, CP-8: K-OOB-POLICY=page: the CP-8 slack puts a counter just after
  * the buffer, inside its last page: outcome corruption, and the memory
  * after the buffer changes; a counter partly inside the buffer too. */
+/* rules: IN-7 CP-8 */
 static void test_in7_slack_corruption(void **state)
 {
 	np_machine *m = *state;
@@ -585,6 +603,7 @@ static void test_in7_slack_corruption(void **state)
 
 /* IN-7: past the buffer's last page the increment is bug check 0x0A; the
  * machine stops, and every later call ends in the same bug check. */
+/* rules: IN-7 */
 static void test_in7_past_page_bugcheck(void **state)
 {
 	np_machine *m = *state;
@@ -623,6 +642,7 @@ static void test_in7_past_page_bugcheck(void **state)
 
 /* IN-4, IN-7: the inclusive end reaches one counter past exactly-sized
  * counters: corruption inside the page, bug check at a page end. */
+/* rules: IN-4 IN-7 */
 static void test_in7_inclusive_end_overrun(void **state)
 {
 	np_machine *m = *state;
@@ -638,6 +658,7 @@ static void test_in7_inclusive_end_overrun(void **state)
 }
 
 /* IN-7: K-OOB-POLICY=bugcheck, corruption and ignore. */
+/* rules: IN-7 */
 static void test_in7_oob_knobs(void **state)
 {
 	(void)state;
@@ -682,6 +703,7 @@ static void test_in7_oob_knobs(void **state)
 }
 
 /* IN-7: the interval calls on a stopped machine. */
+/* rules: IN-7 */
 static void test_in7_halted_interval_calls(void **state)
 {
 	np_machine *m = *state;
@@ -702,6 +724,7 @@ static void test_in7_halted_interval_calls(void **state)
 /* IN-8, CP-6: an x86 segment-mode profile (segment not 0) in a walked list
  * makes the interrupt not applicable, before any source, processor or
  * region test; a segment-0 profile counts like any other. */
+/* rules: IN-8 CP-6 */
 static void test_in8_segment_profiles(void **state)
 {
 	np_machine *m = *state;
@@ -746,6 +769,7 @@ static void test_in8_segment_profiles(void **state)
 /* MC-4: more than one group only for a 64-bit kernel (x64 and WOW64
  * callers) from 6.1, at most 4 modelled; the caller's group is reset when
  * it no longer exists. */
+/* rules: MC-4 */
 static void test_mc4_groups(void **state)
 {
 	(void)state;
@@ -785,6 +809,7 @@ static void test_mc4_groups(void **state)
 
 /* MC-4, IN-2, CP-16: each group has the same active processors; a
  * profile made by NtCreateProfile counts in the caller's group only. */
+/* rules: MC-4 IN-2 CP-16 */
 static void test_mc4_current_group_profile(void **state)
 {
 	np_machine *m = *state;
@@ -858,6 +883,7 @@ static void run_twins(const twin_case *tc, const uint64_t *pcs, size_t n)
  * region, odd buffer sizes (the last counter partly outside), every
  * out-of-bounds policy, the inclusive end of 6.2..1803, two profiles, none,
  * a source no profile has, and a 3.10 machine. */
+/* rules: IN-3 IN-7 */
 static void test_in_runs_equal_single_interrupts(void **state)
 {
 	(void)state;
@@ -906,6 +932,7 @@ static void test_in_runs_halted_and_bad_processor(void **state)
 
 /* IN-7, K-OOB-POLICY=page: a counter that ends exactly at the end of the
  * buffer's last page is in the slack (corruption), not past it. */
+/* rules: IN-7 */
 static void test_in7_slack_ends_at_page_end(void **state)
 {
 	np_machine *m = *state;
@@ -920,6 +947,7 @@ static void test_in7_slack_ends_at_page_end(void **state)
 
 /* IN-7, K-OOB-POLICY=corruption: an increment that lands on memory nothing
  * backs changes nothing and is still a corruption. */
+/* rules: IN-7 */
 static void test_in7_corruption_of_unmapped_memory(void **state)
 {
 	np_machine *m = *state;
@@ -980,6 +1008,7 @@ static void test_in_runs_corruption_kept(void **state)
 /* IN-8 in a run: the interrupt that meets a segment-mode profile ends the
  * run, after what it counted before it; a segment-mode profile (segment 1)
  * alone never takes the fast path. */
+/* rules: IN-8 */
 static void test_in_runs_segment_profile(void **state)
 {
 	np_machine *m = *state;
@@ -1029,6 +1058,7 @@ static void test_in_runs_processor_just_past(void **state)
 
 /* IN-7 first, then the processor, then IN-2's 3.10 source: which check
  * answers when several fail at once. */
+/* rules: IN-7 IN-2 */
 static void test_in_order_of_refusals(void **state)
 {
 	np_machine *m = *state;                     /* 3.10 */

@@ -120,18 +120,21 @@ static void assert_no_source_argument(np_machine *m)
 }
 
 /* QI-0: 3.10 has only the Interval argument; ProfileTime is implied. */
+/* rules: QI-0 */
 static void test_query_interval_3_10_profile_time_only(void **state)
 {
 	assert_no_source_argument(*state);
 }
 
 /* QI-0: 3.50 likewise. */
+/* rules: QI-0 */
 static void test_query_interval_3_50_profile_time_only(void **state)
 {
 	assert_no_source_argument(*state);
 }
 
 /* QI-0: from 3.51, (ProfileSource, Interval): other sources are queried. */
+/* rules: QI-0 */
 static void test_query_interval_3_51_takes_source(void **state)
 {
 	np_machine *m = *state;
@@ -143,6 +146,7 @@ static void test_query_interval_3_51_takes_source(void **state)
 
 /* QI-0, QI-1: exported in every version and architecture, and no privilege
  * is needed in any of them. */
+/* rules: QI-0 QI-1 */
 static void test_query_interval_exported_everywhere_unprivileged(void **state)
 {
 	np_machine *m = *state;
@@ -163,6 +167,7 @@ static void test_query_interval_exported_everywhere_unprivileged(void **state)
 /* QI-0: NTDLL exports both spellings in every version; the kernel's
  * ZwQueryIntervalProfile exists from 1607; an Nt spelling in kernel mode is
  * a kernel-mode request of the service. */
+/* rules: QI-0 */
 static void test_query_interval_export_names(void **state)
 {
 	(void)state;
@@ -178,18 +183,21 @@ static void test_query_interval_export_names(void **state)
 /* ---- QI-1 ---- */
 
 /* QI-1: NULL is ACCESS_VIOLATION (x64). */
+/* rules: QI-1 */
 static void test_query_interval_null_x64(void **state)
 {
 	assert_status_no_write(*state, 0x00, 0, NP_STATUS_ACCESS_VIOLATION);
 }
 
 /* QI-1: NULL is ACCESS_VIOLATION (x86). */
+/* rules: QI-1 */
 static void test_query_interval_null_x86(void **state)
 {
 	assert_status_no_write(*state, 0x00, 0, NP_STATUS_ACCESS_VIOLATION);
 }
 
 /* QI-1: NULL is ACCESS_VIOLATION (WOW64). */
+/* rules: QI-1 */
 static void test_query_interval_null_wow64(void **state)
 {
 	assert_status_no_write(*state, 0x00, 0, NP_STATUS_ACCESS_VIOLATION);
@@ -197,6 +205,7 @@ static void test_query_interval_null_wow64(void **state)
 
 /* QI-1: a mapped x64 kernel address is refused, nothing written; the same
  * address is written for a kernel-mode caller (no probe). */
+/* rules: QI-1 */
 static void test_query_interval_kernel_address_x64(void **state)
 {
 	np_machine *m = *state;
@@ -208,6 +217,7 @@ static void test_query_interval_kernel_address_x64(void **state)
 }
 
 /* QI-1: a mapped x86 kernel address is refused; kernel mode writes it. */
+/* rules: QI-1 */
 static void test_query_interval_kernel_address_x86(void **state)
 {
 	np_machine *m = *state;
@@ -218,6 +228,7 @@ static void test_query_interval_kernel_address_x86(void **state)
 }
 
 /* QI-1: a read-only or unmapped user address is refused, nothing written. */
+/* rules: QI-1 */
 static void test_query_interval_not_writable(void **state)
 {
 	np_machine *m = *state;
@@ -227,6 +238,7 @@ static void test_query_interval_not_writable(void **state)
 }
 
 /* QI-1: the x86 limit: 0x7FFEFFFC is below it, 0x7FFF0000 is not (even mapped). */
+/* rules: QI-1 */
 static void test_query_interval_x86_user_limit(void **state)
 {
 	np_machine *m = *state;
@@ -238,6 +250,7 @@ static void test_query_interval_x86_user_limit(void **state)
 }
 
 /* QI-1: the x64 limit at 0x7FFFFFFF0000. */
+/* rules: QI-1 */
 static void test_query_interval_x64_user_limit(void **state)
 {
 	np_machine *m = *state;
@@ -251,6 +264,7 @@ static void test_query_interval_x64_user_limit(void **state)
 }
 
 /* QI-1: a WOW64 caller's 0x80001000 is a user address and is written. */
+/* rules: QI-1 */
 static void test_query_interval_wow64_high_address(void **state)
 {
 	np_machine *m = *state;
@@ -260,6 +274,7 @@ static void test_query_interval_wow64_high_address(void **state)
 }
 
 /* QI-1: no privilege is needed on 6.2+, where the set demands it (SI-1). */
+/* rules: QI-1 SI-1 */
 static void test_query_interval_no_privilege_needed_6_2(void **state)
 {
 	np_machine *m = *state;
@@ -274,6 +289,7 @@ static void test_query_interval_no_privilege_needed_6_2(void **state)
 /* ---- QI-2 ---- */
 
 /* QI-2 K-QI-ALIGN=checked (default): each misalignment is refused, nothing written. */
+/* rules: QI-2 */
 static void test_query_interval_misaligned_checked(void **state)
 {
 	np_machine *m = *state;
@@ -285,6 +301,7 @@ static void test_query_interval_misaligned_checked(void **state)
 
 /* QI-2 K-QI-ALIGN=checked, AS-2: misalignment is found before the address
  * (unmapped, read-only, kernel, above the limit). */
+/* rules: QI-2 AS-2 */
 static void test_query_interval_misaligned_before_address_checks(void **state)
 {
 	np_machine *m = *state;
@@ -295,6 +312,7 @@ static void test_query_interval_misaligned_before_address_checks(void **state)
 }
 
 /* QI-2 K-QI-ALIGN=none: a misaligned writable pointer is accepted and written. */
+/* rules: QI-2 */
 static void test_query_interval_misaligned_accepted_when_not_checked(void **state)
 {
 	np_machine *m = *state;
@@ -308,6 +326,7 @@ static void test_query_interval_misaligned_accepted_when_not_checked(void **stat
 }
 
 /* QI-2 K-QI-ALIGN=none, QI-1: the address checks still apply. */
+/* rules: QI-2 QI-1 */
 static void test_query_interval_misaligned_unchecked_still_probed(void **state)
 {
 	np_machine *m = *state;
@@ -322,6 +341,7 @@ static void test_query_interval_misaligned_unchecked_still_probed(void **state)
 }
 
 /* QI-2 (QI-1): a kernel-mode caller is not probed: no alignment test. */
+/* rules: QI-2 QI-1 */
 static void test_query_interval_misaligned_kernel_mode(void **state)
 {
 	np_machine *m = *state;
@@ -334,6 +354,7 @@ static void test_query_interval_misaligned_kernel_mode(void **state)
 
 /* QI-3 K-QI-WRITE-FAULT=success (default): the page vanishes after the probe;
  * the call still succeeds and nothing lands in the page. */
+/* rules: QI-3 */
 static void test_query_interval_write_fault_success(void **state)
 {
 	np_machine *m = *state;
@@ -344,6 +365,7 @@ static void test_query_interval_write_fault_success(void **state)
 }
 
 /* QI-3 K-QI-WRITE-FAULT=exception: the faulting write gives ACCESS_VIOLATION. */
+/* rules: QI-3 */
 static void test_query_interval_write_fault_exception(void **state)
 {
 	np_machine *m = *state;
@@ -353,6 +375,7 @@ static void test_query_interval_write_fault_exception(void **state)
 
 /* QI-3, QI-2: a probe failure still wins over a vanishing page (the probe
  * fails first, whatever the write-fault knob). */
+/* rules: QI-3 QI-2 */
 static void test_query_interval_write_fault_after_probe_only(void **state)
 {
 	np_machine *m = *state;
@@ -366,6 +389,7 @@ static void test_query_interval_write_fault_after_probe_only(void **state)
 }
 
 /* QI-3 K-QI-WRITE-FAULT=exception: a good pointer is unaffected by the knob. */
+/* rules: QI-3 */
 static void test_query_interval_write_fault_knob_good_pointer(void **state)
 {
 	np_machine *m = *state;
@@ -376,6 +400,7 @@ static void test_query_interval_write_fault_knob_good_pointer(void **state)
 /* ---- QI-4 ---- */
 
 /* QI-4: AlignmentFixup reads 0 until set, then the last value set. */
+/* rules: QI-4 */
 static void test_query_interval_alignment_fixup(void **state)
 {
 	np_machine *m = *state;
@@ -389,6 +414,7 @@ static void test_query_interval_alignment_fixup(void **state)
 }
 
 /* QI-4: the same answer on every processor (a kernel variable, not the HAL's). */
+/* rules: QI-4 */
 static void test_query_interval_alignment_fixup_any_cpu(void **state)
 {
 	np_machine *m = *state;
@@ -402,6 +428,7 @@ static void test_query_interval_alignment_fixup_any_cpu(void **state)
 
 /* QI-5: Default HAL: only ProfileTime answers; every other source reads 0,
  * still with STATUS_SUCCESS (the poison is replaced by 0). */
+/* rules: QI-5 */
 static void test_query_interval_unsupported_reads_zero(void **state)
 {
 	np_machine *m = *state;
@@ -412,6 +439,7 @@ static void test_query_interval_unsupported_reads_zero(void **state)
 }
 
 /* QI-5: Emon HAL: its sources report their interval; 0x20 reads 0. */
+/* rules: QI-5 */
 static void test_query_interval_emon_sources(void **state)
 {
 	np_machine *m = *state;
@@ -424,6 +452,7 @@ static void test_query_interval_emon_sources(void **state)
 }
 
 /* QI-5: Amd64 HAL: 0x19..0xBF answer, 0xC0 reads 0. */
+/* rules: QI-5 */
 static void test_query_interval_amd64_sources(void **state)
 {
 	np_machine *m = *state;
@@ -434,6 +463,7 @@ static void test_query_interval_amd64_sources(void **state)
 }
 
 /* QI-5 (HL-5): the answer is the calling processor's. */
+/* rules: QI-5 HL-5 */
 static void test_query_interval_answers_for_current_cpu(void **state)
 {
 	np_machine *m = *state;
@@ -448,6 +478,7 @@ static void test_query_interval_answers_for_current_cpu(void **state)
 /* IN-7 before QI-0: on a stopped machine nothing runs, not even the
  * refusal of a source argument 3.10 does not have (the order of the two
  * checks is pinned here; no vector can stop a 3.10 machine). */
+/* rules: IN-7 QI-0 */
 static void test_query_interval_3_10_halted_before_source(void **state)
 {
 	np_machine *m = *state;

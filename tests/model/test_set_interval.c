@@ -99,18 +99,21 @@ static void assert_no_source_argument(np_machine *m)
 }
 
 /* SI-0: 3.10 has only the Interval argument; ProfileTime is implied. */
+/* rules: SI-0 */
 static void test_set_interval_3_10_profile_time_only(void **state)
 {
 	assert_no_source_argument(*state);
 }
 
 /* SI-0: 3.50 likewise. */
+/* rules: SI-0 */
 static void test_set_interval_3_50_profile_time_only(void **state)
 {
 	assert_no_source_argument(*state);
 }
 
 /* SI-0: from 3.51 the source argument exists: AlignmentFixup can be set. */
+/* rules: SI-0 */
 static void test_set_interval_3_51_takes_source(void **state)
 {
 	np_machine *m = *state;
@@ -123,6 +126,7 @@ static void test_set_interval_3_51_takes_source(void **state)
 
 /* SI-0: the function exists in every version and architecture: never
  * "not exported", whatever the caller. */
+/* rules: SI-0 */
 static void test_set_interval_exported_everywhere(void **state)
 {
 	np_machine *m = *state;
@@ -142,6 +146,7 @@ static void test_set_interval_exported_everywhere(void **state)
 /* SI-0: NTDLL exports both spellings in every version, 3.10 included; the
  * kernel's ZwSetIntervalProfile exists from 1607; an Nt spelling in kernel
  * mode is a kernel-mode request of the service. */
+/* rules: SI-0 */
 static void test_set_interval_export_names(void **state)
 {
 	(void)state;
@@ -191,24 +196,32 @@ static void assert_check(np_machine *m)
 }
 
 /* SI-1: x86 6.1, no privilege: no check. */
+/* rules: SI-1 */
 static void test_set_interval_x86_6_1_no_privilege_check(void **state) { assert_no_check(*state); }
 /* SI-1: x86 6.2, no privilege: PRIVILEGE_NOT_HELD and nothing changes. */
+/* rules: SI-1 */
 static void test_set_interval_x86_6_2_privilege_not_held(void **state) { assert_check(*state); }
 /* SI-1: x64 6.1: no check. */
+/* rules: SI-1 */
 static void test_set_interval_x64_6_1_no_privilege_check(void **state) { assert_no_check(*state); }
 /* SI-1: x64 6.2: checked. */
+/* rules: SI-1 */
 static void test_set_interval_x64_6_2_privilege_not_held(void **state) { assert_check(*state); }
 /* SI-1: WOW64 6.1: no check. */
+/* rules: SI-1 */
 static void test_set_interval_wow64_6_1_no_privilege_check(void **state)
 {
 	assert_no_check(*state);
 }
 /* SI-1: WOW64 6.2: checked. */
+/* rules: SI-1 */
 static void test_set_interval_wow64_6_2_privilege_not_held(void **state) { assert_check(*state); }
 /* SI-1: still checked in the newest version. */
+/* rules: SI-1 */
 static void test_set_interval_11_24h2_privilege_not_held(void **state) { assert_check(*state); }
 
 /* SI-1: the check is on the privilege, not on integrity. */
+/* rules: SI-1 */
 static void test_set_interval_high_integrity_without_privilege(void **state)
 {
 	np_machine *m = *state;
@@ -218,6 +231,7 @@ static void test_set_interval_high_integrity_without_privilege(void **state)
 }
 
 /* SI-1: a kernel-mode caller passes without the privilege. */
+/* rules: SI-1 */
 static void test_set_interval_kernel_mode_passes(void **state)
 {
 	np_machine *m = *state;
@@ -229,6 +243,7 @@ static void test_set_interval_kernel_mode_passes(void **state)
 }
 
 /* SI-1: the version predicate over the whole table: from 6.2 only. */
+/* rules: SI-1 */
 static void test_set_interval_privilege_threshold_whole_table(void **state)
 {
 	np_machine *m = *state;
@@ -246,6 +261,7 @@ static void test_set_interval_privilege_threshold_whole_table(void **state)
 /* ---- SI-2 ---- */
 
 /* SI-2: past the check, every source and interval succeeds. */
+/* rules: SI-2 */
 static void test_set_interval_always_succeeds(void **state)
 {
 	np_machine *m = *state;
@@ -262,6 +278,7 @@ static void test_set_interval_always_succeeds(void **state)
 
 /* SI-2: the same on 6.1 with no privilege at all, and in every HAL-clamp
  * mode (K-HAL-CLAMP does not reach the status). */
+/* rules: SI-2 */
 static void test_set_interval_always_succeeds_6_1_every_clamp_mode(void **state)
 {
 	np_machine *m = *state;
@@ -278,6 +295,7 @@ static void test_set_interval_always_succeeds_6_1_every_clamp_mode(void **state)
 /* ---- SI-3 ---- */
 
 /* SI-3: AlignmentFixup is kept by the kernel as given: no clamping, no HAL. */
+/* rules: SI-3 */
 static void test_set_interval_alignment_fixup_stored_as_given(void **state)
 {
 	np_machine *m = *state;
@@ -295,6 +313,7 @@ static void test_set_interval_alignment_fixup_stored_as_given(void **state)
 
 /* SI-3 (SI-5, K-ERRATA): the errata need is ProfileTime's; AlignmentFixup
  * is stored as given even above it. */
+/* rules: SI-3 SI-5 */
 static void test_set_interval_alignment_fixup_ignores_errata(void **state)
 {
 	np_machine *m = *state;
@@ -308,6 +327,7 @@ static void test_set_interval_alignment_fixup_ignores_errata(void **state)
 
 /* SI-4: the set reaches every active processor; a query from any of them
  * reports the applied (clamped) value. */
+/* rules: SI-4 */
 static void test_set_interval_every_active_cpu(void **state)
 {
 	np_machine *m = *state;
@@ -324,6 +344,7 @@ static void test_set_interval_every_active_cpu(void **state)
 
 /* SI-4 (SI-2): the HAL's answer is ignored: an unsupported source still
  * succeeds, and a later query reports 0 for it. */
+/* rules: SI-4 SI-2 */
 static void test_set_interval_hal_response_ignored(void **state)
 {
 	np_machine *m = *state;
@@ -337,6 +358,7 @@ static void test_set_interval_hal_response_ignored(void **state)
 /* ---- SI-5 ---- */
 
 /* SI-5 K-ERRATA=0 (default): no need, a large ProfileTime interval is kept. */
+/* rules: SI-5 */
 static void test_set_interval_errata_none(void **state)
 {
 	np_machine *m = *state;
@@ -349,6 +371,7 @@ static void test_set_interval_errata_none(void **state)
 }
 
 /* SI-5 K-ERRATA=20000: E+1 and above are replaced by E; E and below pass. */
+/* rules: SI-5 */
 static void test_set_interval_errata_caps_profile_time(void **state)
 {
 	np_machine *m = *state;
@@ -367,6 +390,7 @@ static void test_set_interval_errata_caps_profile_time(void **state)
 }
 
 /* SI-5 K-ERRATA: only ProfileTime is capped, not a PMC source. */
+/* rules: SI-5 */
 static void test_set_interval_errata_only_profile_time(void **state)
 {
 	np_machine *m = *state;
@@ -378,6 +402,7 @@ static void test_set_interval_errata_only_profile_time(void **state)
 
 /* SI-5 K-ERRATA (HL-4): E replaces the interval before the HAL: with E below
  * the HAL's minimum the HAL clamps E (K-HAL-CLAMP=clamp) or stores E (store). */
+/* rules: SI-5 HL-4 */
 static void test_set_interval_errata_before_hal(void **state)
 {
 	np_machine *m = *state;
@@ -393,6 +418,7 @@ static void test_set_interval_errata_before_hal(void **state)
 /* ---- SI-6 ---- */
 
 /* SI-6: traced: one 0x0F48 event per set with source, old, new. */
+/* rules: SI-6 */
 static void test_set_interval_traced_event(void **state)
 {
 	np_machine *m = *state;
@@ -412,6 +438,7 @@ static void test_set_interval_traced_event(void **state)
 
 /* SI-6: the event's source field is the caller's, also for AlignmentFixup,
  * unsupported and out-of-range sources. */
+/* rules: SI-6 */
 static void test_set_interval_traced_event_any_source(void **state)
 {
 	np_machine *m = *state;
@@ -430,6 +457,7 @@ static void test_set_interval_traced_event_any_source(void **state)
 
 /* SI-6 (SI-5, K-ERRATA): the event's new value is what a query reports,
  * after the errata cap and the HAL's clamp. */
+/* rules: SI-6 SI-5 */
 static void test_set_interval_traced_event_after_errata(void **state)
 {
 	np_machine *m = *state;
@@ -441,6 +469,7 @@ static void test_set_interval_traced_event_after_errata(void **state)
 }
 
 /* SI-6: not traced: no event (fail-twin). */
+/* rules: SI-6 */
 static void test_set_interval_untraced_no_event(void **state)
 {
 	np_machine *m = *state;
@@ -453,6 +482,7 @@ static void test_set_interval_untraced_no_event(void **state)
 }
 
 /* SI-6 (SI-1): a refused set logs nothing, even when traced. */
+/* rules: SI-6 SI-1 */
 static void test_set_interval_refused_set_no_event(void **state)
 {
 	np_machine *m = *state;
@@ -464,6 +494,7 @@ static void test_set_interval_refused_set_no_event(void **state)
 /* ---- SI-7 ---- */
 
 /* SI-7: tracing enabled during the call: the event carries old = 0. */
+/* rules: SI-7 */
 static void test_set_interval_late_tracing_old_zero(void **state)
 {
 	np_machine *m = *state;
@@ -479,6 +510,7 @@ static void test_set_interval_late_tracing_old_zero(void **state)
 }
 
 /* SI-7: the same for a PMC source and for AlignmentFixup. */
+/* rules: SI-7 */
 static void test_set_interval_late_tracing_other_sources(void **state)
 {
 	np_machine *m = *state;
@@ -495,6 +527,7 @@ static void test_set_interval_late_tracing_other_sources(void **state)
 /* ---- SI-8 ---- */
 
 /* SI-8: sets of one source do not change another. */
+/* rules: SI-8 */
 static void test_set_interval_sources_independent(void **state)
 {
 	np_machine *m = *state;
@@ -512,6 +545,7 @@ static void test_set_interval_sources_independent(void **state)
 
 /* SI-8: system-global: the value is visible to a later query from another
  * caller (kernel mode, unprivileged, another processor). */
+/* rules: SI-8 */
 static void test_set_interval_visible_to_every_later_query(void **state)
 {
 	np_machine *m = *state;
@@ -529,6 +563,7 @@ static void test_set_interval_visible_to_every_later_query(void **state)
 /* IN-7 before SI-0: on a stopped machine nothing runs, not even the
  * refusal of a source argument 3.10 does not have (the order of the two
  * checks is pinned here; no vector can stop a 3.10 machine). */
+/* rules: IN-7 SI-0 */
 static void test_set_interval_3_10_halted_before_source(void **state)
 {
 	np_machine *m = *state;

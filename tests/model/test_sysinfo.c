@@ -236,6 +236,7 @@ static np_result list_query(np_machine *m, uint32_t length, uint64_t ret)
 /* ---- SY-0: exports ---- */
 
 /* SY-0: NtSetSystemInformation is not exported on 3.10; the query is. */
+/* rules: SY-0 */
 static void test_sysinfo_set_not_exported_on_3_10(void **state)
 {
 	np_machine *m = *state;
@@ -248,6 +249,7 @@ static void test_sysinfo_set_not_exported_on_3_10(void **state)
 }
 
 /* SY-0, SY-6, SY-20: the thresholds over the whole table, every architecture. */
+/* rules: SY-0 SY-6 SY-20 */
 static void test_sysinfo_versions_whole_table(void **state)
 {
 	np_machine *m = *state;
@@ -287,6 +289,7 @@ static void test_sysinfo_versions_whole_table(void **state)
 /* ---- SY-1: alignment ---- */
 
 /* SY-1: a user-mode set buffer must be dword-aligned when the length is not 0. */
+/* rules: SY-1 */
 static void test_sysinfo_set_alignment(void **state)
 {
 	np_machine *m = *state;
@@ -305,6 +308,7 @@ static void test_sysinfo_set_alignment(void **state)
 }
 
 /* SY-1: the query's buffer likewise; ReturnLength has no alignment (SY-3). */
+/* rules: SY-1 SY-3 */
 static void test_sysinfo_query_alignment(void **state)
 {
 	np_machine *m = *state;
@@ -321,6 +325,7 @@ static void test_sysinfo_query_alignment(void **state)
 }
 
 /* SY-1, SY-2: a kernel-mode request is neither aligned nor range-tested. */
+/* rules: SY-1 SY-2 */
 static void test_sysinfo_kernel_not_probed(void **state)
 {
 	np_machine *m = *state;
@@ -336,6 +341,7 @@ static void test_sysinfo_kernel_not_probed(void **state)
 /* ---- SY-2: range ---- */
 
 /* SY-2, AS-1: x86 set buffers must end at or below 0x7FFF0000. */
+/* rules: SY-2 AS-1 */
 static void test_sysinfo_set_range_x86(void **state)
 {
 	np_machine *m = *state;
@@ -347,6 +353,7 @@ static void test_sysinfo_set_range_x86(void **state)
 }
 
 /* SY-2, AS-1: 64-bit kernel limit 0x7FFFFFFF0000; a wrap is out of range. */
+/* rules: SY-2 AS-1 */
 static void test_sysinfo_set_range_x64(void **state)
 {
 	np_machine *m = *state;
@@ -358,6 +365,7 @@ static void test_sysinfo_set_range_x64(void **state)
 }
 
 /* SY-2: a WOW64 caller's upper-half 32-bit address is user space to its kernel. */
+/* rules: SY-2 */
 static void test_sysinfo_set_range_wow64(void **state)
 {
 	np_machine *m = *state;
@@ -368,6 +376,7 @@ static void test_sysinfo_set_range_wow64(void **state)
 }
 
 /* SY-2: the set probe touches nothing; the query probe needs writable memory. */
+/* rules: SY-2 */
 static void test_sysinfo_probe_set_versus_query(void **state)
 {
 	np_machine *m = *state;
@@ -389,6 +398,7 @@ static void test_sysinfo_probe_set_versus_query(void **state)
 /* ---- SY-3: ReturnLength ---- */
 
 /* SY-3: ReturnLength must be writable user memory, tested after the buffer. */
+/* rules: SY-3 */
 static void test_sysinfo_return_length_probe(void **state)
 {
 	np_machine *m = *state;
@@ -410,6 +420,7 @@ static void test_sysinfo_return_length_probe(void **state)
 /* ---- SY-4: the defences come first; other classes ---- */
 
 /* SY-4: a bad buffer is reported even for a class the version lacks. */
+/* rules: SY-4 */
 static void test_sysinfo_defences_before_class(void **state)
 {
 	np_machine *m = *state;   /* 6.1: class 0x81 does not exist */
@@ -421,6 +432,7 @@ static void test_sysinfo_defences_before_class(void **state)
 }
 
 /* SY-4: every class but 0x1F and 0x81 is outside the model, defences or not. */
+/* rules: SY-4 */
 static void test_sysinfo_other_classes_not_applicable(void **state)
 {
 	np_machine *m = *state;
@@ -434,6 +446,7 @@ static void test_sysinfo_other_classes_not_applicable(void **state)
 /* ---- SY-5: faults after the defences ---- */
 
 /* SY-5: a user-mode request whose access faults returns the exception code. */
+/* rules: SY-5 */
 static void test_sysinfo_user_fault_is_status(void **state)
 {
 	np_machine *m = *state;
@@ -446,6 +459,7 @@ static void test_sysinfo_user_fault_is_status(void **state)
 }
 
 /* SY-5: in a query, the buffer or ReturnLength vanishing after the probe. */
+/* rules: SY-5 */
 static void test_sysinfo_user_fault_in_query(void **state)
 {
 	np_machine *m = *state;
@@ -471,6 +485,7 @@ static void test_sysinfo_user_fault_in_query(void **state)
 }
 
 /* SY-5: in a kernel-mode request a fault is an unhandled kernel exception. */
+/* rules: SY-5 */
 static void test_sysinfo_kernel_fault(void **state)
 {
 	np_machine *m = *state;
@@ -500,6 +515,7 @@ static void test_sysinfo_kernel_fault(void **state)
 /* ---- SY-6: class 0x81 exists for the set only, from 6.2 ---- */
 
 /* SY-6: before 6.2 the set class is invalid, for kernel mode too. */
+/* rules: SY-6 */
 static void test_sysinfo_ppca_invalid_before_6_2(void **state)
 {
 	np_machine *m = *state;
@@ -510,6 +526,7 @@ static void test_sysinfo_ppca_invalid_before_6_2(void **state)
 }
 
 /* SY-6: no version lets class 0x81 be queried, from either mode. */
+/* rules: SY-6 */
 static void test_sysinfo_ppca_query_invalid(void **state)
 {
 	np_machine *m = *state;
@@ -525,6 +542,7 @@ static void test_sysinfo_ppca_query_invalid(void **state)
 /* ---- SY-7: user mode is refused ---- */
 
 /* SY-7: a user-mode caller gets ACCESS_DENIED; nothing is read, allocated or written. */
+/* rules: SY-7 */
 static void test_sysinfo_ppca_user_mode_denied(void **state)
 {
 	np_machine *m = *state;
@@ -545,6 +563,7 @@ static void test_sysinfo_ppca_user_mode_denied(void **state)
 /* ---- SY-8: the length ---- */
 
 /* SY-8: on a 32-bit kernel exactly 8 bytes. */
+/* rules: SY-8 */
 static void test_sysinfo_ppca_length_x86(void **state)
 {
 	np_machine *m = *state;
@@ -558,6 +577,7 @@ static void test_sysinfo_ppca_length_x86(void **state)
 }
 
 /* SY-8: on a 64-bit kernel exactly 16 bytes, for a WOW64 target too. */
+/* rules: SY-8 */
 static void test_sysinfo_ppca_length_x64(void **state)
 {
 	np_machine *m = *state;
@@ -568,6 +588,7 @@ static void test_sysinfo_ppca_length_x64(void **state)
 }
 
 /* SY-8 K-PPCA-LENGTH-STATUS=invalid-parameter. */
+/* rules: SY-8 */
 static void test_sysinfo_ppca_length_status_knob(void **state)
 {
 	np_machine *m = *state;
@@ -578,6 +599,7 @@ static void test_sysinfo_ppca_length_status_knob(void **state)
 
 /* SY-8 K-PPCA-LENGTH-ORDER=length-first: the length beats the mode, and a
  * WOW64 caller's own 8 bytes are the wrong length (model choice). */
+/* rules: SY-8 */
 static void test_sysinfo_ppca_length_first(void **state)
 {
 	np_machine *m = *state;
@@ -591,6 +613,7 @@ static void test_sysinfo_ppca_length_first(void **state)
 }
 
 /* SY-8 length-first on x86: 8 is right, so the mode decides. */
+/* rules: SY-8 */
 static void test_sysinfo_ppca_length_first_x86(void **state)
 {
 	np_machine *m = *state;
@@ -602,6 +625,7 @@ static void test_sysinfo_ppca_length_first_x86(void **state)
 /* ---- SY-9: layout ---- */
 
 /* SY-9: x86: Allocate at 4, a 4-byte output; bytes after Allocate are ignored. */
+/* rules: SY-9 */
 static void test_sysinfo_ppca_layout_x86(void **state)
 {
 	np_machine *m = *state;
@@ -622,6 +646,7 @@ static void test_sysinfo_ppca_layout_x86(void **state)
 }
 
 /* SY-9: x64: Allocate at 8, an 8-byte output. */
+/* rules: SY-9 */
 static void test_sysinfo_ppca_layout_x64(void **state)
 {
 	np_machine *m = *state;
@@ -642,6 +667,7 @@ static void test_sysinfo_ppca_layout_x64(void **state)
 }
 
 /* SY-9: a 32-bit caller's pointers are 4 bytes, a 64-bit caller's 8. */
+/* rules: SY-9 */
 static void test_sysinfo_caller_pointer_size(void **state)
 {
 	np_machine *m = *state;
@@ -659,6 +685,7 @@ static void test_sysinfo_caller_pointer_size(void **state)
 /* ---- SY-10: allocation first ---- */
 
 /* SY-10: a failed allocation writes NULL and reports no resources. */
+/* rules: SY-10 */
 static void test_sysinfo_ppca_allocation_failure(void **state)
 {
 	np_machine *m = *state;
@@ -673,6 +700,7 @@ static void test_sysinfo_ppca_allocation_failure(void **state)
 }
 
 /* SY-10, SY-11: without PEBS, a failed allocation still wins. */
+/* rules: SY-10 SY-11 */
 static void test_sysinfo_ppca_allocation_before_pebs(void **state)
 {
 	np_machine *m = *state;
@@ -686,6 +714,7 @@ static void test_sysinfo_ppca_allocation_before_pebs(void **state)
 }
 
 /* SY-10: a free allocates nothing, so an injected failure is left alone. */
+/* rules: SY-10 */
 static void test_sysinfo_ppca_free_does_not_allocate(void **state)
 {
 	np_machine *m = *state;
@@ -698,6 +727,7 @@ static void test_sysinfo_ppca_free_does_not_allocate(void **state)
 /* ---- SY-11: PEBS support ---- */
 
 /* SY-11: each condition alone denies PEBS; the output is left alone. */
+/* rules: SY-11 */
 static void test_sysinfo_ppca_pebs_conditions(void **state)
 {
 	np_machine *m = *state;
@@ -721,6 +751,7 @@ static void test_sysinfo_ppca_pebs_conditions(void **state)
 }
 
 /* SY-11: DTES64 (CPUID leaf 1 ECX bit 2) matters on a 32-bit kernel only. */
+/* rules: SY-11 */
 static void test_sysinfo_ppca_dtes64(void **state)
 {
 	np_machine *m = *state;
@@ -735,6 +766,7 @@ static void test_sysinfo_ppca_dtes64(void **state)
 /* ---- SY-12, SY-13: existing and new areas ---- */
 
 /* SY-13, SY-12: the first area is attached; a second allocate reports it. */
+/* rules: SY-13 SY-12 */
 static void test_sysinfo_ppca_attach_then_exists(void **state)
 {
 	np_machine *m = *state;
@@ -754,6 +786,7 @@ static void test_sysinfo_ppca_attach_then_exists(void **state)
 /* ---- SY-14: freeing ---- */
 
 /* SY-14: free detaches and clears; a second free finds nothing. */
+/* rules: SY-14 */
 static void test_sysinfo_ppca_free(void **state)
 {
 	np_machine *m = *state;
@@ -769,6 +802,7 @@ static void test_sysinfo_ppca_free(void **state)
 }
 
 /* SY-14 K-PEBS-ON-FREE=checked (default): no PEBS, no free, output untouched. */
+/* rules: SY-14 */
 static void test_sysinfo_ppca_free_pebs_checked(void **state)
 {
 	np_machine *m = *state;
@@ -780,6 +814,7 @@ static void test_sysinfo_ppca_free_pebs_checked(void **state)
 }
 
 /* SY-14 K-PEBS-ON-FREE=unchecked: the free goes ahead without PEBS. */
+/* rules: SY-14 */
 static void test_sysinfo_ppca_free_pebs_unchecked(void **state)
 {
 	np_machine *m = *state;
@@ -795,6 +830,7 @@ static void test_sysinfo_ppca_free_pebs_unchecked(void **state)
 /* ---- SY-15: the current processor ---- */
 
 /* SY-15: areas belong to processors; a moved thread finds another's state. */
+/* rules: SY-15 */
 static void test_sysinfo_ppca_moved_thread(void **state)
 {
 	np_machine *m = *state;
@@ -814,6 +850,7 @@ static void test_sysinfo_ppca_moved_thread(void **state)
 }
 
 /* SY-15: the thread moves only to an active processor. */
+/* rules: SY-15 */
 static void test_sysinfo_move_thread_inactive(void **state)
 {
 	np_machine *m = *state;
@@ -826,6 +863,7 @@ static void test_sysinfo_move_thread_inactive(void **state)
 }
 
 /* SY-15, SY-11: a processor without PEBS next to one with it. */
+/* rules: SY-15 SY-11 */
 static void test_sysinfo_ppca_heterogeneous(void **state)
 {
 	np_machine *m = *state;
@@ -842,6 +880,7 @@ static void test_sysinfo_ppca_heterogeneous(void **state)
 /* ---- SY-16: per-processor state ---- */
 
 /* SY-16: every processor starts as an Intel processor with PEBS and no area. */
+/* rules: SY-16 */
 static void test_sysinfo_cpu_defaults(void **state)
 {
 	np_machine *m = *state;
@@ -860,6 +899,7 @@ static void test_sysinfo_cpu_defaults(void **state)
 }
 
 /* SY-16: pebs off sets bit 12 only; on restores what SY-11 needs and keeps the rest. */
+/* rules: SY-16 SY-11 */
 static void test_sysinfo_cpu_set_pebs(void **state)
 {
 	(void)state;
@@ -877,6 +917,7 @@ static void test_sysinfo_cpu_set_pebs(void **state)
 /* ---- SY-17: addresses ---- */
 
 /* SY-17: kernel addresses, 0x80 apart, counted per machine, never reused. */
+/* rules: SY-17 */
 static void test_sysinfo_ppca_addresses(void **state)
 {
 	np_machine *m = *state;
@@ -894,6 +935,7 @@ static void test_sysinfo_ppca_addresses(void **state)
 /* ---- SY-20: class 0x1F by version ---- */
 
 /* SY-20: 6.1 has class 0x1F; 32-bit kernel-mode callers too. */
+/* rules: SY-20 */
 static void test_sysinfo_perf_on_6_1(void **state)
 {
 	np_machine *m = *state;
@@ -904,6 +946,7 @@ static void test_sysinfo_perf_on_6_1(void **state)
 /* ---- SY-21: the sub-class dword ---- */
 
 /* SY-21: fewer than 4 bytes is an invalid parameter, and nothing is read. */
+/* rules: SY-21 */
 static void test_sysinfo_perf_short_buffer(void **state)
 {
 	np_machine *m = *state;
@@ -917,6 +960,7 @@ static void test_sysinfo_perf_short_buffer(void **state)
 }
 
 /* SY-21: the kernel-mode path is the same (no fault for an unread NULL). */
+/* rules: SY-21 */
 static void test_sysinfo_perf_short_buffer_kernel(void **state)
 {
 	np_machine *m = *state;
@@ -949,6 +993,7 @@ static bool in_spans(const span *s, size_t n, uint32_t sub, np_ver v)
 
 /* SY-22: over every version from 6.0 and sub-classes 0 to 0x20 (and the
  * extremes), an unaccepted one is NOT_IMPLEMENTED and only it. */
+/* rules: SY-22 */
 static void test_sysinfo_perf_subclass_table(void **state)
 {
 	np_machine *m = *state;
@@ -980,6 +1025,7 @@ static void test_sysinfo_perf_subclass_table(void **state)
 /* ---- SY-23: the time-profile interval ---- */
 
 /* SY-23: exactly 8 bytes; a query stores 8 in *ReturnLength even so. */
+/* rules: SY-23 */
 static void test_sysinfo_time_profile_length(void **state)
 {
 	np_machine *m = *state;
@@ -997,6 +1043,7 @@ static void test_sysinfo_time_profile_length(void **state)
 
 /* SY-23 K-ETW-TIME=shared: the set goes through the HAL (HL-4 clamps) and is
  * what NtQueryIntervalProfile reports; no 0x0F48 event. */
+/* rules: SY-23 HL-4 */
 static void test_sysinfo_time_profile_shared(void **state)
 {
 	np_machine *m = *state;
@@ -1013,6 +1060,7 @@ static void test_sysinfo_time_profile_shared(void **state)
 }
 
 /* SY-23 K-ETW-TIME=separate: its own variable, the HAL default until set. */
+/* rules: SY-23 */
 static void test_sysinfo_time_profile_separate(void **state)
 {
 	np_machine *m = *state;
@@ -1026,6 +1074,7 @@ static void test_sysinfo_time_profile_separate(void **state)
 }
 
 /* SY-23, TR-5: a user-mode set needs the privilege, after the length test. */
+/* rules: SY-23 TR-5 */
 static void test_sysinfo_time_profile_privilege(void **state)
 {
 	np_machine *m = *state;
@@ -1044,6 +1093,7 @@ static void test_sysinfo_time_profile_privilege(void **state)
 /* ---- SY-24: the profile-source list ---- */
 
 /* SY-24: at least 0x28 bytes, then room for header and chain. */
+/* rules: SY-24 */
 static void test_sysinfo_source_list_sizes(void **state)
 {
 	np_machine *m = *state;
@@ -1063,6 +1113,7 @@ static void test_sysinfo_source_list_sizes(void **state)
 }
 
 /* SY-24, TR-7: the Default HAL's chain at offset 8, the header untouched. */
+/* rules: SY-24 TR-7 */
 static void test_sysinfo_source_list_layout(void **state)
 {
 	np_machine *m = *state;
@@ -1083,6 +1134,7 @@ static void test_sysinfo_source_list_layout(void **state)
 }
 
 /* SY-24: the Emon chain: offsets add up to the return length less 8. */
+/* rules: SY-24 */
 static void test_sysinfo_source_list_emon(void **state)
 {
 	np_machine *m = *state;
@@ -1109,6 +1161,7 @@ static void test_sysinfo_source_list_emon(void **state)
 }
 
 /* SY-24: with no supported source, the header alone; 0x28 still needed. */
+/* rules: SY-24 */
 static void test_sysinfo_source_list_empty(void **state)
 {
 	np_machine *m = *state;
@@ -1122,6 +1175,7 @@ static void test_sysinfo_source_list_empty(void **state)
 }
 
 /* SY-24, HL-1: Amd64 sources past 0x18 are named "Source0xNN". */
+/* rules: SY-24 HL-1 */
 static void test_sysinfo_source_list_amd64_names(void **state)
 {
 	np_machine *m = *state;
@@ -1139,6 +1193,7 @@ static void test_sysinfo_source_list_amd64_names(void **state)
 /* ---- SY-25: the Trace* functions go through class 0x1F ---- */
 
 /* SY-25: the Trace* functions' own buffer appears at 0x7FF00000 on first use. */
+/* rules: SY-25 */
 static void test_sysinfo_trace_library_buffer(void **state)
 {
 	np_machine *m = *state;
@@ -1157,6 +1212,7 @@ static void test_sysinfo_trace_library_buffer(void **state)
 
 /* SY-25: if the caller's address space has something at 0x7FF00000, the
  * request cannot be expressed. */
+/* rules: SY-25 */
 static void test_sysinfo_trace_no_room(void **state)
 {
 	np_machine *m = *state;
@@ -1176,6 +1232,7 @@ static void test_sysinfo_trace_no_room(void **state)
 
 /* SY-25, TR-4: a Trace* set of ProfileTime is the kernel's sub-class 3 set,
  * so TR-5 and TR-9 apply through it. */
+/* rules: SY-25 TR-4 TR-5 TR-9 */
 static void test_sysinfo_trace_time_through_kernel(void **state)
 {
 	np_machine *m = *state;
@@ -1195,6 +1252,7 @@ static void test_sysinfo_trace_time_through_kernel(void **state)
 
 /* SY-25: the kernel answered, but the function's own write of Interval
  * into the caller's buffer faults in the caller: outside the model. */
+/* rules: SY-25 */
 static void test_sysinfo_trace_interval_write_faults(void **state)
 {
 	np_machine *m = *state;
@@ -1206,6 +1264,7 @@ static void test_sysinfo_trace_interval_write_faults(void **state)
 
 /* SY-25, TR-7, TR-8: class 7 is the kernel's chain without its header; the
  * allocation comes after the size test. */
+/* rules: SY-25 TR-7 TR-8 */
 static void test_sysinfo_trace_source_list_through_kernel(void **state)
 {
 	np_machine *m = *state;
@@ -1227,6 +1286,7 @@ static void test_sysinfo_trace_source_list_through_kernel(void **state)
 }
 
 /* SY-25, TR-7: with no supported source the chain is empty: needed size 0. */
+/* rules: SY-25 TR-7 */
 static void test_sysinfo_trace_source_list_empty(void **state)
 {
 	np_machine *m = *state;

@@ -258,6 +258,7 @@ static uint32_t check_chain(np_machine *m, uint64_t buf, uint32_t len, const wan
 /* ---- TR-0 ---- */
 
 /* TR-0: on 6.0 neither function exists (x86 and x64). */
+/* rules: TR-0 */
 static void test_trace_6_0_not_exported(void **state)
 {
 	np_machine *m = *state;
@@ -270,6 +271,7 @@ static void test_trace_6_0_not_exported(void **state)
 
 /* TR-0, TR-1: on 6.1 TraceSetInformation exists (and answers NOT_SUPPORTED
  * for class 5); TraceQueryInformation does not. */
+/* rules: TR-0 TR-1 */
 static void test_trace_6_1_set_only(void **state)
 {
 	np_machine *m = *state;
@@ -279,6 +281,7 @@ static void test_trace_6_1_set_only(void **state)
 }
 
 /* TR-0: on 6.2 both exist. */
+/* rules: TR-0 */
 static void test_trace_6_2_both_exported(void **state)
 {
 	np_machine *m = *state;
@@ -288,6 +291,7 @@ static void test_trace_6_2_both_exported(void **state)
 }
 
 /* TR-0: the thresholds over the whole table, every architecture. */
+/* rules: TR-0 */
 static void test_trace_exports_whole_table(void **state)
 {
 	np_machine *m = *state;
@@ -317,6 +321,7 @@ static void test_trace_exports_whole_table(void **state)
 /* ---- TR-1 ---- */
 
 /* TR-1: 6.1 answers NOT_SUPPORTED for classes 5 and 7 and changes nothing. */
+/* rules: TR-1 */
 static void test_trace_6_1_classes_not_supported(void **state)
 {
 	np_machine *m = *state;
@@ -330,6 +335,7 @@ static void test_trace_6_1_classes_not_supported(void **state)
 }
 
 /* TR-1: from 6.2 class 7 is query-only: setting it is NOT_SUPPORTED. */
+/* rules: TR-1 */
 static void test_trace_class_7_set_not_supported(void **state)
 {
 	np_machine *m = *state;
@@ -344,6 +350,7 @@ static void test_trace_class_7_set_not_supported(void **state)
 }
 
 /* TR-1: other classes are outside the model (not applicable), for both. */
+/* rules: TR-1 */
 static void test_trace_other_classes_not_applicable(void **state)
 {
 	np_machine *m = *state;
@@ -361,6 +368,7 @@ static void test_trace_other_classes_not_applicable(void **state)
 /* ---- TR-2 ---- */
 
 /* TR-2: a non-zero SessionHandle is INVALID_PARAMETER; nothing is set. */
+/* rules: TR-2 */
 static void test_trace_session_must_be_zero(void **state)
 {
 	np_machine *m = *state;
@@ -384,6 +392,7 @@ static void test_trace_session_must_be_zero(void **state)
 }
 
 /* TR-2: the session is checked before the length (two faults: 87, not 24). */
+/* rules: TR-2 */
 static void test_trace_session_checked_before_length(void **state)
 {
 	np_machine *m = *state;
@@ -403,6 +412,7 @@ static void test_trace_session_checked_before_length(void **state)
 /* ---- TR-3 ---- */
 
 /* TR-3: TraceSetInformation class 5 wants exactly 8 bytes. */
+/* rules: TR-3 */
 static void test_trace_set_length_exactly_8(void **state)
 {
 	np_machine *m = *state;
@@ -421,6 +431,7 @@ static void test_trace_set_length_exactly_8(void **state)
 
 /* TR-3 K-TQI-RETLEN=always (default): a wrong length is BAD_LENGTH, the
  * interval is not written, *ReturnLength = 8 all the same. */
+/* rules: TR-3 */
 static void test_trace_query_length_retlen_always(void **state)
 {
 	np_machine *m = *state;
@@ -436,6 +447,7 @@ static void test_trace_query_length_retlen_always(void **state)
 
 /* TR-3 K-TQI-RETLEN=right-length: a wrong length leaves *ReturnLength alone;
  * the right length writes it. */
+/* rules: TR-3 */
 static void test_trace_query_length_retlen_on_success(void **state)
 {
 	np_machine *m = *state;
@@ -450,6 +462,7 @@ static void test_trace_query_length_retlen_on_success(void **state)
 
 /* TR-3: ReturnLength is optional: NULL works with the right length and
  * with the wrong one. */
+/* rules: TR-3 */
 static void test_trace_query_retlen_null(void **state)
 {
 	np_machine *m = *state;
@@ -464,6 +477,7 @@ static void test_trace_query_retlen_null(void **state)
 
 /* TR-3 K-TQI-RETLEN=always, TR-6: a right length whose kernel query then
  * fails still reports *ReturnLength = 8. */
+/* rules: TR-3 TR-6 */
 static void test_trace_query_retlen_always_when_kernel_fails(void **state)
 {
 	np_machine *m = *state;
@@ -477,6 +491,7 @@ static void test_trace_query_retlen_always_when_kernel_fails(void **state)
 /* TR-3 K-TQI-RETLEN=right-length, TR-6: *ReturnLength depends on the length
  * only: with a right length it is written even when the kernel query then
  * fails (misaligned Interval, DATATYPE_MISALIGNMENT -> 998). */
+/* rules: TR-3 TR-6 */
 static void test_trace_query_retlen_right_length_when_kernel_fails(void **state)
 {
 	np_machine *m = *state;
@@ -494,6 +509,7 @@ static void test_trace_query_retlen_right_length_when_kernel_fails(void **state)
 /* TR-4 K-ETW-TIME=shared (default): source 0 is the HAL's ProfileTime
  * interval, set through the kernel path with clamping, and logs no 0x0F48
  * event even when traced. */
+/* rules: TR-4 */
 static void test_trace_time_shared(void **state)
 {
 	np_machine *m = *state;
@@ -515,6 +531,7 @@ static void test_trace_time_shared(void **state)
 
 /* TR-4 K-ETW-TIME=shared (SI-4, SI-5 K-ERRATA): the kernel path applies the
  * errata cap and reaches every active processor. */
+/* rules: TR-4 SI-4 SI-5 */
 static void test_trace_time_shared_kernel_path(void **state)
 {
 	np_machine *m = *state;
@@ -529,6 +546,7 @@ static void test_trace_time_shared_kernel_path(void **state)
 
 /* TR-4 K-ETW-TIME=separate: its own variable; the HAL's interval stays, and
  * native sets do not reach it; no event. */
+/* rules: TR-4 */
 static void test_trace_time_separate(void **state)
 {
 	np_machine *m = *state;
@@ -546,6 +564,7 @@ static void test_trace_time_separate(void **state)
 
 /* TR-4 K-ETW-TIME=separate: never set, it reads as the HAL's ProfileTime
  * default, not its current interval. */
+/* rules: TR-4 */
 static void test_trace_time_separate_never_set(void **state)
 {
 	np_machine *m = *state;
@@ -558,6 +577,7 @@ static void test_trace_time_separate_never_set(void **state)
 
 /* TR-5 K-ETW-TIME-PRIV=required (default): no privilege -> 1314, unchanged;
  * held -> success. */
+/* rules: TR-5 */
 static void test_trace_time_privilege_required(void **state)
 {
 	np_machine *m = *state;
@@ -574,6 +594,7 @@ static void test_trace_time_privilege_required(void **state)
 
 /* TR-5 K-ETW-TIME-PRIV=required, K-ETW-TIME=separate: the separate variable
  * is guarded too. */
+/* rules: TR-5 */
 static void test_trace_time_privilege_required_separate(void **state)
 {
 	np_machine *m = *state;
@@ -583,6 +604,7 @@ static void test_trace_time_privilege_required_separate(void **state)
 }
 
 /* TR-5 K-ETW-TIME-PRIV=none: an unprivileged caller sets it. */
+/* rules: TR-5 */
 static void test_trace_time_privilege_none(void **state)
 {
 	np_machine *m = *state;
@@ -594,6 +616,7 @@ static void test_trace_time_privilege_none(void **state)
 }
 
 /* TR-5: querying needs nothing: unprivileged, low integrity. */
+/* rules: TR-5 */
 static void test_trace_time_query_needs_nothing(void **state)
 {
 	np_machine *m = *state;
@@ -608,6 +631,7 @@ static void test_trace_time_query_needs_nothing(void **state)
 
 /* TR-6 (SI-6): source != 0 goes through NtSetIntervalProfile: applied, and
  * traced with the 0x0F48 event. */
+/* rules: TR-6 SI-6 */
 static void test_trace_pmc_set_via_native_call(void **state)
 {
 	np_machine *m = *state;
@@ -627,6 +651,7 @@ static void test_trace_pmc_set_via_native_call(void **state)
 
 /* TR-6, TR-9: on 6.2+ without the privilege the native status becomes
  * ERROR_PRIVILEGE_NOT_HELD, for PMC sources and AlignmentFixup alike. */
+/* rules: TR-6 TR-9 */
 static void test_trace_pmc_set_privilege_not_held(void **state)
 {
 	np_machine *m = *state;
@@ -641,6 +666,7 @@ static void test_trace_pmc_set_privilege_not_held(void **state)
 
 /* TR-6 (SI-2, SI-3, QI-4, QI-5): the native answers pass through: any source
  * succeeds; AlignmentFixup is kept as given; unsupported reads 0. */
+/* rules: TR-6 SI-2 SI-3 QI-4 QI-5 */
 static void test_trace_other_sources_pass_through(void **state)
 {
 	np_machine *m = *state;
@@ -657,6 +683,7 @@ static void test_trace_other_sources_pass_through(void **state)
 
 /* TR-6, TR-9: a read-only TRACE_PROFILE_INTERVAL: NtQueryIntervalProfile's
  * ACCESS_VIOLATION becomes ERROR_NOACCESS, nothing written. */
+/* rules: TR-6 TR-9 */
 static void test_trace_pmc_query_read_only_buffer(void **state)
 {
 	np_machine *m = *state;
@@ -673,6 +700,7 @@ static void test_trace_pmc_query_read_only_buffer(void **state)
 
 /* TR-6, TR-9: a misaligned buffer: DATATYPE_MISALIGNMENT becomes NOACCESS;
  * the same buffer with source 0 (no native call, TR-4) succeeds. */
+/* rules: TR-6 TR-9 TR-4 */
 static void test_trace_pmc_query_misaligned_buffer(void **state)
 {
 	np_machine *m = *state;
@@ -691,6 +719,7 @@ static void test_trace_pmc_query_misaligned_buffer(void **state)
 
 /* TR-7: Default HAL: one record, 40 bytes: NULL buffer and too small give
  * BAD_LENGTH with the size; exactly 40 gives the chain. */
+/* rules: TR-7 */
 static void test_trace_source_list_default_hal(void **state)
 {
 	np_machine *m = *state;
@@ -724,6 +753,7 @@ static void test_trace_source_list_default_hal(void **state)
 }
 
 /* TR-7: the same record on a 32-bit kernel (the layout is the same). */
+/* rules: TR-7 */
 static void test_trace_source_list_x86(void **state)
 {
 	np_machine *m = *state;
@@ -769,18 +799,21 @@ static void check_full_list(np_machine *m, np_hal_kind kind)
 
 /* TR-7 (HL-1, HL-2): Emon: 13 records in ascending order with names, limits
  * and rounded offsets. */
+/* rules: TR-7 HL-1 HL-2 */
 static void test_trace_source_list_emon(void **state)
 {
 	check_full_list(*state, NP_HAL_EMON);
 }
 
 /* TR-7 (HL-1): the Emon chain from a 32-bit 6.2 kernel. */
+/* rules: TR-7 HL-1 */
 static void test_trace_source_list_emon_x86(void **state)
 {
 	check_full_list(*state, NP_HAL_EMON);
 }
 
 /* TR-7 (HL-1): Amd64: 176 records, 0x19..0xBF described "Source0xNN". */
+/* rules: TR-7 HL-1 */
 static void test_trace_source_list_amd64(void **state)
 {
 	want_t want[256];
@@ -789,6 +822,7 @@ static void test_trace_source_list_amd64(void **state)
 }
 
 /* TR-7 (HL-1): the Amd64 chain for a WOW64 caller. */
+/* rules: TR-7 HL-1 */
 static void test_trace_source_list_amd64_wow64(void **state)
 {
 	check_full_list(*state, NP_HAL_AMD64);
@@ -796,6 +830,7 @@ static void test_trace_source_list_amd64_wow64(void **state)
 
 /* TR-7, KS-2: the last source of the HAL's table (0xFF) is listed when the
  * HAL supports it (no HAL of HL-1 does; the chain must still reach it). */
+/* rules: TR-7 KS-2 */
 static void test_trace_source_list_last_source(void **state)
 {
 	np_machine *m = *state;
@@ -817,6 +852,7 @@ static void test_trace_source_list_last_source(void **state)
 }
 
 /* TR-7 (HL-2): MinInterval/MaxInterval are the HAL's current limits. */
+/* rules: TR-7 HL-2 */
 static void test_trace_source_list_reports_hal_limits(void **state)
 {
 	np_machine *m = *state;
@@ -832,6 +868,7 @@ static void test_trace_source_list_reports_hal_limits(void **state)
 }
 
 /* TR-7: ReturnLength is optional in both outcomes. */
+/* rules: TR-7 */
 static void test_trace_source_list_retlen_null(void **state)
 {
 	np_machine *m = *state;
@@ -846,6 +883,7 @@ static void test_trace_source_list_retlen_null(void **state)
 
 /* TR-7 K-SRCLIST-LEN=more-data: NULL and too small give ERROR_MORE_DATA with
  * the needed size; exact still succeeds. */
+/* rules: TR-7 */
 static void test_trace_source_list_more_data(void **state)
 {
 	np_machine *m = *state;
@@ -869,6 +907,7 @@ static void test_trace_source_list_more_data(void **state)
 
 /* TR-7 K-SRCLIST-LEN=bad-length (default), K-TQI-RETLEN=right-length: class 7
  * always reports the needed size (the class 5 knob does not apply). */
+/* rules: TR-7 */
 static void test_trace_source_list_bad_length_retlen(void **state)
 {
 	np_machine *m = *state;
@@ -884,6 +923,7 @@ static void test_trace_source_list_bad_length_retlen(void **state)
 
 /* TR-8: the double buffer's allocation fails -> ERROR_OUTOFMEMORY; the
  * caller's buffer is untouched; the next call succeeds. */
+/* rules: TR-8 */
 static void test_trace_source_list_out_of_memory(void **state)
 {
 	np_machine *m = *state;
@@ -902,6 +942,7 @@ static void test_trace_source_list_out_of_memory(void **state)
 
 /* TR-8: the allocation comes after the size check: a NULL or short buffer
  * gets BAD_LENGTH and consumes no allocation. */
+/* rules: TR-8 */
 static void test_trace_source_list_allocates_after_size_check(void **state)
 {
 	np_machine *m = *state;
@@ -917,6 +958,7 @@ static void test_trace_source_list_allocates_after_size_check(void **state)
 }
 
 /* TR-8: class 5 does not allocate: an injected failure does not reach it. */
+/* rules: TR-8 */
 static void test_trace_interval_class_does_not_allocate(void **state)
 {
 	np_machine *m = *state;
@@ -928,6 +970,7 @@ static void test_trace_interval_class_does_not_allocate(void **state)
 /* ---- TR-9 ---- */
 
 /* TR-9: the RtlNtStatusToDosError translations of the family. */
+/* rules: TR-9 */
 static void test_trace_status_translation_table(void **state)
 {
 	(void)state;
@@ -952,6 +995,7 @@ static void test_trace_status_translation_table(void **state)
 
 /* TR-9: the translations seen through the Trace* calls: success, privilege,
  * access violation (TR-6 gives the misalignment case). */
+/* rules: TR-9 */
 static void test_trace_status_translation_through_calls(void **state)
 {
 	np_machine *m = *state;
@@ -970,6 +1014,7 @@ static void test_trace_status_translation_through_calls(void **state)
 
 /* TR-10: a kernel-mode caller is not applicable to either function; nothing
  * changes and nothing is written. */
+/* rules: TR-10 */
 static void test_trace_kernel_caller_not_applicable(void **state)
 {
 	np_machine *m = *state;
@@ -992,6 +1037,7 @@ static void test_trace_kernel_caller_not_applicable(void **state)
 
 /* TR-10: also where TraceSetInformation exists but the classes are not
  * handled (6.1). */
+/* rules: TR-10 */
 static void test_trace_kernel_caller_6_1(void **state)
 {
 	np_machine *m = *state;
@@ -1001,6 +1047,7 @@ static void test_trace_kernel_caller_6_1(void **state)
 
 /* TR-0 before TR-10: on 6.0 a kernel-mode caller finds no TraceSetInformation
  * either: the outcome is not exported, as for any caller. */
+/* rules: TR-0 TR-10 */
 static void test_trace_not_exported_before_kernel_caller(void **state)
 {
 	np_machine *m = *state;
@@ -1011,6 +1058,7 @@ static void test_trace_not_exported_before_kernel_caller(void **state)
 
 /* TR-1 before TR-2: a class outside this specification is not applicable,
  * whatever the SessionHandle. */
+/* rules: TR-1 TR-2 */
 static void test_trace_other_class_before_session(void **state)
 {
 	np_machine *m = *state;

@@ -70,6 +70,7 @@ static void assert_rejected(const char *text)
 /* ---- VR-1 ---- */
 
 /* VR-1 */
+/* rules: VR-1 */
 static void test_version_table_has_every_key_with_its_build(void **state)
 {
 	(void)state;
@@ -89,6 +90,7 @@ static void test_version_table_has_every_key_with_its_build(void **state)
 }
 
 /* VR-1: the enumeration order is the release order (strictly rising builds). */
+/* rules: VR-1 */
 static void test_version_table_in_release_order(void **state)
 {
 	(void)state;
@@ -105,6 +107,7 @@ static void test_version_table_in_release_order(void **state)
 }
 
 /* VR-1: the table has no row past the last key (fail-twin of the lookups). */
+/* rules: VR-1 */
 static void test_version_info_out_of_range_is_null(void **state)
 {
 	(void)state;
@@ -116,6 +119,7 @@ static void test_version_info_out_of_range_is_null(void **state)
 /* ---- VR-2 ---- */
 
 /* VR-2: every key parses to itself. */
+/* rules: VR-2 */
 static void test_version_parse_every_key(void **state)
 {
 	(void)state;
@@ -124,6 +128,7 @@ static void test_version_parse_every_key(void **state)
 }
 
 /* VR-2: keys are matched case-insensitively. */
+/* rules: VR-2 */
 static void test_version_parse_key_case_insensitive(void **state)
 {
 	(void)state;
@@ -135,6 +140,7 @@ static void test_version_parse_key_case_insensitive(void **state)
 }
 
 /* VR-2: each release's own build names that release. */
+/* rules: VR-2 */
 static void test_version_parse_every_exact_build(void **state)
 {
 	(void)state;
@@ -152,6 +158,7 @@ static void test_version_parse_every_exact_build(void **state)
 }
 
 /* VR-2: a build between two releases names the newest one at or below it. */
+/* rules: VR-2 */
 static void test_version_parse_build_between_releases(void **state)
 {
 	(void)state;
@@ -169,6 +176,7 @@ static void test_version_parse_build_between_releases(void **state)
 
 /* VR-2: the revision separates 4.0 from 4.0sp4 and 5.2 from 5.2sp1, on each
  * side of the threshold. */
+/* rules: VR-2 */
 static void test_version_parse_revision_threshold(void **state)
 {
 	(void)state;
@@ -197,6 +205,7 @@ static void assert_live_is(unsigned major, unsigned minor, unsigned build, unsig
 /* VR-2: a live system's RtlGetVersion numbers (the service pack, not the
  * revision, separates 4.0sp4 and 5.2sp1); what Wine 8.0 reports as
  * Windows 7 and as Windows 10. */
+/* rules: VR-2 */
 static void test_version_from_live_build(void **state)
 {
 	(void)state;
@@ -223,6 +232,7 @@ static void test_version_from_live_build(void **state)
 }
 
 /* VR-2: below the family's first build is an error (fail-twin of the above). */
+/* rules: VR-2 */
 static void test_version_parse_below_first_build_rejected(void **state)
 {
 	(void)state;
@@ -236,6 +246,7 @@ static void test_version_parse_below_first_build_rejected(void **state)
 }
 
 /* VR-2: an unknown family, or text that is neither key nor build, is an error. */
+/* rules: VR-2 */
 static void test_version_parse_unknown_family_rejected(void **state)
 {
 	(void)state;
@@ -261,6 +272,7 @@ static void test_version_parse_unknown_family_rejected(void **state)
 /* ---- VR-3 ---- */
 
 /* VR-3: x64 and WOW64 exist from 5.2sp1, on each side of the threshold. */
+/* rules: VR-3 */
 static void test_arch_x64_and_wow64_from_5_2sp1(void **state)
 {
 	(void)state;
@@ -275,6 +287,7 @@ static void test_arch_x64_and_wow64_from_5_2sp1(void **state)
 }
 
 /* VR-3: x86 exists from 3.10 up to 22H2; 11-21H2 has no x86 edition. */
+/* rules: VR-3 */
 static void test_arch_x86_up_to_22h2(void **state)
 {
 	(void)state;
@@ -287,6 +300,7 @@ static void test_arch_x86_up_to_22h2(void **state)
 }
 
 /* VR-3: np_arch_exists over the whole table agrees with the two thresholds. */
+/* rules: VR-3 */
 static void test_arch_exists_whole_table(void **state)
 {
 	(void)state;
@@ -298,6 +312,7 @@ static void test_arch_exists_whole_table(void **state)
 }
 
 /* VR-3: a machine on 22H2 x86 can be built; on 11-21H2 x86 it cannot. */
+/* rules: VR-3 */
 static void test_machine_init_x86_22h2_vs_11_21h2(void **state)
 {
 	np_machine *m = *state;
@@ -310,6 +325,7 @@ static void test_machine_init_x86_22h2_vs_11_21h2(void **state)
 }
 
 /* VR-3: a machine on 5.2sp1 x64/WOW64 can be built; on 5.2 it cannot. */
+/* rules: VR-3 */
 static void test_machine_init_x64_wow64_5_2_vs_5_2sp1(void **state)
 {
 	np_machine *m = *state;
@@ -324,6 +340,7 @@ static void test_machine_init_x64_wow64_5_2_vs_5_2sp1(void **state)
 }
 
 /* VR-3: versions and architectures outside the tables are refused. */
+/* rules: VR-3 */
 static void test_machine_init_out_of_range_rejected(void **state)
 {
 	np_machine *m = *state;
@@ -333,6 +350,7 @@ static void test_machine_init_out_of_range_rejected(void **state)
 }
 
 /* VR-3: the three architecture names, case-insensitively. */
+/* rules: VR-3 */
 static void test_arch_names_parse(void **state)
 {
 	(void)state;

@@ -23,8 +23,12 @@ typedef struct np_rule {
 typedef struct np_index {
 	np_rule *rule;
 	unsigned nrule;
-	np_cite *model, *tests;
-	unsigned nmodel, ntests;
+	np_cite *model;       /* every rule ID mentioned under model/ */
+	np_cite *tests;       /* the IDs of the rules tags under tests/ */
+	np_cite *mentions;    /* every other rule ID mentioned under tests/ */
+	unsigned nmodel, ntests, nmentions;
+	char **note;          /* problems found while loading: "file:line: what" */
+	unsigned nnote;
 	np_vector_set vectors;
 	char root[512];
 } np_index;
@@ -40,8 +44,9 @@ bool np_spec_load(np_index *ix, const char *root, np_error *err);
 void np_index_free(np_index *ix);
 const np_rule *np_index_rule(const np_index *ix, const char *id);
 
-/* The evidence a rule needs (issue 7): a citation in model/, a vector that
- * lists it, a citation in tests/. np_index_check and the rule matrix
+/* The evidence a rule needs: a citation in model/, a vector that lists it,
+ * a rules tag in tests/ (a mere mention in a test's comment is none; see
+ * trace/rules_scan.c for the tags). np_index_check and the rule matrix
  * of ntprof trace both judge a rule by it. */
 typedef struct np_evidence {
 	bool code, vector, test;

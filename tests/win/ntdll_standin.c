@@ -59,7 +59,7 @@ static void unlock(HANDLE m)
 static bool load(void)
 {
 	const char *path = getenv("NTPROF_STANDIN_STATE");
-	FILE *f = path ? fopen(path, "r") : NULL;
+	FILE *f = path ? fopen(path, "rb") : NULL;
 	st.n = 0;
 	if (!f)
 		return false;
@@ -74,7 +74,7 @@ static bool load(void)
 static bool store(void)
 {
 	const char *path = getenv("NTPROF_STANDIN_STATE");
-	FILE *f = path ? fopen(path, "w") : NULL;
+	FILE *f = path ? fopen(path, "wb") : NULL;
 	if (!f)
 		return false;
 	for (unsigned i = 0; i < st.n; i++)

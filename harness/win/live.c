@@ -58,10 +58,18 @@ struct np_live {
 };
 
 static np_live *interrupt_target;   /* the run Ctrl-C must restore */
-/* Set first thing on Ctrl-C: the main thread then leaves the restores to
- * the handler (its children are being ended, and two restores at once
- * would race on the counts). */
+/* Set first thing on Ctrl-C: the handler restores, reports and ends the
+ * process. The main thread, whose child is being ended under it, must
+ * neither restore beside it (two restores at once would race on the
+ * counts) nor write the report of a run cut short and exit with another
+ * status: it waits at its next stop for the handler to end the process. */
 static volatile LONG interrupting;
+
+static void wait_if_interrupted(void)
+{
+	while (interrupting)
+		Sleep(INFINITE);
+}
 
 static const char *source_text(uint32_t source, char *buf, size_t cap)
 {
@@ -288,7 +296,8 @@ static void saved_text(const np_live *l, char *buf, size_t cap)
 		snprintf(buf, cap, "none (no vector here sets an interval)");
 }
 
-static void restored_text(const np_live *l, char *buf, size_t cap)
+/* last: when the last restore was ("at the end", "on Ctrl-C"). */
+static void restored_text(const np_live *l, const char *last, char *buf, size_t cap)
 {
 	size_t used = 0;
 	char name[32];
@@ -307,7 +316,7 @@ static void restored_text(const np_live *l, char *buf, size_t cap)
 	if (used == 0)
 		snprintf(buf, cap, "nothing to restore");
 	else if (used < cap)
-		snprintf(buf + used, cap - used, "; after %u vectors and at the end", l->vectors_restored);
+		snprintf(buf + used, cap - used, "; after %u vectors and %s", l->vectors_restored, last);
 }
 
 static BOOL WINAPI on_interrupt(DWORD type)
@@ -320,7 +329,7 @@ static BOOL WINAPI on_interrupt(DWORD type)
 	if (l) {
 		char text[1024];
 		restore(l, l->rescue, NULL, 0);
-		restored_text(l, text, sizeof text);
+		restored_text(l, "on Ctrl-C", text, sizeof text);
 		fprintf(stderr, "ntprof live: interrupted; intervals restored: %s\n", text);
 		if (left_text(l, text, sizeof text))
 			fprintf(stderr, "ntprof live: intervals left changed: %s\n", text);
@@ -362,6 +371,7 @@ static const char *live_skip(np_backend *self, np_target t, const np_vector *v)
 static const char *live_begin(np_backend *self, np_target t, const np_vector *v)
 {
 	np_live *l = self->state;
+	wait_if_interrupted();
 	l->ntouching = np_vector_interval_sources(v, l->touching, MAX_SOURCES);
 	l->stepped = false;
 	return l->remote->begin(l->remote, t, v);
@@ -378,7 +388,8 @@ static void live_end(np_backend *self)
 {
 	np_live *l = self->state;
 	l->remote->end(l->remote);
-	if (l->stepped && l->ntouching && !interrupting) {   /* whatever the vector ended in */
+	wait_if_interrupted();
+	if (l->stepped && l->ntouching) {   /* whatever the vector ended in */
 		restore(l, l->remote, l->touching, l->ntouching);
 		l->vectors_restored++;
 	}
@@ -449,8 +460,8 @@ np_backend *np_live_backend(np_live *l)
 void np_live_finish(np_live *l, np_run *run)
 {
 	char text[1024];
-	if (!interrupting)
-		restore(l, l->remote, NULL, 0);
+	wait_if_interrupted();
+	restore(l, l->remote, NULL, 0);
 	np_run_env(run, "system", l->env.version_text);
 	np_run_env(run, "version", l->target_known ? np_version_key(l->env.version) : "unknown");
 	np_run_env(run, "arch", np_arch_name(l->env.arch));
@@ -477,7 +488,7 @@ void np_live_finish(np_live *l, np_run *run)
 		np_run_env(run, "ntdll stand-in", l->standin);
 	saved_text(l, text, sizeof text);
 	np_run_env(run, "intervals saved", text);
-	restored_text(l, text, sizeof text);
+	restored_text(l, "at the end", text, sizeof text);
 	np_run_env(run, "intervals restored", text);
 	snprintf(text, sizeof text, "%u hazardous (--allow-hazard %s), %u setting an unsaved interval "
 		 "(--allow-unsaved-intervals %s)", l->skipped_hazard, l->opt.allow_hazard ? "on" : "off",
@@ -485,7 +496,7 @@ void np_live_finish(np_live *l, np_run *run)
 	np_run_env(run, "skipped", text);
 	saved_text(l, text, sizeof text);
 	fprintf(stderr, "ntprof live: intervals saved: %s\n", text);
-	restored_text(l, text, sizeof text);
+	restored_text(l, "at the end", text, sizeof text);
 	fprintf(stderr, "ntprof live: intervals restored: %s\n", text);
 	if (left_text(l, text, sizeof text)) {
 		np_run_env(run, "intervals left changed", text);

@@ -8,10 +8,13 @@
  * is read before the run (NtQueryIntervalProfile, in a child) and set back
  * (NtSetIntervalProfile with the privilege enabled, in a child) after every
  * vector that may have changed it, whatever that vector ended in, at the
- * end of the run, and on Ctrl-C. A source whose interval cannot be read
- * cannot be restored: the vectors that set it are skipped, unless
- * --allow-unsaved-intervals (Wine: NtQueryIntervalProfile is not exported
- * there, and its NtSetIntervalProfile changes nothing). */
+ * end of the run, and on Ctrl-C, and read back each time: a source the last
+ * restore did not put back is named, and the run exits 3 (cmd_live.c).
+ * A source whose interval cannot be read cannot be restored: the vectors
+ * that set it are skipped, unless --allow-unsaved-intervals (Wine:
+ * NtQueryIntervalProfile is not exported there, and its
+ * NtSetIntervalProfile changes nothing; tests/cli/test_wine_restore.sh
+ * gives the exe a stand-in for both, through NTPROF_NTDLL). */
 #include <windows.h>
 
 #include <stdio.h>

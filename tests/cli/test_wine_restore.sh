@@ -186,7 +186,8 @@ interrupt() {   # EXTRA-STATE-LINE...
 	NTPROF_CHILD_FAULT=hang@NtClose NTPROF_STEP_TIMEOUT=30 live &
 	bg=$!
 	i=0
-	until grep -q '^set 0 5000 ' "$state" || [ $i -ge 200 ]; do
+	# (up to 2 min: a run of test_wine.sh beside this one holds the prefix)
+	until grep -q '^set 0 5000 ' "$state" || [ $i -ge 1200 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done

@@ -109,12 +109,12 @@ HARNESS_SRC := $(filter-out harness/win/%,$(wildcard harness/*/*.c))
 # The tests, laid out like the code (tests/README.md): CMocka programs of
 # model/ and of harness/, and the shell scripts that run ntprof or the tools.
 TEST_SRC    := $(wildcard tests/model/test_*.c tests/harness/test_*.c)
-# test_wine.sh runs the Windows exe, test_fuzz_corpus.sh the fuzzers and
+# test_wine.sh and test_wine_restore.sh run the Windows exe, test_fuzz_corpus.sh the fuzzers and
 # test_golden.sh the outputs of every command (tools/golden.sh), which
 # are the same for every tree: the plain tree runs them, the others do not,
 # and neither does `make test`, the quick loop (they need other trees or
 # take most of the suite's time).
-SLOW_SH     := tests/cli/test_wine.sh tests/cli/test_fuzz_corpus.sh tests/cli/test_golden.sh
+SLOW_SH     := tests/cli/test_wine.sh tests/cli/test_wine_restore.sh tests/cli/test_fuzz_corpus.sh tests/cli/test_golden.sh
 TEST_SH     := $(filter-out $(if $(VARIANT),$(SLOW_SH)),$(wildcard tests/cli/*.sh))
 
 MODEL_OBJ   := $(MODEL_SRC:%.c=$(B)/%.o)
@@ -261,7 +261,7 @@ WIN_CPPFLAGS = -Imodel/include -Imodel -Iharness/include -Iharness -DNTPROF_EMBE
 	-DNTPROF_SOURCE_ROOT="\".\"" -DNTPROF_DATADIR="\".\""
 WIN_LDFLAGS  = -static
 
-windows: $(WIN_ARCHES:%=build/win/%/ntprof.exe)
+windows: $(WIN_ARCHES:%=build/win/%/ntprof.exe) $(WIN_ARCHES:%=build/win/%/tests/win/ntdll_standin.dll)
 
 # Always regenerated; the script replaces the file only when a fixture
 # changed (or one was added or removed), so objects rebuild only then.
@@ -280,7 +280,12 @@ build/win/$(1)/fixtures_embedded.o: $(WIN_EMBED) build/win/$(1)/.flags
 	$$(WIN_CC_$(1)) $$(WIN_CPPFLAGS) $$(WIN_CFLAGS) -c -o $$@ $$<
 build/win/$(1)/ntprof.exe: $(WIN_SRC:%.c=build/win/$(1)/%.o) build/win/$(1)/fixtures_embedded.o
 	$$(WIN_CC_$(1)) $$(WIN_LDFLAGS) -o $$@ $$^
--include $(WIN_SRC:%.c=build/win/$(1)/%.d)
+# The stand-in for ntdll's interval calls (tests/win/ntdll_standin.c), which
+# tests/cli/test_wine_restore.sh has the exe bind through NTPROF_NTDLL. --kill-at:
+# i686 exports by the plain name, as ntdll does, not NAME@8.
+build/win/$(1)/tests/win/ntdll_standin.dll: build/win/$(1)/tests/win/ntdll_standin.o
+	$$(WIN_CC_$(1)) $$(WIN_LDFLAGS) -shared -Wl,--kill-at -o $$@ $$^
+-include $(WIN_SRC:%.c=build/win/$(1)/%.d) build/win/$(1)/tests/win/ntdll_standin.d
 endef
 $(foreach a,$(WIN_ARCHES),$(eval $(call WIN_ARCH_RULES,$(a))))
 

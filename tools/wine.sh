@@ -50,7 +50,11 @@ die() {
 }
 
 if [ "${1:-}" = --stop ]; then
-	[ -d "$WINEPREFIX" ] && wineserver -k 2>/dev/null || true
+	# Under the runs' lock: a script that stops the server when it ends
+	# must not kill a run of another script going on beside it.
+	exec 9>"$base/lock"
+	flock 9
+	[ -d "$WINEPREFIX" ] && wineserver -k 2>/dev/null 9>&- || true
 	exit 0
 fi
 [ $# -ge 2 ] || die "usage: wine.sh win7|win10 EXE [ARGS...] | wine.sh --stop"

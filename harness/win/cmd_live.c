@@ -10,6 +10,10 @@
 #include "cli/cli.h"
 #include "win/live.h"
 
+/* The live system was left changed: an interval the run saved could not be
+ * put back (the report and stderr name the source). */
+#define EXIT_LEFT_CHANGED 3
+
 typedef struct live_settings {
 	cli_run_settings run;   /* first: where cli_run_shared_options set their fields */
 	np_live_options allow;
@@ -80,6 +84,8 @@ static int live_run(np_live *live, np_target t, const live_settings *s, const np
 	}
 	np_live_finish(live, &run);   /* the environment, as probed */
 	int status = cli_run_report(&s->run, &run, known);
+	if (np_live_left_changed(live))
+		status = EXIT_LEFT_CHANGED;   /* whatever the vectors did: the system is not as it was */
 	np_run_free(&run);
 	b->destroy(b);
 	return status;

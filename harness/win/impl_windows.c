@@ -10,6 +10,7 @@
 #include <windows.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "win/impl_windows.h"
@@ -41,10 +42,53 @@ typedef BOOL(WINAPI *is_wow64_fn)(HANDLE, PBOOL);
 /* Casts a bound export to its type (GetProcAddress gives FARPROC). */
 #define AS(type, p) ((type)(void *)(p))
 
+/* Test only: NTPROF_NTDLL=PATH names a DLL whose exports are bound before
+ * the system's, so that tests/cli/test_wine_restore.sh can give Wine the
+ * interval calls it lacks (tests/win/ntdll_standin.c) and the save, set and
+ * restore below run for real. Unset (every real run), nothing is loaded.
+ * Loaded once, by the first bind, which the main thread makes (the probe)
+ * before any other thread starts. */
+static HMODULE standin_module;
+static DWORD standin_error;
+static bool standin_tried;
+
+static HMODULE standin(void)
+{
+	if (!standin_tried) {
+		const char *path = getenv("NTPROF_NTDLL");
+		standin_tried = true;
+		if (path && path[0]) {
+			standin_module = LoadLibraryA(path);
+			standin_error = standin_module ? 0 : GetLastError();
+			if (!standin_module && !standin_error)
+				standin_error = ERROR_MOD_NOT_FOUND;
+		}
+	}
+	return standin_module;
+}
+
+bool np_win_standin(char *text, size_t cap)
+{
+	const char *path = getenv("NTPROF_NTDLL");
+	standin();
+	if (standin_error)
+		snprintf(text, cap, "NTPROF_NTDLL=%s: the DLL cannot be loaded (error %lu)", path ? path : "",
+			 (unsigned long)standin_error);
+	else if (standin_module)
+		snprintf(text, cap, "%s (NTPROF_NTDLL: its exports are bound before the system's)", path);
+	else
+		text[0] = '\0';
+	return standin_error == 0;
+}
+
 void *np_win_bind(const char *function)
 {
 	static const wchar_t *const modules[] = { L"ntdll.dll", L"advapi32.dll", L"sechost.dll",
 						  L"kernel32.dll" };
+	HMODULE first = standin();
+	FARPROC found = first ? GetProcAddress(first, function) : NULL;
+	if (found)
+		return (void *)found;
 	for (unsigned i = 0; i < sizeof modules / sizeof *modules; i++) {
 		HMODULE m = GetModuleHandleW(modules[i]);
 		if (!m && i > 0)
@@ -206,6 +250,10 @@ static void *win_open(const ntprof_system_spec *spec, const char **why)
 	win_sys *s = &sys;
 	memset(s, 0, sizeof *s);
 	np_win_probe(&s->env);
+	if (!np_win_standin(refusal, sizeof refusal)) {
+		*why = refusal;
+		return NULL;
+	}
 	np_ver v;
 	np_arch a;
 	if (!s->env.version_known || !np_version_parse(spec->version, &v) || v != s->env.version ||

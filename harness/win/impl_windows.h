@@ -4,6 +4,7 @@
 #define NTPROF_IMPL_WINDOWS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "ntprof/impl.h"
 #include "ntprof/vector.h"
@@ -26,8 +27,12 @@ typedef struct np_win_env {
 /* Probes the system (no profile call is made). */
 void np_win_probe(np_win_env *env);
 
-/* Binds ntdll/advapi32/sechost exports at run time; NULL when absent. */
+/* Binds ntdll/advapi32/sechost exports at run time; NULL when absent.
+ * With NTPROF_NTDLL=PATH set (tests only), PATH's exports come first. */
 void *np_win_bind(const char *function);
+/* Whether NTPROF_NTDLL is unset or names a DLL that loads; in text, what a
+ * report says of it ("" when unset), or why it cannot be loaded. */
+bool np_win_standin(char *text, size_t cap);
 
 /* The implementation. open() takes the state the vector asks for only when
  * the live system is in it or can be put in it (privilege on or off);

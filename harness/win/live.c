@@ -8,10 +8,13 @@
  * is read before the run (NtQueryIntervalProfile, in a child) and set back
  * (NtSetIntervalProfile with the privilege enabled, in a child) after every
  * vector that may have changed it, whatever that vector ended in, at the
- * end of the run, and on Ctrl-C. A source whose interval cannot be read
- * cannot be restored: the vectors that set it are skipped, unless
- * --allow-unsaved-intervals (Wine: NtQueryIntervalProfile is not exported
- * there, and its NtSetIntervalProfile changes nothing). */
+ * end of the run, and on Ctrl-C, and read back each time: a source the last
+ * restore did not put back is named, and the run exits 3 (cmd_live.c).
+ * A source whose interval cannot be read cannot be restored: the vectors
+ * that set it are skipped, unless --allow-unsaved-intervals (Wine:
+ * NtQueryIntervalProfile is not exported there, and its
+ * NtSetIntervalProfile changes nothing; tests/cli/test_wine_restore.sh
+ * gives the exe a stand-in for both, through NTPROF_NTDLL). */
 #include <windows.h>
 
 #include <stdio.h>
@@ -33,6 +36,7 @@ typedef struct saved_interval {
 	char why[NP_TEXT_MAX];      /* why it could not be saved */
 	unsigned restored, failed;  /* restores done, restores that did not succeed */
 	char failure[NP_TEXT_MAX];  /* the last failure */
+	bool left;                  /* the last restore did not put the value back */
 } saved_interval;
 
 struct np_live {
@@ -52,9 +56,23 @@ struct np_live {
 	bool stepped;                /* the current vector ran a step */
 	unsigned vectors_restored;   /* vectors after which intervals were restored */
 	unsigned skipped_hazard, skipped_unsaved;
+	char standin[NP_TEXT_MAX];   /* NTPROF_NTDLL, tests only: "" unset */
+	bool standin_ok;
 };
 
 static np_live *interrupt_target;   /* the run Ctrl-C must restore */
+/* Set first thing on Ctrl-C: the handler restores, reports and ends the
+ * process. The main thread, whose child is being ended under it, must
+ * neither restore beside it (two restores at once would race on the
+ * counts) nor write the report of a run cut short and exit with another
+ * status: it waits at its next stop for the handler to end the process. */
+static volatile LONG interrupting;
+
+static void wait_if_interrupted(void)
+{
+	while (interrupting)
+		Sleep(INFINITE);
+}
 
 static const char *source_text(uint32_t source, char *buf, size_t cap)
 {
@@ -139,6 +157,28 @@ static saved_interval *find_interval(np_live *l, uint32_t source)
 	return NULL;
 }
 
+/* The interval of source as NtQueryIntervalProfile reads it, in a child;
+ * false with why when it cannot be read. */
+static bool query_interval(np_live *l, np_backend *b, uint32_t source, uint32_t *value, char *why,
+			   size_t cap)
+{
+	char line[96];
+	np_record r;
+	uint64_t got;
+	snprintf(line, sizeof line, "NtQueryIntervalProfile Source=%u", source);
+	run_one_step(l, b, NULL, 0, line, &r);
+	const char *text = out_value(&r, "Interval");
+	if (r.outcome.kind == NP_OUT_STATUS && r.outcome.code == 0 && text &&
+	    np_number_parse(text, &got)) {
+		*value = (uint32_t)got;
+		return true;
+	}
+	char d[NP_TEXT_MAX];
+	describe(&r, d, sizeof d);
+	snprintf(why, cap, "NtQueryIntervalProfile: %s", d);
+	return false;
+}
+
 /* Reads the interval of every source that an applicable vector may set. */
 static void save_intervals(np_live *l, const np_vector_set *set)
 {
@@ -154,48 +194,78 @@ static void save_intervals(np_live *l, const np_vector_set *set)
 	}
 	for (unsigned i = 0; i < l->niv; i++) {
 		saved_interval *s = &l->iv[i];
-		char line[96];
-		np_record r;
-		uint64_t value;
-		snprintf(line, sizeof line, "NtQueryIntervalProfile Source=%u", s->source);
-		run_one_step(l, l->remote, NULL, 0, line, &r);
-		const char *text = out_value(&r, "Interval");
-		if (r.outcome.kind == NP_OUT_STATUS && r.outcome.code == 0 && text &&
-		    np_number_parse(text, &value)) {
-			s->saved = true;
-			s->value = (uint32_t)value;
-		} else {
-			char d[NP_TEXT_MAX];
-			describe(&r, d, sizeof d);
-			snprintf(s->why, sizeof s->why, "NtQueryIntervalProfile: %s", d);
-		}
+		s->saved = query_interval(l, l->remote, s->source, &s->value, s->why, sizeof s->why);
 	}
+}
+
+/* Sets back the saved interval of s and reads it again: a set that returns
+ * success is no proof (the HAL rounds the interval to what its timer can
+ * do), so the value read must be the value saved. */
+static void restore_one(np_live *l, np_backend *b, saved_interval *s)
+{
+	static const char *const privileged[] = { "privilege=on" };
+	char line[96], why[NP_TEXT_MAX];
+	np_record r;
+	uint32_t now;
+	snprintf(line, sizeof line, "NtSetIntervalProfile Interval=%u Source=%u", s->value, s->source);
+	/* the privilege where it can be had (6.2 on needs it, SI-1), else without */
+	bool ran = run_one_step(l, b, privileged, 1, line, &r) || run_one_step(l, b, NULL, 0, line, &r);
+	bool set = ran && r.outcome.kind == NP_OUT_STATUS && r.outcome.code == 0;
+	bool read = query_interval(l, b, s->source, &now, why, sizeof why);
+	if (!set) {
+		char d[NP_TEXT_MAX];
+		describe(&r, d, sizeof d);
+		if (read)   /* what it was left at, where that can be read */
+			snprintf(s->failure, sizeof s->failure, "NtSetIntervalProfile: %s; the interval reads %u",
+				 d, now);
+		else
+			snprintf(s->failure, sizeof s->failure, "NtSetIntervalProfile: %s", d);
+	} else if (!read) {
+		snprintf(s->failure, sizeof s->failure, "set, but the re-read failed: %s", why);
+	} else if (now != s->value) {
+		snprintf(s->failure, sizeof s->failure,
+			 "NtSetIntervalProfile returned success, but the interval reads %u", now);
+	} else {
+		s->restored++;
+		s->left = false;
+		return;
+	}
+	s->failed++;
+	s->left = true;
 }
 
 /* Sets back the saved intervals of the sources listed (all when n is 0). */
 static void restore(np_live *l, np_backend *b, const uint32_t *src, unsigned n)
 {
-	static const char *const privileged[] = { "privilege=on" };
 	for (unsigned i = 0; i < l->niv; i++) {
 		saved_interval *s = &l->iv[i];
 		bool wanted = n == 0;
 		for (unsigned k = 0; k < n && !wanted; k++)
 			wanted = src[k] == s->source;
-		if (!wanted || !s->saved)
-			continue;
-		char line[96];
-		np_record r;
-		snprintf(line, sizeof line, "NtSetIntervalProfile Interval=%u Source=%u", s->value, s->source);
-		/* the privilege where it can be had (6.2 on needs it, SI-1), else without */
-		bool ran = run_one_step(l, b, privileged, 1, line, &r) ||
-			   run_one_step(l, b, NULL, 0, line, &r);
-		if (ran && r.outcome.kind == NP_OUT_STATUS && r.outcome.code == 0) {
-			s->restored++;
-		} else {
-			s->failed++;
-			describe(&r, s->failure, sizeof s->failure);
-		}
+		if (wanted && s->saved)
+			restore_one(l, b, s);
 	}
+}
+
+/* "ProfileTime (saved 10000): WHY, ..." for the sources the last restore
+ * did not put back; how many. */
+static unsigned left_text(const np_live *l, char *buf, size_t cap)
+{
+	size_t used = 0;
+	unsigned n = 0;
+	char name[32];
+	buf[0] = '\0';
+	for (unsigned i = 0; i < l->niv; i++) {
+		const saved_interval *s = &l->iv[i];
+		if (!s->saved || !s->left)
+			continue;
+		n++;
+		if (used < cap)
+			used += (size_t)snprintf(buf + used, cap - used, "%s%s (saved %u): %s",
+						 used ? "; " : "", source_text(s->source, name, sizeof name),
+						 s->value, s->failure);
+	}
+	return n;
 }
 
 /* "ProfileTime=10000, ...; not saved (WHY): A, B" (sources that could not
@@ -229,7 +299,8 @@ static void saved_text(const np_live *l, char *buf, size_t cap)
 		snprintf(buf, cap, "none (no vector here sets an interval)");
 }
 
-static void restored_text(const np_live *l, char *buf, size_t cap)
+/* last: when the last restore was ("at the end", "on Ctrl-C"). */
+static void restored_text(const np_live *l, const char *last, char *buf, size_t cap)
 {
 	size_t used = 0;
 	char name[32];
@@ -248,7 +319,7 @@ static void restored_text(const np_live *l, char *buf, size_t cap)
 	if (used == 0)
 		snprintf(buf, cap, "nothing to restore");
 	else if (used < cap)
-		snprintf(buf + used, cap - used, "; after %u vectors and at the end", l->vectors_restored);
+		snprintf(buf + used, cap - used, "; after %u vectors and %s", l->vectors_restored, last);
 }
 
 static BOOL WINAPI on_interrupt(DWORD type)
@@ -256,12 +327,15 @@ static BOOL WINAPI on_interrupt(DWORD type)
 	if (type != CTRL_C_EVENT && type != CTRL_BREAK_EVENT && type != CTRL_CLOSE_EVENT)
 		return FALSE;
 	np_live *l = interrupt_target;
+	InterlockedExchange(&interrupting, 1);
 	np_win_remote_interrupt();
 	if (l) {
 		char text[1024];
 		restore(l, l->rescue, NULL, 0);
-		restored_text(l, text, sizeof text);
+		restored_text(l, "on Ctrl-C", text, sizeof text);
 		fprintf(stderr, "ntprof live: interrupted; intervals restored: %s\n", text);
+		if (left_text(l, text, sizeof text))
+			fprintf(stderr, "ntprof live: intervals left changed: %s\n", text);
 		fflush(stderr);
 	}
 	ExitProcess(130);
@@ -300,6 +374,7 @@ static const char *live_skip(np_backend *self, np_target t, const np_vector *v)
 static const char *live_begin(np_backend *self, np_target t, const np_vector *v)
 {
 	np_live *l = self->state;
+	wait_if_interrupted();
 	l->ntouching = np_vector_interval_sources(v, l->touching, MAX_SOURCES);
 	l->stepped = false;
 	return l->remote->begin(l->remote, t, v);
@@ -316,6 +391,7 @@ static void live_end(np_backend *self)
 {
 	np_live *l = self->state;
 	l->remote->end(l->remote);
+	wait_if_interrupted();
 	if (l->stepped && l->ntouching) {   /* whatever the vector ended in */
 		restore(l, l->remote, l->touching, l->ntouching);
 		l->vectors_restored++;
@@ -345,11 +421,12 @@ np_live *np_live_open(const np_vector_set *set, const np_live_options *opt)
 		return NULL;
 	}
 	np_win_probe(&l->env);
+	l->standin_ok = np_win_standin(l->standin, sizeof l->standin);
 	l->self = (np_backend){ l->env.wine[0] ? "wine" : "windows", live_begin, live_step, live_end,
 				live_destroy, l, live_skip };
 	l->target_known = l->env.version_known;
 	l->target = (np_target){ l->env.version, l->env.arch };
-	if (!l->target_known)
+	if (!l->target_known || !l->standin_ok)
 		return l;
 	probe_hal(l);
 	save_intervals(l, set);
@@ -360,6 +437,10 @@ np_live *np_live_open(const np_vector_set *set, const np_live_options *opt)
 
 bool np_live_target(const np_live *l, np_target *t, char *why, size_t cap)
 {
+	if (!l->standin_ok) {
+		snprintf(why, cap, "%s", l->standin);
+		return false;
+	}
 	if (!l->target_known) {
 		snprintf(why, cap, "the live system, %s, is no version `ntprof versions` knows",
 			 l->env.version_text);
@@ -382,6 +463,7 @@ np_backend *np_live_backend(np_live *l)
 void np_live_finish(np_live *l, np_run *run)
 {
 	char text[1024];
+	wait_if_interrupted();
 	restore(l, l->remote, NULL, 0);
 	np_run_env(run, "system", l->env.version_text);
 	np_run_env(run, "version", l->target_known ? np_version_key(l->env.version) : "unknown");
@@ -405,9 +487,11 @@ void np_live_finish(np_live *l, np_run *run)
 					 mirror[i].name, mirror[i].value);
 	np_run_env(run, "model mirrors", text);
 	np_run_env(run, "isolation", "one child process per vector (stub and crash records)");
+	if (l->standin[0])
+		np_run_env(run, "ntdll stand-in", l->standin);
 	saved_text(l, text, sizeof text);
 	np_run_env(run, "intervals saved", text);
-	restored_text(l, text, sizeof text);
+	restored_text(l, "at the end", text, sizeof text);
 	np_run_env(run, "intervals restored", text);
 	snprintf(text, sizeof text, "%u hazardous (--allow-hazard %s), %u setting an unsaved interval "
 		 "(--allow-unsaved-intervals %s)", l->skipped_hazard, l->opt.allow_hazard ? "on" : "off",
@@ -415,8 +499,18 @@ void np_live_finish(np_live *l, np_run *run)
 	np_run_env(run, "skipped", text);
 	saved_text(l, text, sizeof text);
 	fprintf(stderr, "ntprof live: intervals saved: %s\n", text);
-	restored_text(l, text, sizeof text);
+	restored_text(l, "at the end", text, sizeof text);
 	fprintf(stderr, "ntprof live: intervals restored: %s\n", text);
+	if (left_text(l, text, sizeof text)) {
+		np_run_env(run, "intervals left changed", text);
+		fprintf(stderr, "ntprof live: intervals left changed: %s\n", text);
+	}
+}
+
+unsigned np_live_left_changed(const np_live *l)
+{
+	char text[8];
+	return left_text(l, text, sizeof text);
 }
 
 void np_live_close(np_live *l)

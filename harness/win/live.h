@@ -53,6 +53,10 @@ np_backend *np_live_backend(np_live *l);
 /* Restores the saved intervals a last time and adds the environment to
  * the run's report (call after np_run_mirrored). */
 void np_live_finish(np_live *l, np_run *run);
+/* How many sources the last restore did not put back (the set failed, or
+ * the interval read afterwards is not the one saved); the report and
+ * stderr name them. */
+unsigned np_live_left_changed(const np_live *l);
 void np_live_close(np_live *l);
 
 #endif

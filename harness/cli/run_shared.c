@@ -96,5 +96,13 @@ int cli_run_report(const cli_run_settings *s, np_run *run, np_known *known)
 		if (s->known && np_known_failed(known))
 			status = EXIT_DIFFERENCE;
 	}
+	unsigned drift = np_run_drift(run);
+	if (drift) {
+		fprintf(stderr, "ntprof: %u row(s) of the model matched an accept line, not the expectation: "
+			"the model drifted from its vectors (accept lines are for live systems; on the "
+			"reference every step must match its expect line)\n", drift);
+		if (status == 0)
+			status = EXIT_DIFFERENCE;
+	}
 	return status;
 }

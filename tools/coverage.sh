@@ -5,7 +5,8 @@
 # the lcov-2 spelling is silently ignored), and gates them: line coverage must
 # be at least COVERAGE_MIN_LINES percent (default 100), branch coverage at
 # least COVERAGE_MIN_BRANCHES (default 95). A failed gate names every
-# uncovered line (or untaken branch) as file:line. Exits non-zero if a test
+# uncovered line (or untaken branch) as file:line; a tracefile with nothing
+# to measure (no lines, or no branches) fails it. Exits non-zero if a test
 # failed or the gate did, after the HTML report is written.
 # --tally FILE: appends the suite's line and the gate's line to FILE, as
 # tools/kyua-suite.sh does, so that make check sums them with its other suites.

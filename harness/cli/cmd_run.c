@@ -1,8 +1,9 @@
 /* ntprof run: the vectors against a backend (the model or a `dl:` shared
  * object), each step judged by what the vector expects, or with --reference
  * or --given by the model mirroring the target in that state. Exit 0 when
- * every step matched (or diverged as --known lists), 1 on a difference, 2
- * on bad input. */
+ * every step matched (or diverged as --known lists), 1 on a difference or
+ * when the model matched only an accept line (it drifted from its vectors:
+ * np_run_drift), 2 on bad input. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>

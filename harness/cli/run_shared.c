@@ -34,6 +34,48 @@ const cli_option cli_run_shared_options[] = {
 };
 #undef AT
 
+/* The vectors a run reads without FILE|DIR arguments (the fixtures compiled
+ * in, or the tree's fixtures/), quietly; false when they cannot be had. */
+static bool load_full_set(np_vector_set *all, const char *root)
+{
+	np_error err;
+	bool ok = false;
+	memset(all, 0, sizeof *all);
+	if (root || !cli_builtin_fixtures(all, &err, &ok)) {
+		const char *r = np_find_root(root);
+		char fixtures[600];
+		if (!r)
+			return false;
+		snprintf(fixtures, sizeof fixtures, "%.580s/fixtures", r);
+		ok = np_vectors_load(all, fixtures, &err);
+	}
+	if (!ok)
+		np_vectors_free(all);
+	return ok;
+}
+
+/* Every entry of the known-divergence list must name a vector that exists,
+ * else it is never run and never fails. A list written for every vector may
+ * be used with some of the files, so with FILE|DIR arguments an entry may
+ * name a vector of those files or of the full set (load_full_set); where
+ * the full set cannot be had, only the vectors loaded count. 0, or
+ * EXIT_BAD_INPUT after naming the entry's file:line. */
+static int check_known(const cli_run_settings *s, const np_known *known, const np_vector_set *set)
+{
+	np_vector_set all;
+	const np_vector_set *const sets[2] = { set, &all };
+	bool with_all = s->paths.count > 0 && load_full_set(&all, s->root);
+	np_error err;
+	bool ok = np_known_check(known, sets, with_all ? 2 : 1,
+				 with_all ? "the files named or in fixtures/" : "the vectors loaded", &err);
+	if (with_all)
+		np_vectors_free(&all);
+	if (ok)
+		return 0;
+	fprintf(stderr, "%s\n", err.text);
+	return EXIT_BAD_INPUT;
+}
+
 int cli_run_load(const cli_run_settings *s, np_known *known, np_vector_set *set)
 {
 	if (s->output && s->known_write && strcmp(s->output, s->known_write) == 0)
@@ -50,7 +92,12 @@ int cli_run_load(const cli_run_settings *s, np_known *known, np_vector_set *set)
 		np_known_free(known);
 		return EXIT_BAD_INPUT;
 	}
-	return 0;
+	int status = s->known ? check_known(s, known, set) : 0;
+	if (status) {
+		np_vectors_free(set);
+		np_known_free(known);
+	}
+	return status;
 }
 
 /* The report and the --known-write list; 0, or EXIT_BAD_INPUT when
@@ -94,6 +141,14 @@ int cli_run_report(const cli_run_settings *s, np_run *run, np_known *known)
 			if (np_class_is_failure((np_class)c) && run->tally[c])
 				status = EXIT_DIFFERENCE;
 		if (s->known && np_known_failed(known))
+			status = EXIT_DIFFERENCE;
+	}
+	unsigned drift = np_run_drift(run);
+	if (drift) {
+		fprintf(stderr, "ntprof: %u row(s) of the model matched an accept line, not the expectation: "
+			"the model drifted from its vectors (accept lines are for live systems; on the "
+			"reference every step must match its expect line)\n", drift);
+		if (status == 0)
 			status = EXIT_DIFFERENCE;
 	}
 	return status;

@@ -254,6 +254,29 @@ void np_known_free(np_known *k)
 	memset(k, 0, sizeof *k);
 }
 
+static bool has_vector(const np_vector_set *set, const char *id)
+{
+	for (unsigned i = 0; i < set->count; i++)
+		if (strcmp(set->v[i].id, id) == 0)
+			return true;
+	return false;
+}
+
+bool np_known_check(const np_known *k, const np_vector_set *const *sets, unsigned nsets,
+		    const char *where, np_error *err)
+{
+	for (unsigned i = 0; i < k->count; i++) {
+		bool found = false;
+		for (unsigned s = 0; s < nsets && !found; s++)
+			found = has_vector(sets[s], k->e[i].vector);
+		if (!found)
+			return np_error_at(err, k->path, k->e[i].line,
+					   "%s: no such vector in %s (an entry for no vector never runs, so it could never fail)",
+					   k->e[i].vector, where);
+	}
+	return true;
+}
+
 static np_known_entry *covering(np_known *k, const np_row *r)
 {
 	for (unsigned i = 0; i < k->count; i++)

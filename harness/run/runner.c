@@ -403,6 +403,11 @@ void np_run_beside(np_run *run, np_backend *reference)
 	}
 }
 
+unsigned np_run_drift(const np_run *run)
+{
+	return run->backend && strcmp(run->backend, "model") == 0 ? run->tally[NP_CLASS_ALTERNATIVE] : 0;
+}
+
 void np_run_env(np_run *run, const char *name, const char *value)
 {
 	if (run->nenv == sizeof run->env / sizeof *run->env)

@@ -456,13 +456,19 @@ else
 	pass "run --known --format junit: a stale entry is a failing testcase"
 fi
 
-# a file of a subset: an entry whose vector did not run is neither known nor stale
-nt run --known "$tmp/good.known" --target 6.2/x64 "$tmp/query.vec"
+# a run of a subset of the targets: an entry whose vector did not run is
+# neither known nor stale (cli/mismatch applies from 6.2 on)
+nt run --known "$tmp/good.known" --target 6.1/x64 "$tmp/mismatch.vec" "$tmp/query.vec"
 if [ "$rc" -ne 1 ] || ! grep -q -F ' 0 rows known, 1 unlisted, 0 stale, 1 not run' "$tmp/out"; then
 	fail "run --known: an entry whose vector did not run" "want it counted as not run, not stale"
 else
 	pass "run --known: an entry whose vector did not run is not run, not stale"
 fi
+# a run of some files: an entry for a vector in none of them, nor in
+# fixtures/, names no vector at all, and is refused before anything runs
+want_error "run --known: an entry for a vector neither in the files named nor in fixtures/" 2 \
+	"$tmp/good.known:2: cli/mismatch: no such vector in the files named or in fixtures/" \
+	run --known "$tmp/good.known" --target 6.2/x64 "$tmp/query.vec"
 
 # the fail-twin: the same file with the outcome wrong by one digit is caught both ways
 sed 's/0xC0000061/0xC0000062/' "$tmp/good.known" >"$tmp/twin.known"
@@ -542,6 +548,19 @@ else
 	pass "tests/data/bad holds $nbad malformed files"
 fi
 
+# an entry must name a vector: checked against the vectors loaded, or, when
+# the run names files, against those and fixtures/ (a list written for every
+# vector may serve a run of some files: its other entries are not run)
+want_error "run --known: an entry for no vector, every vector loaded" 2 \
+	"$root/tests/data/bad-known/no-such-vector.known:3: set-interval/no-such-vector: no such vector in the vectors loaded" \
+	run --known "$root/tests/data/bad-known/no-such-vector.known" --output "$tmp/kw/report.txt"
+printf 'create/good-baseline status-mismatch step 1: STATUS_SUCCESS (0x00000000) # r\n' >"$tmp/other.known"
+nt run --known "$tmp/other.known" --target 6.2/x64 "$tmp/mismatch.vec"
+if [ "$rc" -ne 1 ] || ! grep -q -x "known divergences $tmp/other.known: 1 entries, 0 rows known, 1 unlisted, 0 stale, 1 not run" "$tmp/out"; then
+	fail "run --known F FILE: an entry for a vector of fixtures/ the run did not load" "want it counted not run (and the unlisted row exit 1)"
+else
+	pass "run --known F FILE: an entry for a vector of fixtures/ the run did not load is not run"
+fi
 want_error "run --known: a file that does not exist" 2 "$tmp/absent.known:0: cannot open" \
 	run --known "$tmp/absent.known" "$tmp/mismatch.vec"
 want_error "run --known needs a file" 2 '--known needs a known-divergence file' run --known

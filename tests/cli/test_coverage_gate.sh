@@ -97,6 +97,27 @@ run 87 95 "$tmp/line.info"
 expect "a lower line threshold lets 7 of 8 lines pass" 0 \
 	"lines 87.5% (7 of 8, need 87%), branches 95.0% (38 of 40, need 95%): gate passed"
 
+# Nothing to measure is no pass: 0 of 0 meets any threshold.
+: >"$tmp/empty.info"
+run 100 95 "$tmp/empty.info"
+expect "an empty tracefile fails the gate and says nothing was measured" 1 \
+	"lines n/a (0 of 0, need 100%), branches n/a (0 of 0, need 95%): GATE FAILED" \
+	"coverage gate: the tracefile has no line records (DA:): nothing was measured; check that the build has --coverage, that the tests ran and that the extract of model/ matched its files"
+
+printf 'TN:\nSF:/r/model/a.c\nend_of_record\n' >"$tmp/nolines.info"
+run 0 0 "$tmp/nolines.info"
+expect "a file record without lines fails even at 0% thresholds" 1 \
+	"lines n/a (0 of 0, need 0%), branches n/a (0 of 0, need 0%): GATE FAILED"
+
+grep -v '^BRDA:' "$tmp/full.info" >"$tmp/nobranch.info"
+run 100 95 "$tmp/nobranch.info"
+expect "lines without branch records fail a branch threshold (branch data not recorded)" 1 \
+	"lines 100.0% (8 of 8, need 100%), branches n/a (0 of 0, need 95%): GATE FAILED" \
+	"coverage gate: the tracefile has no branch records (BRDA:): branch coverage was not measured; lcov 1.16 needs --rc lcov_branch_coverage=1"
+run 100 0 "$tmp/nobranch.info"
+expect "lines without branch records pass when no branch threshold is set" 0 \
+	"lines 100.0% (8 of 8, need 100%), branches n/a (0 of 0, need 0%): gate passed"
+
 echo "1..$n"
 if [ "$failed" -ne 0 ]; then
 	echo "# $failed of $n checks failed" >&2

@@ -12,7 +12,9 @@
 #     (the NTPROF_CHILD_FAULT test hook of harness/win/child.c);
 #   - `ntprof.exe live` as Windows 7 and as Windows 10 matches the model
 #     except where fixtures/known/wine-8.0.MODE.known lists the divergence,
-#     and every listed divergence still happens. The reports are kept:
+#     every listed divergence still happens, and every entry was judged
+#     (0 not run: an entry that never runs never fails); an entry for no
+#     vector is refused. The reports are kept:
 #     build/reports/wine-win7.txt, .json, wine-win10.txt, .json.
 #
 # Environment: NTPROF_BIN (the Linux ntprof of this tree), NTPROF_SOURCE_ROOT.
@@ -53,7 +55,7 @@ show() {
 	sed -n '1,40s/^/#   /p' "$1"
 }
 
-echo "1..11"
+echo "1..13"
 
 # ---- the exes --------------------------------------------------------------
 for e in "$exe" "$exe32"; do
@@ -133,6 +135,43 @@ fault_case hang crashed 'no record within 2 s'
 fault_case garbage crashed 'an unreadable record from the child'
 
 # ---- Wine as Windows 7 and Windows 10, against the known divergences -------
+# Every entry must have been judged: "0 not run" in the report's known line.
+# An entry that never ran (its vector not applicable, skipped, or scoped to
+# another version) never fails, so the list would no longer say what Wine
+# does. all_judged LINE: true for a known line that counts 0 unlisted, 0
+# stale and 0 not run.
+all_judged() {
+	echo "$1" | grep -Eq '^known divergences .*: [0-9]+ entries, [0-9]+ rows known, 0 unlisted, 0 stale, 0 not run$'
+}
+
+# The fail twin: the win10 list with one more entry, scoped to a version
+# Wine as Windows 10 is not, is not run there; all_judged must refuse it.
+cp "$root/fixtures/known/wine-8.0.win10.known" "$tmp/twin.known"
+echo 'query-interval/one-argument-form on 3.51 not-exported step 1: not-exported # never on win10' \
+	>>"$tmp/twin.known"
+"$wine" win10 "$exe" live --allow-unsaved-intervals --known "$tmp/twin.known" >"$tmp/twin.txt" 2>"$tmp/twin.err"
+rc=$?
+twin_counts=$(tr -d '\r' <"$tmp/twin.txt" | grep '^known divergences')
+if [ $rc -eq 0 ] && echo "$twin_counts" | grep -q ', 1 not run$' && ! all_judged "$twin_counts"; then
+	ok "a listed entry that Wine never runs is caught as not run (the run alone exits 0)"
+else
+	not_ok "a listed entry that Wine never runs is caught as not run" "exit $rc" \
+		"${twin_counts:-no known line}" "$(show "$tmp/twin.err")"
+fi
+
+# live reads the list against its vectors as run does: an entry for no vector
+# is refused (exit 2, file:line) before anything runs.
+printf 'query-interval/no-such-vector not-exported step 1: not-exported # r\n' >"$tmp/none.known"
+"$wine" win10 "$exe" live --allow-unsaved-intervals --known "$tmp/none.known" >"$tmp/none.txt" 2>"$tmp/none.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q -F "none.known:1: query-interval/no-such-vector: no such vector in the vectors loaded" "$tmp/none.err" &&
+	! grep -q '^summary:' "$tmp/none.txt"; then
+	ok "live refuses a listed entry for no vector (exit 2, file:line), running nothing"
+else
+	not_ok "live refuses a listed entry for no vector (exit 2, file:line), running nothing" "exit $rc" \
+		"$(show "$tmp/none.err")"
+fi
+
 for mode in win7 win10; do
 	known=$root/fixtures/known/wine-8.0.$mode.known
 	start=$(date +%s)
@@ -147,14 +186,14 @@ for mode in win7 win10; do
 	tr -d '\r' <"$tmp/report.json" >"$reports/wine-$mode.json"
 	summary=$(grep '^summary:' "$reports/wine-$mode.txt")
 	counts=$(grep '^known divergences' "$reports/wine-$mode.txt")
-	if [ $rc_text -eq 0 ] && [ $rc_json -eq 0 ] && [ -n "$summary" ] &&
+	if [ $rc_text -eq 0 ] && [ $rc_json -eq 0 ] && [ -n "$summary" ] && all_judged "$counts" &&
 		grep -q '"results":\[' "$reports/wine-$mode.json"; then
-		ok "Wine as $mode: every divergence listed and every listed one seen (${seconds} s): $summary"
+		ok "Wine as $mode: every divergence listed and every listed one seen, none not run (${seconds} s): $summary"
 		echo "#   $counts"
 	else
-		grep -E 'unlisted|stale|^ntprof|^wine\.sh' "$reports/wine-$mode.txt" "$tmp/err.txt" |
+		grep -E 'unlisted|stale|not run|^ntprof|^wine\.sh' "$reports/wine-$mode.txt" "$tmp/err.txt" |
 			head -30 >"$tmp/why"
-		not_ok "Wine as $mode: every divergence listed and every listed one seen" \
+		not_ok "Wine as $mode: every divergence listed and every listed one seen, none not run" \
 			"exit $rc_text (text), $rc_json (json); reports in $reports/wine-$mode.*" \
 			"${summary:-no summary}" "${counts:-}" "$(cat "$tmp/why")"
 	fi

@@ -295,8 +295,8 @@ static void test_known_read_long_line_and_missing_file(void **state)
 	assert_string_equal(f->err.text, want);
 }
 
-/* tests/data/bad-known: one malformed file per problem; line 1 of
- * each says "# WHAT => :LINE: MESSAGE-START". */
+/* tests/data/bad-known: one file per problem a run refuses (a malformed
+ * line, or an entry for no vector of fixtures/); line 1 of each says "# WHAT => :LINE: MESSAGE-START". */
 #ifndef NTPROF_SOURCE_ROOT
 #error "NTPROF_SOURCE_ROOT must name the source tree"
 #endif
@@ -307,6 +307,11 @@ static void test_known_bad_data_files(void **state)
 	fx *f = *state;
 	DIR *d = opendir(BAD_KNOWN_DIR);
 	unsigned checked = 0, failures = 0;
+	/* read against the vectors of fixtures/, as a run reads it */
+	np_error err;
+	const np_vector_set *const fixtures[1] = { &f->set };
+	if (!np_vectors_load(&f->set, NTPROF_SOURCE_ROOT "/fixtures", &err))
+		fail_msg("%s", err.text);
 	if (!d)
 		fail_msg("cannot open %s", BAD_KNOWN_DIR);
 	for (struct dirent *de; (de = readdir(d)) != NULL;) {
@@ -326,7 +331,8 @@ static void test_known_bad_data_files(void **state)
 		snprintf(want, sizeof want, "%s:%s", path, arrow + 5);
 		np_known_free(&f->known);
 		checked++;
-		if (np_known_load(&f->known, path, &f->err)) {
+		if (np_known_load(&f->known, path, &f->err) &&
+		    np_known_check(&f->known, fixtures, 1, "fixtures/", &f->err)) {
 			print_error("%s: loaded; want \"%s...\"\n", de->d_name, want);
 			failures++;
 		} else if (strncmp(f->err.text, want, strlen(want)) != 0) {
@@ -335,7 +341,7 @@ static void test_known_bad_data_files(void **state)
 		}
 	}
 	closedir(d);
-	assert_true(checked >= 13);
+	assert_true(checked >= 14);
 	assert_int_equal(failures, 0);
 }
 
@@ -419,6 +425,52 @@ static void test_known_apply_not_run(void **state)
 	assert_false(f->known.e[0].ran);
 	assert_false(f->known.e[2].ran);
 	assert_true(f->known.e[3].ran);
+}
+
+/* An entry must name a vector of the sets it is read against: one for no
+ * vector would only ever count as not run, and never fail. The first such
+ * entry is named by file:line; a second set (the full fixtures of a run of
+ * some files) can supply the vector. */
+static void test_known_check_names_vectors(void **state)
+{
+	fx *f = *state;
+	static const char *const one[] = { "6.1/x86", NULL };
+	run_on(f, one);
+	const np_vector_set *const sets[1] = { &f->set };
+	parse_ok(f, "known/query output-mismatch step 1: " QUERY " # r\n"
+		    "known/trace not-exported step 2: not-exported # r\n");
+	assert_true(np_known_check(&f->known, sets, 1, "the set", &f->err));
+	parse_ok(f, "known/query output-mismatch step 1: " QUERY " # r\n"
+		    "\n"
+		    "known/absent stub step 1: stub # r\n"
+		    "known/missing stub step 1: stub # r\n");
+	assert_false(np_known_check(&f->known, sets, 1, "the set", &f->err));
+	assert_string_equal(f->err.text, "k.known:3: known/absent: no such vector in the set "
+			    "(an entry for no vector never runs, so it could never fail)");
+	assert_false(np_known_check(&f->known, sets, 0, "no set", &f->err));
+	assert_string_equal(f->err.text, "k.known:1: known/query: no such vector in no set "
+			    "(an entry for no vector never runs, so it could never fail)");
+
+	/* a second set that holds both: every entry names a vector */
+	char path[800];
+	np_vector_set more;
+	np_error err;
+	snprintf(path, sizeof path, "%s/more.vec", f->dir);
+	FILE *out = fopen(path, "w");
+	assert_non_null(out);
+	fputs("vector known/absent\n  title t\n  rules QI-5\n  source s\n"
+	      "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
+	      "vector known/missing\n  title t\n  rules QI-5\n  source s\n"
+	      "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n", out);
+	assert_int_equal(fclose(out), 0);
+	memset(&more, 0, sizeof more);
+	bool loaded = np_vectors_load(&more, path, &err);
+	remove(path);
+	if (!loaded)
+		fail_msg("%s", err.text);
+	const np_vector_set *const both[2] = { &f->set, &more };
+	assert_true(np_known_check(&f->known, both, 2, "both", &f->err));
+	np_vectors_free(&more);
 }
 
 /* Scoping: an entry covers the targets of its range and architectures only. */
@@ -631,6 +683,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_known_apply_unlisted),
 	T(test_known_apply_stale),
 	T(test_known_apply_not_run),
+	T(test_known_check_names_vectors),
 	T(test_known_apply_scoped),
 	T(test_known_apply_catches_any_wrong_field),
 	T(test_known_write_round_trip),

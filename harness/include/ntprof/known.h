@@ -48,6 +48,13 @@ bool np_known_load(np_known *k, const char *path, np_error *err);
 bool np_known_read(np_known *k, const char *path, FILE *in, np_error *err);
 void np_known_free(np_known *k);
 
+/* Every entry must name a vector of one of the sets: an entry for no vector
+ * never runs, so it could never fail (np_known_apply counts it "not run").
+ * False with err = "file:line: ID: no such vector in WHERE ..." for the
+ * first entry that names none; where says what the sets are. */
+bool np_known_check(const np_known *k, const np_vector_set *const *sets, unsigned nsets,
+		    const char *where, np_error *err);
+
 /* Matches a run's failing rows against the entries: each matched row becomes
  * NP_CLASS_KNOWN (the run's tally follows), each row gets the entry covering
  * it (row->listed), and the counts in k are set. run->known = k, so reports

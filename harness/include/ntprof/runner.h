@@ -58,6 +58,13 @@ typedef struct np_run {
 	const struct np_known *known;  /* the known-divergence file applied (np_known_apply), or NULL */
 } np_run;
 
+/* The rows of a run on the model that matched only an `accept` line: 0 for
+ * any other backend. An accept line speaks for a live system that may
+ * differ; the model is the reference the vectors are written from, so such
+ * a row means the model drifted from its vectors, and the run fails
+ * (cli_run_report). */
+unsigned np_run_drift(const np_run *run);
+
 /* Fills row.model, for every row that did not match, with what the
  * reference backend (the model) gives at the row's deciding step. */
 void np_run_beside(np_run *run, np_backend *reference);

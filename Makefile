@@ -29,11 +29,21 @@
 
 ROOT := $(CURDIR)
 
-CFLAGS   = -O2 -g
-CPPFLAGS =
-LDFLAGS  =
-LDLIBS   =
+# The builder's flags: taken from the environment (dpkg-buildflags) or the
+# command line when given there; the project's own flags (NP_CFLAGS below)
+# are added to them, never instead of them.
+CFLAGS   ?= -O2 -g
+CPPFLAGS ?=
+LDFLAGS  ?=
+LDLIBS   ?=
 PREFIX   = /usr/local
+# Where the library and ntprof.pc go (e.g. LIBDIR=/usr/lib/x86_64-linux-gnu),
+# and the manual pages.
+LIBDIR   = $(PREFIX)/lib
+MANDIR   = $(PREFIX)/share/man
+# Warnings are errors in development and CI; WERROR=0 for a packager whose
+# newer compiler warns about something new.
+WERROR   = 1
 VERSION  = 0.1
 DESTDIR  =
 
@@ -67,11 +77,19 @@ export KYUA_FLAGS
 -include config.mak
 
 # Not meant to be overridden: the project's language and warning contract.
-NP_CFLAGS   = -std=c11 -Wall -Wextra -Werror
+# WERROR=0 keeps the warnings but lets the build go on.
+NP_WERROR   = $(if $(filter 0,$(WERROR)),,-Werror)
+# The debug information names sources relative to the tree, not by its
+# absolute path, so that two builds of one commit in two directories give the
+# same bytes (tests/cli/test_reproducible.sh builds without it to show that).
+NP_PREFIX_MAP = -fdebug-prefix-map=$(ROOT)=.
+NP_CFLAGS   = -std=c11 -Wall -Wextra $(NP_WERROR) $(NP_PREFIX_MAP)
 NP_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Imodel/include -Imodel
 
 bindir     = $(PREFIX)/bin
-libdir     = $(PREFIX)/lib
+libdir     = $(LIBDIR)
+man1dir    = $(MANDIR)/man1
+man5dir    = $(MANDIR)/man5
 includedir = $(PREFIX)/include
 datadir    = $(PREFIX)/share/ntprof
 
@@ -145,13 +163,15 @@ KYUAFILES   := $(addprefix $(B)/tests/,Kyuafile Kyuafile.test model/Kyuafile har
 ALL_CFLAGS  = $(NP_CPPFLAGS) $(CPPFLAGS) $(NP_CFLAGS) $(CFLAGS) $(VARIANT_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(VARIANT_LDFLAGS)
 
-# The harness and the tests find SPEC.md, fixtures/ and model/ at run time:
-# in the source tree when run from it, in datadir once installed.
-HARNESS_DEFS = -Iharness/include -Iharness \
-	-DNTPROF_SOURCE_ROOT="\"$(ROOT)\"" -DNTPROF_DATADIR="\"$(datadir)\""
+# ntprof finds SPEC.md and fixtures/ at run time (np_find_root): in the tree
+# it was built in (found from the executable's path or the environment, never
+# compiled in, so that the binary does not depend on where the tree is), else
+# in datadir once installed. The test programs, never installed, name the tree.
+HARNESS_DEFS = -Iharness/include -Iharness -DNTPROF_DATADIR="\"$(datadir)\""
+TEST_DEFS    = -DNTPROF_SOURCE_ROOT="\"$(ROOT)\"" -Itests
 # private: prerequisites (the flags stamp below) must not inherit these.
 $(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
-$(B)/tests/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) -Itests
+$(B)/tests/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) $(TEST_DEFS)
 
 .PHONY: all lib tests run check coverage bench mutants fuzz fuzzers valgrind install uninstall \
 	clean deps help windows FORCE
@@ -166,7 +186,7 @@ tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILES) $(DL_SO) $(BENCH_BIN)
 # flags do: `make CC=clang` after a gcc build rebuilds instead of saying
 # "nothing to be done", and so does a changed PREFIX (baked into the harness).
 FLAGS_STAMP := $(B)/.flags
-FLAGS_NOW    = $(CC) | $(ALL_CFLAGS) $(HARNESS_DEFS) | $(ALL_LDFLAGS) $(LDLIBS)
+FLAGS_NOW    = $(CC) | $(ALL_CFLAGS) $(HARNESS_DEFS) $(TEST_DEFS) | $(ALL_LDFLAGS) $(LDLIBS)
 $(FLAGS_STAMP): FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' '$(FLAGS_NOW)' | cmp -s - $@ || printf '%s\n' '$(FLAGS_NOW)' > $@
@@ -256,9 +276,9 @@ bench: $(BENCH_BIN)
 # (cli_platform.c; cmd_live.c, the commands only it has).
 WIN_SRC     := $(MODEL_SRC) $(filter-out harness/cli/posix.c,$(HARNESS_SRC)) $(wildcard harness/win/*.c)
 WIN_EMBED   := build/win/fixtures_embedded.c
-WIN_CFLAGS   = -std=c11 -Wall -Wextra -Werror -O2 -D__USE_MINGW_ANSI_STDIO=1
+WIN_CFLAGS   = -std=c11 -Wall -Wextra $(NP_WERROR) -O2 -D__USE_MINGW_ANSI_STDIO=1
 WIN_CPPFLAGS = -Imodel/include -Imodel -Iharness/include -Iharness -DNTPROF_EMBEDDED_FIXTURES \
-	-DNTPROF_SOURCE_ROOT="\".\"" -DNTPROF_DATADIR="\".\""
+	-DNTPROF_DATADIR="\".\""
 WIN_LDFLAGS  = -static
 
 windows: $(WIN_ARCHES:%=build/win/%/ntprof.exe)

@@ -20,7 +20,7 @@
 #                     tests/cli/test_mutants_list.sh; MUTANTS_FILTER=REGEX runs a subset)
 #   make fuzz         each libFuzzer fuzzer (build/fuzz) for FUZZ_SECONDS (not a test)
 #   make valgrind     the test programs and ntprof under valgrind's memcheck (tools/valgrind.sh)
-#   make install      PREFIX (default /usr/local) under DESTDIR
+#   make install      PREFIX (default /usr/local) under DESTDIR; LIBDIR, MANDIR
 #   make deps         install the Debian packages the tests need
 #   make windows      build/win/{x86_64,i686}/ntprof.exe (mingw-w64, fixtures compiled in)
 #
@@ -392,26 +392,40 @@ mutants: deps
 clean:
 	rm -rf build
 
-$(B)/ntprof.pc: ntprof.pc.in $(FLAGS_STAMP)
+# Rewritten only when PREFIX, LIBDIR or VERSION change: the pkg-config file
+# names the directories the library and the headers are installed in.
+PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(libdir)|g' \
+	-e 's|@INCLUDEDIR@|$(includedir)|g' -e 's|@VERSION@|$(VERSION)|g'
+$(B)/ntprof.pc: ntprof.pc.in FORCE
 	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' ntprof.pc.in > $@
+	@$(PC_SED) ntprof.pc.in > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
-PUBLIC_HEADERS := $(wildcard model/include/ntprof/*.h)
+# The library's headers, and the ABI a `dl:` implementation exports
+# (impl.h, self-contained). The harness's other headers declare functions
+# that only the ntprof program holds, not libntprof.a: they stay private.
+PUBLIC_HEADERS := $(wildcard model/include/ntprof/*.h) harness/include/ntprof/impl.h
+MAN1 := man/ntprof.1
+MAN5 := man/ntprof-vectors.5
 D = $(DESTDIR)
 
 install: $(LIB) $(PROGRAM) $(B)/ntprof.pc
-	install -d $(D)$(bindir) $(D)$(libdir)/pkgconfig $(D)$(includedir)/ntprof $(D)$(datadir)/fixtures
+	install -d $(D)$(bindir) $(D)$(libdir)/pkgconfig $(D)$(includedir)/ntprof $(D)$(datadir)/fixtures \
+		$(D)$(man1dir) $(D)$(man5dir)
 	install -m 755 $(PROGRAM) $(D)$(bindir)/ntprof
 	install -m 644 $(LIB) $(D)$(libdir)/libntprof.a
 	install -m 644 $(B)/ntprof.pc $(D)$(libdir)/pkgconfig/ntprof.pc
 	install -m 644 $(PUBLIC_HEADERS) $(D)$(includedir)/ntprof/
+	install -m 644 $(MAN1) $(D)$(man1dir)/
+	install -m 644 $(MAN5) $(D)$(man5dir)/
 	install -m 644 SPEC.md $(D)$(datadir)/SPEC.md
 	cp -R fixtures/. $(D)$(datadir)/fixtures/
 	chmod -R u=rwX,go=rX $(D)$(datadir)/fixtures
 
 uninstall:
 	rm -f $(D)$(bindir)/ntprof $(D)$(libdir)/libntprof.a $(D)$(libdir)/pkgconfig/ntprof.pc
-	rm -f $(PUBLIC_HEADERS:model/include/%=$(D)$(includedir)/%)
+	rm -f $(addprefix $(D)$(includedir)/ntprof/,$(notdir $(PUBLIC_HEADERS)))
+	rm -f $(D)$(man1dir)/$(notdir $(MAN1)) $(D)$(man5dir)/$(notdir $(MAN5))
 	-rmdir $(D)$(includedir)/ntprof 2>/dev/null
 	rm -rf $(D)$(datadir)
 

@@ -48,9 +48,11 @@ VERSION  = 0.1
 DESTDIR  =
 
 # Debian packages `make deps` provides: the test tools, the mingw-w64 cross
-# compilers of `make windows` and Wine, under which make check runs the exe.
+# compilers of `make windows` and Wine, under which make check runs the exe,
+# and what the packaging tests use (tests/cli/test_install.sh, test_man.sh).
 DEB_PACKAGES = libcmocka-dev kyua lcov gcc-mingw-w64-x86-64-win32 gcc-mingw-w64-i686-win32 \
-	wine wine64 clang-14 libclang-rt-14-dev valgrind
+	wine wine64 clang-14 libclang-rt-14-dev valgrind \
+	g++ pkg-config mandoc groff-base
 
 # The Windows exe's compilers (`make windows`), one per architecture.
 WIN_ARCHES  = x86_64 i686
@@ -127,12 +129,14 @@ HARNESS_SRC := $(filter-out harness/win/%,$(wildcard harness/*/*.c))
 # The tests, laid out like the code (tests/README.md): CMocka programs of
 # model/ and of harness/, and the shell scripts that run ntprof or the tools.
 TEST_SRC    := $(wildcard tests/model/test_*.c tests/harness/test_*.c)
-# test_wine.sh runs the Windows exe, test_fuzz_corpus.sh the fuzzers and
-# test_golden.sh the outputs of every command (tools/golden.sh), which
+# test_wine.sh runs the Windows exe, test_fuzz_corpus.sh the fuzzers,
+# test_golden.sh the outputs of every command (tools/golden.sh), and
+# test_install.sh and test_reproducible.sh build copies of the tree, which
 # are the same for every tree: the plain tree runs them, the others do not,
 # and neither does `make test`, the quick loop (they need other trees or
 # take most of the suite's time).
-SLOW_SH     := tests/cli/test_wine.sh tests/cli/test_fuzz_corpus.sh tests/cli/test_golden.sh
+SLOW_SH     := tests/cli/test_wine.sh tests/cli/test_fuzz_corpus.sh tests/cli/test_golden.sh \
+	tests/cli/test_install.sh tests/cli/test_reproducible.sh
 TEST_SH     := $(filter-out $(if $(VARIANT),$(SLOW_SH)),$(wildcard tests/cli/*.sh))
 
 MODEL_OBJ   := $(MODEL_SRC:%.c=$(B)/%.o)

@@ -20,7 +20,7 @@
 #                     tests/cli/test_mutants_list.sh; MUTANTS_FILTER=REGEX runs a subset)
 #   make fuzz         each libFuzzer fuzzer (build/fuzz) for FUZZ_SECONDS (not a test)
 #   make valgrind     the test programs and ntprof under valgrind's memcheck (tools/valgrind.sh)
-#   make install      PREFIX (default /usr/local) under DESTDIR
+#   make install      PREFIX (default /usr/local) under DESTDIR; LIBDIR, MANDIR
 #   make deps         install the Debian packages the tests need
 #   make windows      build/win/{x86_64,i686}/ntprof.exe (mingw-w64, fixtures compiled in)
 #
@@ -29,18 +29,30 @@
 
 ROOT := $(CURDIR)
 
-CFLAGS   = -O2 -g
-CPPFLAGS =
-LDFLAGS  =
-LDLIBS   =
+# The builder's flags: taken from the environment (dpkg-buildflags) or the
+# command line when given there; the project's own flags (NP_CFLAGS below)
+# are added to them, never instead of them.
+CFLAGS   ?= -O2 -g
+CPPFLAGS ?=
+LDFLAGS  ?=
+LDLIBS   ?=
 PREFIX   = /usr/local
+# Where the library and ntprof.pc go (e.g. LIBDIR=/usr/lib/x86_64-linux-gnu),
+# and the manual pages.
+LIBDIR   = $(PREFIX)/lib
+MANDIR   = $(PREFIX)/share/man
+# Warnings are errors in development and CI; WERROR=0 for a packager whose
+# newer compiler warns about something new.
+WERROR   = 1
 VERSION  = 0.1
 DESTDIR  =
 
 # Debian packages `make deps` provides: the test tools, the mingw-w64 cross
-# compilers of `make windows` and Wine, under which make check runs the exe.
+# compilers of `make windows` and Wine, under which make check runs the exe,
+# and what the packaging tests use (tests/cli/test_install.sh, test_man.sh).
 DEB_PACKAGES = libcmocka-dev kyua lcov gcc-mingw-w64-x86-64-win32 gcc-mingw-w64-i686-win32 \
-	wine wine64 clang-14 libclang-rt-14-dev valgrind
+	wine wine64 clang-14 libclang-rt-14-dev valgrind \
+	g++ pkg-config mandoc groff-base
 
 # The Windows exe's compilers (`make windows`), one per architecture.
 WIN_ARCHES  = x86_64 i686
@@ -67,11 +79,19 @@ export KYUA_FLAGS
 -include config.mak
 
 # Not meant to be overridden: the project's language and warning contract.
-NP_CFLAGS   = -std=c11 -Wall -Wextra -Werror
+# WERROR=0 keeps the warnings but lets the build go on.
+NP_WERROR   = $(if $(filter 0,$(WERROR)),,-Werror)
+# The debug information names sources relative to the tree, not by its
+# absolute path, so that two builds of one commit in two directories give the
+# same bytes (tests/cli/test_reproducible.sh builds without it to show that).
+NP_PREFIX_MAP = -fdebug-prefix-map=$(ROOT)=.
+NP_CFLAGS   = -std=c11 -Wall -Wextra $(NP_WERROR) $(NP_PREFIX_MAP)
 NP_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Imodel/include -Imodel
 
 bindir     = $(PREFIX)/bin
-libdir     = $(PREFIX)/lib
+libdir     = $(LIBDIR)
+man1dir    = $(MANDIR)/man1
+man5dir    = $(MANDIR)/man5
 includedir = $(PREFIX)/include
 datadir    = $(PREFIX)/share/ntprof
 
@@ -109,12 +129,14 @@ HARNESS_SRC := $(filter-out harness/win/%,$(wildcard harness/*/*.c))
 # The tests, laid out like the code (tests/README.md): CMocka programs of
 # model/ and of harness/, and the shell scripts that run ntprof or the tools.
 TEST_SRC    := $(wildcard tests/model/test_*.c tests/harness/test_*.c)
-# test_wine.sh and test_wine_restore.sh run the Windows exe, test_fuzz_corpus.sh the fuzzers and
-# test_golden.sh the outputs of every command (tools/golden.sh), which
+# test_wine.sh and test_wine_restore.sh run the Windows exe, test_fuzz_corpus.sh
+# the fuzzers, test_golden.sh the outputs of every command (tools/golden.sh),
+# and test_install.sh and test_reproducible.sh build copies of the tree, which
 # are the same for every tree: the plain tree runs them, the others do not,
 # and neither does `make test`, the quick loop (they need other trees or
 # take most of the suite's time).
-SLOW_SH     := tests/cli/test_wine.sh tests/cli/test_wine_restore.sh tests/cli/test_fuzz_corpus.sh tests/cli/test_golden.sh
+SLOW_SH     := tests/cli/test_wine.sh tests/cli/test_wine_restore.sh tests/cli/test_fuzz_corpus.sh \
+	tests/cli/test_golden.sh tests/cli/test_install.sh tests/cli/test_reproducible.sh
 TEST_SH     := $(filter-out $(if $(VARIANT),$(SLOW_SH)),$(wildcard tests/cli/*.sh))
 
 MODEL_OBJ   := $(MODEL_SRC:%.c=$(B)/%.o)
@@ -145,13 +167,15 @@ KYUAFILES   := $(addprefix $(B)/tests/,Kyuafile Kyuafile.test model/Kyuafile har
 ALL_CFLAGS  = $(NP_CPPFLAGS) $(CPPFLAGS) $(NP_CFLAGS) $(CFLAGS) $(VARIANT_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(VARIANT_LDFLAGS)
 
-# The harness and the tests find SPEC.md, fixtures/ and model/ at run time:
-# in the source tree when run from it, in datadir once installed.
-HARNESS_DEFS = -Iharness/include -Iharness \
-	-DNTPROF_SOURCE_ROOT="\"$(ROOT)\"" -DNTPROF_DATADIR="\"$(datadir)\""
+# ntprof finds SPEC.md and fixtures/ at run time (np_find_root): in the tree
+# it was built in (found from the executable's path or the environment, never
+# compiled in, so that the binary does not depend on where the tree is), else
+# in datadir once installed. The test programs, never installed, name the tree.
+HARNESS_DEFS = -Iharness/include -Iharness -DNTPROF_DATADIR="\"$(datadir)\""
+TEST_DEFS    = -DNTPROF_SOURCE_ROOT="\"$(ROOT)\"" -Itests
 # private: prerequisites (the flags stamp below) must not inherit these.
 $(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
-$(B)/tests/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) -Itests
+$(B)/tests/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) $(TEST_DEFS)
 
 .PHONY: all lib tests run check coverage bench mutants fuzz fuzzers valgrind install uninstall \
 	clean deps help windows FORCE
@@ -166,7 +190,7 @@ tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILES) $(DL_SO) $(BENCH_BIN)
 # flags do: `make CC=clang` after a gcc build rebuilds instead of saying
 # "nothing to be done", and so does a changed PREFIX (baked into the harness).
 FLAGS_STAMP := $(B)/.flags
-FLAGS_NOW    = $(CC) | $(ALL_CFLAGS) $(HARNESS_DEFS) | $(ALL_LDFLAGS) $(LDLIBS)
+FLAGS_NOW    = $(CC) | $(ALL_CFLAGS) $(HARNESS_DEFS) $(TEST_DEFS) | $(ALL_LDFLAGS) $(LDLIBS)
 $(FLAGS_STAMP): FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' '$(FLAGS_NOW)' | cmp -s - $@ || printf '%s\n' '$(FLAGS_NOW)' > $@
@@ -256,9 +280,9 @@ bench: $(BENCH_BIN)
 # (cli_platform.c; cmd_live.c, the commands only it has).
 WIN_SRC     := $(MODEL_SRC) $(filter-out harness/cli/posix.c,$(HARNESS_SRC)) $(wildcard harness/win/*.c)
 WIN_EMBED   := build/win/fixtures_embedded.c
-WIN_CFLAGS   = -std=c11 -Wall -Wextra -Werror -O2 -D__USE_MINGW_ANSI_STDIO=1
+WIN_CFLAGS   = -std=c11 -Wall -Wextra $(NP_WERROR) -O2 -D__USE_MINGW_ANSI_STDIO=1
 WIN_CPPFLAGS = -Imodel/include -Imodel -Iharness/include -Iharness -DNTPROF_EMBEDDED_FIXTURES \
-	-DNTPROF_SOURCE_ROOT="\".\"" -DNTPROF_DATADIR="\".\""
+	-DNTPROF_DATADIR="\".\""
 WIN_LDFLAGS  = -static
 
 windows: $(WIN_ARCHES:%=build/win/%/ntprof.exe) $(WIN_ARCHES:%=build/win/%/tests/win/ntdll_standin.dll)
@@ -377,26 +401,40 @@ mutants: deps
 clean:
 	rm -rf build
 
-$(B)/ntprof.pc: ntprof.pc.in $(FLAGS_STAMP)
+# Rewritten only when PREFIX, LIBDIR or VERSION change: the pkg-config file
+# names the directories the library and the headers are installed in.
+PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(libdir)|g' \
+	-e 's|@INCLUDEDIR@|$(includedir)|g' -e 's|@VERSION@|$(VERSION)|g'
+$(B)/ntprof.pc: ntprof.pc.in FORCE
 	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' ntprof.pc.in > $@
+	@$(PC_SED) ntprof.pc.in > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
-PUBLIC_HEADERS := $(wildcard model/include/ntprof/*.h)
+# The library's headers, and the ABI a `dl:` implementation exports
+# (impl.h, self-contained). The harness's other headers declare functions
+# that only the ntprof program holds, not libntprof.a: they stay private.
+PUBLIC_HEADERS := $(wildcard model/include/ntprof/*.h) harness/include/ntprof/impl.h
+MAN1 := man/ntprof.1
+MAN5 := man/ntprof-vectors.5
 D = $(DESTDIR)
 
 install: $(LIB) $(PROGRAM) $(B)/ntprof.pc
-	install -d $(D)$(bindir) $(D)$(libdir)/pkgconfig $(D)$(includedir)/ntprof $(D)$(datadir)/fixtures
+	install -d $(D)$(bindir) $(D)$(libdir)/pkgconfig $(D)$(includedir)/ntprof $(D)$(datadir)/fixtures \
+		$(D)$(man1dir) $(D)$(man5dir)
 	install -m 755 $(PROGRAM) $(D)$(bindir)/ntprof
 	install -m 644 $(LIB) $(D)$(libdir)/libntprof.a
 	install -m 644 $(B)/ntprof.pc $(D)$(libdir)/pkgconfig/ntprof.pc
 	install -m 644 $(PUBLIC_HEADERS) $(D)$(includedir)/ntprof/
+	install -m 644 $(MAN1) $(D)$(man1dir)/
+	install -m 644 $(MAN5) $(D)$(man5dir)/
 	install -m 644 SPEC.md $(D)$(datadir)/SPEC.md
 	cp -R fixtures/. $(D)$(datadir)/fixtures/
 	chmod -R u=rwX,go=rX $(D)$(datadir)/fixtures
 
 uninstall:
 	rm -f $(D)$(bindir)/ntprof $(D)$(libdir)/libntprof.a $(D)$(libdir)/pkgconfig/ntprof.pc
-	rm -f $(PUBLIC_HEADERS:model/include/%=$(D)$(includedir)/%)
+	rm -f $(addprefix $(D)$(includedir)/ntprof/,$(notdir $(PUBLIC_HEADERS)))
+	rm -f $(D)$(man1dir)/$(notdir $(MAN1)) $(D)$(man5dir)/$(notdir $(MAN5))
 	-rmdir $(D)$(includedir)/ntprof 2>/dev/null
 	rm -rf $(D)$(datadir)
 

@@ -4,13 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifndef _WIN32
+#include <unistd.h>
+#endif
 
 #include "ntprof/rules_index.h"
 #include "trace/rules_scan.h"
 
-#ifndef NTPROF_SOURCE_ROOT
-#define NTPROF_SOURCE_ROOT "."
-#endif
 #ifndef NTPROF_DATADIR
 #define NTPROF_DATADIR "/usr/local/share/ntprof"
 #endif
@@ -26,6 +26,35 @@ static bool is_root(const char *dir)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The tree the running executable was built in: the executable's directory
+ * or one of the two above it (build/ntprof, build/asan/ntprof). Found at run
+ * time rather than compiled in, so that the binary does not depend on where
+ * its tree was. POSIX systems with /proc only; elsewhere NULL. */
+static const char *executable_tree(void)
+{
+#ifdef _WIN32
+	return NULL;
+#else
+	static char dir[512];
+	ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+	if (n <= 0 || (size_t)n >= sizeof dir - 1)
+		return NULL;
+	dir[n] = '\0';
+	for (int up = 0; up < 3; up++) {
+		char *slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			return NULL;
+		*slash = '\0';
+		if (is_root(dir))
+			return dir;
+	}
+	return NULL;
+#endif
+}
+
+/* The test scripts and tools export NTPROF_SOURCE_ROOT for themselves; the
+ * program honours it too, so that a copy linked elsewhere (make mutants)
+ * still reads its tree. */
 const char *np_find_root(const char *explicit_root)
 {
 	if (explicit_root)
@@ -33,8 +62,12 @@ const char *np_find_root(const char *explicit_root)
 	const char *env = getenv("NTPROF_ROOT");
 	if (env && is_root(env))
 		return env;
-	if (is_root(NTPROF_SOURCE_ROOT))
-		return NTPROF_SOURCE_ROOT;
+	env = getenv("NTPROF_SOURCE_ROOT");
+	if (env && is_root(env))
+		return env;
+	const char *tree = executable_tree();
+	if (tree)
+		return tree;
 	if (is_root(NTPROF_DATADIR))
 		return NTPROF_DATADIR;
 	return NULL;

@@ -28,6 +28,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define NTPROF_IMPL_ABI 1u
 
 /* What an operation ended in. The values are published with the ABI and
@@ -163,5 +167,9 @@ typedef struct ntprof_impl {
 /* What a shared object for `--backend dl:PATH.so` exports. */
 typedef const ntprof_impl *ntprof_impl_entry_fn(void);
 #define NTPROF_IMPL_ENTRY "ntprof_impl_entry"
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

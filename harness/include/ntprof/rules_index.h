@@ -34,7 +34,9 @@ typedef struct np_index {
 } np_index;
 
 /* Finds the project root (SPEC.md beside fixtures/): an explicit one, then
- * $NTPROF_ROOT, then the build-time source tree, then the installed data dir. */
+ * $NTPROF_ROOT, then $NTPROF_SOURCE_ROOT, then the tree of the running
+ * executable (its directory or up to two above it), then the installed data
+ * dir. Nothing about the build tree is compiled in. */
 const char *np_find_root(const char *explicit_root);
 
 bool np_index_build(np_index *ix, const char *root, np_error *err);

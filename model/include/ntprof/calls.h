@@ -11,6 +11,10 @@
 
 #include "ntprof/machine.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What a call ends in. Outcomes are behaviour, compared like any other
  * (a Windows status, a Win32 error, a kernel fault); an inconsistency of the
  * model itself is never an outcome: it aborts (np_model_bug).
@@ -164,5 +168,9 @@ np_result np_nt_set_system_information(np_machine *m, uint32_t info_class, uint6
  * SystemInformationLength, ReturnLength) (SY-*). return_length may be 0 (NULL). */
 np_result np_nt_query_system_information(np_machine *m, uint32_t info_class, uint64_t buffer,
 					 uint32_t length, uint64_t return_length);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

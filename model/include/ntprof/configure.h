@@ -13,6 +13,10 @@
 
 #include "ntprof/machine.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct np_setting {
 	const char *key;
 	const char *value;
@@ -50,5 +54,9 @@ const np_knob_info *np_knob_table(unsigned *count);
 /* The value knob k (an index of np_knob_table) has on m, as an index of its
  * values; -1 when a version knob holds a version other than its default. */
 int np_knob_value(const np_machine *m, unsigned k);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

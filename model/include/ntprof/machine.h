@@ -12,6 +12,10 @@
 
 #include "ntprof/version.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define NP_MAX_CPUS        64u   /* one processor group for now */
 #define NP_HAL_SOURCES     256u  /* sources 0x00..0xFF have a HAL table entry (KS-2) */
 #define NP_MAX_REGIONS     40u   /* a harness vector maps up to 32, the Trace* functions 1 (SY-25) */
@@ -227,5 +231,9 @@ bool np_mem_write(np_machine *m, uint64_t addr, const void *data, size_t len);
 /* Writes whatever the protection (what the caller stored before protecting
  * the page); false when the range is not mapped. */
 bool np_mem_poke(np_machine *m, uint64_t addr, const void *data, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

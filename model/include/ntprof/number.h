@@ -12,9 +12,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Reads all of text; false (out untouched) when it is no number. */
 bool np_number_parse(const char *text, uint64_t *out);
 /* The same for the first len characters of text (a part of a longer text). */
 bool np_number_parse_len(const char *text, size_t len, uint64_t *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

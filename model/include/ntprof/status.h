@@ -6,6 +6,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define NP_STATUS_SUCCESS                 0x00000000u
 #define NP_STATUS_DATATYPE_MISALIGNMENT   0x80000002u
 #define NP_STATUS_BUFFER_OVERFLOW         0x80000005u
@@ -67,5 +71,9 @@ uint32_t np_status_to_win32(uint32_t status);
  * name or a 32-bit number. */
 const char *np_bugcheck_name(uint32_t code);
 bool np_bugcheck_parse(const char *text, uint32_t *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

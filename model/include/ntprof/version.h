@@ -8,6 +8,10 @@
 
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* In release order. The numeric order of the enumerators IS the version order. */
 typedef enum np_ver {
 	NP_V3_10, NP_V3_50, NP_V3_51, NP_V4_0, NP_V4_0SP4, NP_V5_0, NP_V5_1,
@@ -59,5 +63,9 @@ const char *np_parse_range(const char *text, np_applicability *a);
 
 /* VR-3: x64 and WOW64 exist from 5.2 SP1; Windows 11 has no x86 edition. */
 bool np_arch_exists(np_ver v, np_arch a);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

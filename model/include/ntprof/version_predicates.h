@@ -10,6 +10,10 @@
 #include "ntprof/machine.h"
 #include "ntprof/version.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* SI-0, QI-0, CP-0, IN-2: the ProfileSource (and, for NtCreateProfile, the
  * Affinity) argument exists from 3.51; so do source and processor
  * qualification at interrupt time. */
@@ -97,5 +101,9 @@ static inline bool np_hal_kind_exists(np_ver v, np_arch a, np_hal_kind k)
 	}
 	return false;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

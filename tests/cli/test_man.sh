@@ -1,0 +1,89 @@
+#!/bin/sh
+# The manual pages, man/ntprof.1 and man/ntprof-vectors.5: lint-clean under
+# mandoc -T lint (every message but the cross-reference of the two pages to
+# each other, which mandoc looks for among the installed manuals) and under
+# groff -ww -z; ntprof.1 names every command of harness/cli/commands.c and
+# every option of the commands' tables (harness/cli/cmd_*.c, run_shared.c).
+# Fail twins: a page with a mandoc error, and an option no page names, are
+# caught.
+#
+# Environment: NTPROF_SOURCE_ROOT (the repository); needs mandoc and groff.
+# Prints TAP; exits 1 when any check fails.
+set -u
+
+: "${NTPROF_SOURCE_ROOT:?NTPROF_SOURCE_ROOT must name the repository}"
+root=$NTPROF_SOURCE_ROOT
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-man.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+
+n=0
+failed=0
+check() {
+	n=$((n + 1))
+	if [ "$2" = ok ]; then
+		echo "ok $n - $1"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $1"
+		printf '%s\n' "$2" | sed 's/^/#   /'
+	fi
+}
+
+# lint PAGE: mandoc's messages but the two pages' references to each other.
+lint() {
+	mandoc -T lint "$1" 2>&1 | grep -v -e 'referenced manual not found: Xr ntprof 1' \
+		-e 'referenced manual not found: Xr ntprof-vectors 5'
+}
+
+# The options and commands the page must name: each table row's "--name"
+# and the commands' .name = "...".
+options() {
+	sed -n 's/^[[:space:]]*{ "\(--[a-z-]*\)".*/\1/p' "$root"/harness/cli/cmd_*.c \
+		"$root/harness/cli/run_shared.c" | sort -u
+}
+commands() {
+	sed -n 's/^[[:space:]]*\.name = "\([a-z]*\)".*/\1/p' "$root"/harness/cli/cmd_*.c \
+		"$root/harness/cli/commands.c" | sort -u
+}
+# unnamed PAGE: the options and commands PAGE does not name (as mandoc prints it).
+unnamed() {
+	mandoc -T ascii "$1" | col -b >"$tmp/page.txt"
+	for o in $(options); do
+		grep -q -e "$o\\b" "$tmp/page.txt" || echo "option $o"
+	done
+	for c in $(commands); do
+		grep -q -e "ntprof $c\\b" "$tmp/page.txt" || echo "command $c"
+	done
+}
+
+echo "1..7"
+
+for page in man/ntprof.1 man/ntprof-vectors.5; do
+	out=$(lint "$root/$page")
+	check "mandoc -T lint $page" "${out:-ok}"
+	out=$(groff -ww -z -mdoc "$root/$page" 2>&1)
+	check "groff -ww -z $page" "${out:-ok}"
+done
+
+nopt=$(options | wc -l)
+ncmd=$(commands | wc -l)
+out=$(unnamed "$root/man/ntprof.1")
+if [ "$nopt" -ge 20 ] && [ "$ncmd" -ge 9 ]; then
+	check "ntprof.1 names all $ncmd commands and $nopt options" "${out:-ok}"
+else
+	check "ntprof.1 names all $ncmd commands and $nopt options" "too few found: the tables moved?"
+fi
+
+# Fail twins: a broken page and an option the page lacks.
+sed 's/^\.Sh DESCRIPTION$/.Bl -tag\n&/' "$root/man/ntprof.1" >"$tmp/broken.1"
+out=$(lint "$tmp/broken.1")
+check "a page with a mandoc error is caught" "$([ -n "$out" ] && echo ok || echo 'not caught')"
+grep -v -e 'known-write' "$root/man/ntprof.1" >"$tmp/lacking.1"
+out=$(unnamed "$tmp/lacking.1")
+check "an option the page does not name is caught" \
+	"$(case $out in *'option --known-write'*) echo ok ;; *) echo "not caught: $out" ;; esac)"
+
+[ "$failed" -eq 0 ] || exit 1
+exit 0

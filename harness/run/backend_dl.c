@@ -2,6 +2,7 @@
  * object, driven by the same interpreter as the model. The object is checked
  * before anything runs: its entry point, its ABI version and every call the
  * interpreter needs (the simulation steps may be missing). */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,8 +24,12 @@ static const char *dl_error(void) { const char *e = dlerror(); return e ? e : "d
 #endif
 
 typedef struct dl_backend {
-	np_backend *inner;        /* the interpreter over the object's table */
+	np_backend *inner;        /* the interpreter over table, below */
 	void *handle;
+	/* The object's table up to interrupts, the first member that came after
+	 * ABI 1's first tables (ntprof/impl.h): an older object's may end
+	 * there, so the members from it on are left NULL and not read. */
+	ntprof_impl table;
 } dl_backend;
 
 /* The first required member the table lacks, or NULL. */
@@ -93,7 +98,9 @@ np_backend *np_backend_dl_new(const char *path, char *err, size_t cap)
 	}
 	np_backend *b = calloc(1, sizeof *b);
 	dl_backend *d = calloc(1, sizeof *d);
-	np_backend *inner = np_backend_native_new(t);
+	if (d)
+		memcpy(&d->table, t, offsetof(ntprof_impl, interrupts));
+	np_backend *inner = d ? np_backend_native_new(&d->table) : NULL;
 	if (!b || !d || !inner) {
 		snprintf(err, cap, "out of memory");
 		free(b);

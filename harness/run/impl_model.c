@@ -236,13 +236,27 @@ static ntprof_result model_trace_query(void *sys, uint64_t session, uint32_t cls
 	return from_np(np_trace_query_information(&((model_sys *)sys)->m, session, cls, buf, len, ret));
 }
 
-static ntprof_result model_interrupt(void *sys, const ntprof_interrupt *irq, unsigned *counted)
+static np_interrupt to_np_interrupt(const ntprof_interrupt *irq)
 {
-	np_interrupt n = {
+	return (np_interrupt){
 		.source = irq->source, .cpu = irq->cpu, .group = irq->group, .pc = irq->pc,
 		.process = irq->other_process ? NP_PROCESS_OTHER : NP_PROCESS_CURRENT,
 	};
+}
+
+static ntprof_result model_interrupt(void *sys, const ntprof_interrupt *irq, unsigned *counted)
+{
+	np_interrupt n = to_np_interrupt(irq);
 	return from_np(np_profile_interrupt(&((model_sys *)sys)->m, &n, counted));
+}
+
+/* The counting fast path of one started profile with mapped counters (IN-3
+ * to IN-7 in a loop of their own); any other run, one pc at a time. */
+static ntprof_result model_interrupts(void *sys, const ntprof_interrupt *irq, const uint64_t *pc, size_t n,
+				      uint64_t *counted)
+{
+	np_interrupt one = to_np_interrupt(irq);
+	return from_np(np_profile_interrupts(&((model_sys *)sys)->m, &one, pc, n, counted));
 }
 
 static ntprof_result model_inject(void *sys, const char *what)
@@ -311,4 +325,5 @@ const ntprof_impl np_impl_model = {
 	.inject = model_inject,
 	.read_events = model_read_events,
 	.move_thread = model_move_thread,
+	.interrupts = model_interrupts,
 };

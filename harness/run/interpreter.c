@@ -115,6 +115,7 @@ static void dispatch(np_native_state *s, const np_step *st, np_record *r)
 		np_native_object(s, st, r);
 		break;
 	case NP_FN_INTERRUPT:      np_native_interrupt(s, st, r); break;
+	case NP_FN_INTERRUPTS:     np_native_interrupts(s, st, r); break;
 	case NP_FN_READ_BUFFER:
 	case NP_FN_WRITE_BUFFER:
 	case NP_FN_FREE_BUFFER:

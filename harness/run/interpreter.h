@@ -78,6 +78,7 @@ void np_native_set_interval(np_native_state *s, const np_step *st, np_record *r)
 void np_native_query_interval(np_native_state *s, const np_step *st, np_record *r);
 void np_native_create(np_native_state *s, const np_step *st, np_record *r);
 void np_native_interrupt(np_native_state *s, const np_step *st, np_record *r);
+void np_native_interrupts(np_native_state *s, const np_step *st, np_record *r);
 void np_native_buffer_step(np_native_state *s, const np_step *st, np_record *r);
 void np_native_object(np_native_state *s, const np_step *st, np_record *r);
 void np_native_inject(np_native_state *s, const np_step *st, np_record *r);

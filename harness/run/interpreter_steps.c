@@ -1,6 +1,7 @@
 /* The steps as calls of an implementation (ntprof/impl.h): each takes the
  * step's typed arguments (np_step_value), makes them real on the system
  * (interpreter_args.c), calls, and reads the out-values back. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,16 +79,23 @@ void np_native_create(np_native_state *s, const np_step *st, np_record *r)
 		np_native_out_handle(s, r, "ProfileHandle", handle, a.profile_handle);
 }
 
-void np_native_interrupt(np_native_state *s, const np_step *st, np_record *r)
+/* The interrupt an Interrupt or Interrupts step raises (IN-1, IN-2: its
+ * source, processor and process), without its pc. */
+static ntprof_interrupt interrupt_of(const np_step *st)
 {
-	ntprof_interrupt irq = {
+	return (ntprof_interrupt){
 		.source = arg(st, "Source")->source,
 		.cpu = u32_arg(st, "Cpu"),
 		.group = u32_arg(st, "Group"),
-		.pc = arg(st, "Pc")->u64,
 		.other_process = strcmp(arg(st, "Process")->choice.word, "other") == 0,
 	};
+}
+
+void np_native_interrupt(np_native_state *s, const np_step *st, np_record *r)
+{
+	ntprof_interrupt irq = interrupt_of(st);
 	unsigned counted = 0;
+	irq.pc = arg(st, "Pc")->u64;
 	if (!s->impl->interrupt) {
 		np_native_result(s, r, np_lacking_op);
 		return;
@@ -95,6 +103,71 @@ void np_native_interrupt(np_native_state *s, const np_step *st, np_record *r)
 	np_native_result(s, r, s->impl->interrupt(s->sys, &irq, &counted));
 	if (r->outcome.kind == NP_OUT_NONE || r->outcome.kind == NP_OUT_CORRUPTION)
 		np_record_out_u32(r, "Counted", counted);
+}
+
+/* A result that ends a run: anything but none and corruption. */
+static bool ends_run(ntprof_result res)
+{
+	return res.kind != NTPROF_NONE && res.kind != NTPROF_CORRUPTION;
+}
+
+/* n pcs of a run through the implementation's interrupts(), or through its
+ * interrupt() one at a time where it has none (a dl: object, impl.h). */
+static ntprof_result deliver(np_native_state *s, const ntprof_interrupt *irq, const uint64_t *pc, size_t n,
+			     uint64_t *counted)
+{
+	if (s->impl->interrupts)
+		return s->impl->interrupts(s->sys, irq, pc, n, counted);
+	ntprof_result worst = { NTPROF_NONE, 0, NULL };
+	*counted = 0;
+	for (size_t i = 0; i < n; i++) {
+		ntprof_interrupt one = *irq;
+		unsigned c = 0;
+		one.pc = pc[i];
+		ntprof_result res = s->impl->interrupt(s->sys, &one, &c);
+		*counted += c;
+		if (res.kind != NTPROF_NONE)
+			worst = res;
+		if (ends_run(res))
+			break;
+	}
+	return worst;
+}
+
+#define RUN_CHUNK 256u   /* pcs made and delivered at a time */
+
+/* Count interrupts at Pc, Pc+Step, ... (modulo 2^64), in order, ending at
+ * the first bug check (IN-7) or not-applicable (IN-2, IN-8); Counted is
+ * the run's total, as that many Interrupt steps would add it up. */
+void np_native_interrupts(np_native_state *s, const np_step *st, np_record *r)
+{
+	ntprof_interrupt irq = interrupt_of(st);
+	uint64_t pc = arg(st, "Pc")->u64, step = arg(st, "Step")->u64, total = 0;
+	uint32_t left = u32_arg(st, "Count");
+	ntprof_result worst = { NTPROF_NONE, 0, NULL };
+	if (!s->impl->interrupts && !s->impl->interrupt) {
+		np_native_result(s, r, np_lacking_op);
+		return;
+	}
+	while (left) {
+		uint64_t pcs[RUN_CHUNK], counted = 0;
+		size_t n = left < RUN_CHUNK ? left : RUN_CHUNK;
+		for (size_t i = 0; i < n; i++, pc += step)
+			pcs[i] = pc;
+		ntprof_result res = deliver(s, &irq, pcs, n, &counted);
+		total += counted;
+		left -= (uint32_t)n;
+		if (res.kind != NTPROF_NONE)
+			worst = res;
+		if (ends_run(res))
+			break;
+	}
+	np_native_result(s, r, worst);
+	if (r->outcome.kind == NP_OUT_NONE || r->outcome.kind == NP_OUT_CORRUPTION) {
+		char text[24];
+		snprintf(text, sizeof text, "%" PRIu64, total);
+		np_record_out(r, "Counted", text);
+	}
 }
 
 void np_native_buffer_step(np_native_state *s, const np_step *st, np_record *r)

@@ -66,6 +66,17 @@ static const np_function functions[] = {
 		{ "Cpu", NULL, NP_PARAM_U32, "0", NULL },
 		{ "Group", NULL, NP_PARAM_U32, "0", NULL },
 		{ "Process", NULL, NP_PARAM_CHOICE, "current", "current|other" } }, NP_KIND_MODEL },
+	/* Count interrupts alike but for their pcs, Pc, Pc+Step, Pc+2*Step, ...
+	 * (modulo 2^64), delivered at once: the run the counting fast path of
+	 * np_profile_interrupts takes (IN-3 to IN-7) */
+	{ NP_FN_INTERRUPTS, "Interrupts", NULL, {
+		{ "Source", "ProfileSource", NP_PARAM_SOURCE, "ProfileTime", NULL },
+		{ "Pc", NULL, NP_PARAM_U64, NULL, NULL },
+		{ "Step", NULL, NP_PARAM_U64, "1", NULL },
+		{ "Count", NULL, NP_PARAM_U32, NULL, NULL },   /* at most NP_MAX_RUN */
+		{ "Cpu", NULL, NP_PARAM_U32, "0", NULL },
+		{ "Group", NULL, NP_PARAM_U32, "0", NULL },
+		{ "Process", NULL, NP_PARAM_CHOICE, "current", "current|other" } }, NP_KIND_MODEL },
 	{ NP_FN_READ_BUFFER, "ReadBuffer", NULL, {
 		{ "Buffer", NULL, NP_PARAM_CAPTURED, NULL, NULL },
 		/* "auto": the whole counters of the buffer (BufferSize / 4) */

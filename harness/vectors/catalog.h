@@ -23,14 +23,14 @@ typedef enum np_function_id {
 	NP_FN_READ_EVENTS, NP_FN_CREATE_PROFILE, NP_FN_CREATE_PROFILE_EX, NP_FN_START_PROFILE,
 	NP_FN_STOP_PROFILE, NP_FN_CLOSE, NP_FN_DUPLICATE_OBJECT, NP_FN_INTERRUPT,
 	NP_FN_READ_BUFFER, NP_FN_WRITE_BUFFER, NP_FN_FREE_BUFFER, NP_FN_INJECT,
-	NP_FN_SET_SYSINFO, NP_FN_QUERY_SYSINFO, NP_FN_MOVE_THREAD
+	NP_FN_SET_SYSINFO, NP_FN_QUERY_SYSINFO, NP_FN_MOVE_THREAD, NP_FN_INTERRUPTS
 } np_function_id;
 
 typedef enum np_function_kind {
 	NP_KIND_NATIVE,   /* an NTDLL/kernel entry point (exports: np_is_exported) */
 	NP_KIND_WIN32,    /* a documented API returning a Win32 error */
 	NP_KIND_PSEUDO,   /* a step that acts on the machine or reads it; no status */
-	NP_KIND_MODEL,    /* a pseudo-step only a model can take (Interrupt, Inject, ReadEvents) */
+	NP_KIND_MODEL,    /* a pseudo-step only a model can take (Interrupt, Interrupts, Inject, ReadEvents) */
 	NP_KIND_SYSINFO   /* a native call whose exports the model decides (SY-0) */
 } np_function_kind;
 
@@ -65,6 +65,9 @@ bool np_groups_parse(const char *text, np_group_element *out, unsigned *count);
  * every NAME used was captured earlier (as the same kind), no NAME is
  * captured twice. Returns NULL or an error text. */
 const char *np_captures_check(const np_step *prior, unsigned nprior, const np_step *step);
+
+/* The most interrupts one Interrupts step delivers (its Count). */
+#define NP_MAX_RUN 0x10000u
 
 /* Counter lists as ReadBuffer reports them: "0,1,0*5,7" (V*N is a run of
  * N values V; runs of three or more are always written so), "none" for no

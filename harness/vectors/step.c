@@ -9,6 +9,7 @@
 #include "vectors/parse_internal.h"
 
 _Static_assert(NP_MAX_PARAMS <= NP_MAX_ARGS, "a step holds a value for every parameter");
+_Static_assert(NP_MAX_RUN == 65536u, "the message of a Count past NP_MAX_RUN names it");
 
 /* The i-th written argument: its parameter (the name made the canonical
  * spelling), given once, and its value typed. */
@@ -44,6 +45,10 @@ static const char *type_fallbacks(np_step *st, const np_function *f)
 	for (const np_param *p = f->param; p->name; p++)
 		if (!written(st, p) && (e = np_arg_parse(p, p->fallback, &st->value[p - f->param])))
 			return e;   /* a fallback the parser refuses: test_parser checks there is none */
+	/* a run is delivered whole: its length is bounded where it is read */
+	const np_param *count = f->id == NP_FN_INTERRUPTS ? np_param_find(f, "Count") : NULL;
+	if (count && st->value[count - f->param].u32.value > NP_MAX_RUN)
+		return "Count: a run is at most 65536 interrupts";
 	st->catalog = f;
 	return NULL;
 }

@@ -1167,6 +1167,19 @@ static void test_parser_step_defaults(void **state)
 	assert_null(np_parse_step("MoveThread Cpu=3", &s));
 	assert_arg(&s, "Cpu", "3");
 	assert_string_equal(np_parse_step("MoveThread", &s), "a required argument is missing");
+
+	/* Interrupts: Interrupt's arguments, and a run of Count pcs Step apart */
+	assert_null(np_parse_step("Interrupts Pc=0x10000000 Count=3", &s));
+	assert_int_equal(s.narg, 2);
+	assert_arg(&s, "Source", "ProfileTime");
+	assert_arg(&s, "Step", "1");
+	assert_arg(&s, "Cpu", "0");
+	assert_arg(&s, "Group", "0");
+	assert_arg(&s, "Process", "current");
+	assert_int_equal(np_step_value(&s, "Step")->u64, 1);
+	assert_int_equal(np_step_value(&s, "Count")->u32.value, 3);
+	assert_string_equal(np_parse_step("Interrupts Pc=0x10000000", &s), "a required argument is missing");
+	assert_string_equal(np_parse_step("Interrupts Count=1", &s), "a required argument is missing");
 }
 
 static void test_parser_step_canonical_names(void **state)
@@ -1230,6 +1243,14 @@ static void test_parser_step_errors(void **state)
 			    "unknown argument for this function");
 	assert_null(np_parse_step("NtQuerySystemInformation SystemInformationLength=auto", &s));
 	assert_string_equal(np_parse_step("MoveThread Cpu=auto", &s), "expected a 32-bit number");
+	/* a run is bounded where it is read: NP_MAX_RUN, and one past it */
+	assert_null(np_parse_step("Interrupts Pc=0 Step=0xFFFFFFFFFFFFFFFF Count=65536", &s));
+	assert_int_equal(np_step_value(&s, "Count")->u32.value, NP_MAX_RUN);
+	assert_null(np_parse_step("Interrupts Pc=0 Count=0", &s));
+	assert_string_equal(np_parse_step("Interrupts Pc=0 Count=65537", &s), "Count: a run is at most 65536 interrupts");
+	assert_string_equal(np_parse_step("Interrupts Pc=0 Count=0xFFFFFFFF", &s),
+			    "Count: a run is at most 65536 interrupts");
+	assert_string_equal(np_parse_step("Interrupts Pc=0 Count=auto", &s), "expected a 32-bit number");
 	assert_string_equal(np_parse_step("NtQueryIntervalProfile =3", &s), "expected Name=Value arguments");
 	char long_value[300];
 	memset(long_value, '1', sizeof long_value - 1);
@@ -1395,6 +1416,19 @@ static void test_parser_step_type_built(void **state)
 	built.narg = 0;
 	snprintf(built.function, sizeof built.function, "MoveThread");
 	assert_string_equal(np_step_type(&built), "a required argument is missing");
+	/* a built run is bounded as a read one is, and left untyped */
+	snprintf(built.function, sizeof built.function, "Interrupts");
+	snprintf(built.arg[0].name, sizeof built.arg[0].name, "Pc");
+	snprintf(built.arg[0].value, sizeof built.arg[0].value, "0x10000000");
+	snprintf(built.arg[1].name, sizeof built.arg[1].name, "Count");
+	snprintf(built.arg[1].value, sizeof built.arg[1].value, "65536");
+	built.narg = 2;
+	assert_null(np_step_type(&built));
+	assert_non_null(built.catalog);
+	snprintf(built.arg[1].value, sizeof built.arg[1].value, "65537");
+	assert_string_equal(np_step_type(&built), "Count: a run is at most 65536 interrupts");
+	assert_null(built.catalog);
+	built.narg = 0;
 	snprintf(built.function, sizeof built.function, "NtFrobnicate");
 	assert_string_equal(np_step_type(&built), "unknown function (see fixtures/README.md, Steps)");
 }

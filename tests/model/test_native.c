@@ -60,6 +60,7 @@ static int setup(void **state)
 	bent.exported = bent_exported;
 	bent.set_interval_profile = bent_set;
 	bent.interrupt = NULL;
+	bent.interrupts = NULL;
 	bent.inject = NULL;
 	bent.read_events = NULL;
 	bent.move_thread = NULL;
@@ -107,9 +108,9 @@ static void test_native_missing_simulation_steps(void **state)
 {
 	np_record r;
 	(void)state;
-	const char *lines[] = { "Interrupt Source=ProfileTime Pc=0x1000", "Inject What=alloc",
-				"ReadEvents", "MoveThread Cpu=0" };
-	for (unsigned i = 0; i < 4; i++) {
+	const char *lines[] = { "Interrupt Source=ProfileTime Pc=0x1000", "Interrupts Pc=0x1000 Count=2",
+				"Inject What=alloc", "ReadEvents", "MoveThread Cpu=0" };
+	for (unsigned i = 0; i < 5; i++) {
 		assert_null(run_step(lines[i], &r, NULL));
 		assert_int_equal(r.outcome.kind, NP_OUT_NOT_APPLICABLE);
 		assert_string_equal(r.why, "the implementation cannot take this step");
@@ -249,6 +250,161 @@ static void test_native_every_result_kind_crosses(void **state)
 	}
 }
 
+
+/* ---- Interrupts: a run through interrupts(), or one interrupt() per pc ---- */
+
+#define RUN_MAX_STEPS 8
+
+/* Runs step lines in order on one fresh system of impl; one record each. */
+static void run_steps(const ntprof_impl *impl, const char *version, np_arch arch, const char *given,
+		      const char *const *lines, unsigned n, np_record *recs)
+{
+	static np_vector v;
+	static np_step st;
+	np_ver ver;
+	memset(&v, 0, sizeof v);
+	if (given)
+		assert_null(np_parse_given_pair(given, &v.given[v.ngiven++]));
+	assert_true(np_version_parse(version, &ver));
+	np_backend *b = np_backend_native_new(impl);
+	assert_non_null(b);
+	assert_null(b->begin(b, (np_target){ ver, arch }, &v));
+	for (unsigned i = 0; i < n; i++) {
+		const char *e = np_parse_step(lines[i], &st);
+		if (e)
+			fail_msg("\"%s\": %s", lines[i], e);
+		b->step(b, &st, &recs[i]);
+	}
+	b->end(b);
+	b->destroy(b);
+}
+
+/* The first step whose records differ (kind, code, out-values), or -1. */
+static int first_difference(const np_record *a, const np_record *b, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		bool same = a[i].outcome.kind == b[i].outcome.kind && a[i].outcome.code == b[i].outcome.code &&
+			    a[i].nout == b[i].nout;
+		for (unsigned k = 0; same && k < a[i].nout; k++)
+			same = strcmp(a[i].out[k].name, b[i].out[k].name) == 0 &&
+			       strcmp(a[i].out[k].value, b[i].out[k].value) == 0;
+		if (!same)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Runs the interpreter meets on the model's fast path (one started profile)
+ * and beside it, across the 256-pc chunks it delivers them in. */
+static const struct run_case {
+	const char *version;
+	np_arch arch;
+	const char *given;
+	const char *step[RUN_MAX_STEPS];
+} run_cases[] = {
+	{ "1709", NP_X64, NULL, {   /* IN-4: base+size counts, base+size+1 does not */
+		"NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x100 "
+		"BucketSize=4 Buffer=>b BufferSize=64 Affinity=1",
+		"NtStartProfile ProfileHandle=h", "Interrupts Pc=0x100000FE Count=4", "ReadBuffer Buffer=b Count=17" } },
+	{ "1809", NP_X64, NULL, {   /* IN-3: base+size does not count */
+		"NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x100 "
+		"BucketSize=4 Buffer=>b BufferSize=64 Affinity=1",
+		"NtStartProfile ProfileHandle=h", "Interrupts Pc=0x100000FE Count=4", "ReadBuffer Buffer=b Count=17" } },
+	{ "1709", NP_X64, NULL, {   /* IN-7: the bug check opens the second chunk and ends the run */
+		"NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x4000 "
+		"BucketSize=2 Buffer=>b BufferSize=0x4000 Affinity=1",
+		"NtStartProfile ProfileHandle=h", "Interrupts Pc=0x10003F00 Count=0x200",
+		"Interrupts Pc=0x10000000 Step=4 Count=2", "ReadBuffer Buffer=b" } },
+	{ "1607", NP_X86, NULL, {   /* IN-7: corruption in the first chunk is the run's outcome */
+		"NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x103 "
+		"BucketSize=4 Buffer=>b BufferSize=64 Affinity=1",
+		"NtStartProfile ProfileHandle=h", "Interrupts Pc=0x10000102 Step=0xFFFFFFFFFFFFFFFF Count=300",
+		"ReadBuffer Buffer=b Count=17" } },
+	{ "1607", NP_X86, "K-OOB-POLICY=bugcheck", {
+		"NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x103 "
+		"BucketSize=4 Buffer=>b BufferSize=64 Affinity=1",
+		"NtStartProfile ProfileHandle=h", "Interrupts Pc=0x100000F0 Count=300", "ReadBuffer Buffer=b" } },
+	{ "3.50", NP_X86, NULL, {   /* IN-2: not applicable, on the first pc */
+		"NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x100 "
+		"BucketSize=4 Buffer=>b BufferSize=64",
+		"NtStartProfile ProfileHandle=h", "Interrupts Source=ProfileTotalIssues Pc=0x10000000 Count=3",
+		"Interrupts Pc=0x10000000 Step=0 Count=0", "ReadBuffer Buffer=b" } },
+};
+
+static unsigned case_steps(const struct run_case *c)
+{
+	unsigned n = 0;
+	while (n < RUN_MAX_STEPS && c->step[n])
+		n++;
+	return n;
+}
+
+/* Drops the first pc of every call: a fast path that loses one. */
+static ntprof_result lossy_interrupts(void *sys, const ntprof_interrupt *irq, const uint64_t *pc, size_t n,
+				      uint64_t *counted)
+{
+	*counted = 0;
+	return n ? np_impl_model.interrupts(sys, irq, pc + 1, n - 1, counted)
+		 : np_impl_model.interrupts(sys, irq, pc, 0, counted);
+}
+
+/* The difference, case by case, between the model's table and one other. */
+static int compare_with_model(const ntprof_impl *other, unsigned c)
+{
+	np_record want[RUN_MAX_STEPS], got[RUN_MAX_STEPS];
+	unsigned n = case_steps(&run_cases[c]);
+	run_steps(&np_impl_model, run_cases[c].version, run_cases[c].arch, run_cases[c].given, run_cases[c].step,
+		  n, want);
+	run_steps(other, run_cases[c].version, run_cases[c].arch, run_cases[c].given, run_cases[c].step, n, got);
+	return first_difference(want, got, n);
+}
+
+/* A dl: object takes a run through interrupt(), one pc at a time: it ends
+ * exactly as the model's interrupts() does, chunk boundaries and all. */
+static void test_native_run_one_at_a_time_is_the_model(void **state)
+{
+	(void)state;
+	ntprof_impl one_at_a_time = np_impl_model;
+	one_at_a_time.interrupts = NULL;
+	for (unsigned c = 0; c < sizeof run_cases / sizeof *run_cases; c++) {
+		int d = compare_with_model(&one_at_a_time, c);
+		if (d >= 0)
+			fail_msg("case %u (%s): step %d differs", c, run_cases[c].version, d + 1);
+	}
+	/* fail twin: a fast path that loses a pc is told apart */
+	ntprof_impl lossy = np_impl_model;
+	lossy.interrupts = lossy_interrupts;
+	assert_int_equal(compare_with_model(&lossy, 0), 2);
+	assert_int_equal(compare_with_model(&lossy, 3), 2);
+}
+
+/* What the runs above end in, written out: the model's own totals. */
+static void test_native_run_outcomes(void **state)
+{
+	np_record r[RUN_MAX_STEPS];
+	(void)state;
+	const struct { unsigned c, step; np_outcome_kind kind; const char *out; } want[] = {
+		{ 0, 2, NP_OUT_CORRUPTION, "3" }, { 0, 3, NP_OUT_NONE, "0*15,2,1" },
+		{ 1, 2, NP_OUT_NONE, "2" }, { 1, 3, NP_OUT_NONE, "0*15,2,0" },
+		{ 2, 2, NP_OUT_BUGCHECK, NULL }, { 2, 3, NP_OUT_BUGCHECK, NULL },
+		{ 3, 2, NP_OUT_CORRUPTION, "259" }, { 3, 3, NP_OUT_NONE, "16*16,3" },
+		{ 4, 2, NP_OUT_BUGCHECK, NULL },
+		{ 5, 2, NP_OUT_NOT_APPLICABLE, NULL }, { 5, 3, NP_OUT_NONE, "0" }, { 5, 4, NP_OUT_NONE, "0*16" },
+	};
+	for (unsigned w = 0; w < sizeof want / sizeof *want; w++) {
+		const struct run_case *c = &run_cases[want[w].c];
+		run_steps(&np_impl_model, c->version, c->arch, c->given, c->step, case_steps(c), r);
+		const np_record *got = &r[want[w].step];
+		assert_int_equal(got->outcome.kind, want[w].kind);
+		if (!want[w].out) {
+			assert_int_equal(got->nout, 0);
+			continue;
+		}
+		assert_int_equal(got->nout, 1);
+		assert_string_equal(got->out[0].value, want[w].out);
+	}
+}
+
 #define T(f) cmocka_unit_test_setup(f, setup)
 static const struct CMUnitTest tests[] = {
 	T(test_native_no_memory_is_not_applicable),
@@ -261,6 +417,8 @@ static const struct CMUnitTest tests[] = {
 	T(test_native_result_kinds_are_the_abis),
 	T(test_native_every_result_kind_crosses),
 	T(test_native_runs_typed_values),
+	T(test_native_run_one_at_a_time_is_the_model),
+	T(test_native_run_outcomes),
 };
 #undef T
 

@@ -162,6 +162,17 @@ typedef struct ntprof_impl {
 	ntprof_result (*read_events)(void *sys, char *text, size_t cap);
 	/* Moves the calling thread to processor cpu; *now is where it runs. */
 	ntprof_result (*move_thread)(void *sys, unsigned cpu, unsigned *now);
+
+	/* A run of n interrupts alike but for their pcs (irq->pc is not read):
+	 * what interrupt() does once for each pc[i], in order, stopping at the
+	 * first result that is neither NONE nor CORRUPTION; *counted is the
+	 * run's total, and the result that last one, else CORRUPTION when any
+	 * increment corrupted, else NONE. NULL: the harness calls interrupt()
+	 * once per pc. It came after ABI 1's first tables, which may end before
+	 * it, so `--backend dl:` never reads it: a dl: object takes a run through
+	 * interrupt(). */
+	ntprof_result (*interrupts)(void *sys, const ntprof_interrupt *irq, const uint64_t *pc, size_t n,
+				    uint64_t *counted);
 } ntprof_impl;
 
 /* What a shared object for `--backend dl:PATH.so` exports. */

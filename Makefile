@@ -148,7 +148,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(VARIANT_LDFLAGS)
 # The harness and the tests find SPEC.md, fixtures/ and model/ at run time:
 # in the source tree when run from it, in datadir once installed.
 HARNESS_DEFS = -Iharness/include -Iharness \
-	-DNTPROF_SOURCE_ROOT="\"$(ROOT)\"" -DNTPROF_DATADIR="\"$(datadir)\""
+	-DNTPROF_SOURCE_ROOT="\"$(ROOT)\"" -DNTPROF_DATADIR="\"$(datadir)\"" -DNTPROF_VERSION="\"$(VERSION)\""
 # private: prerequisites (the flags stamp below) must not inherit these.
 $(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
 $(B)/tests/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) -Itests
@@ -258,7 +258,7 @@ WIN_SRC     := $(MODEL_SRC) $(filter-out harness/cli/posix.c,$(HARNESS_SRC)) $(w
 WIN_EMBED   := build/win/fixtures_embedded.c
 WIN_CFLAGS   = -std=c11 -Wall -Wextra -Werror -O2 -D__USE_MINGW_ANSI_STDIO=1
 WIN_CPPFLAGS = -Imodel/include -Imodel -Iharness/include -Iharness -DNTPROF_EMBEDDED_FIXTURES \
-	-DNTPROF_SOURCE_ROOT="\".\"" -DNTPROF_DATADIR="\".\""
+	-DNTPROF_SOURCE_ROOT="\".\"" -DNTPROF_DATADIR="\".\"" -DNTPROF_VERSION="\"$(VERSION)\""
 WIN_LDFLAGS  = -static
 
 windows: $(WIN_ARCHES:%=build/win/%/ntprof.exe)

@@ -81,9 +81,20 @@ extern const cli_command cli_run, cli_compare, cli_matrix, cli_diff, cli_call, c
  * session in a child process. The POSIX ntprof has neither (cli/posix.c). */
 extern const cli_command cli_live, cli_child;
 
-/* Prints "ntprof: WHY" (when why) and the usage of every command to stderr;
+/* Prints "ntprof: WHY" (when why) and the usage of the command being run
+ * (cli_set_current; of every command before one is found) to stderr;
  * returns EXIT_BAD_INPUT. */
 int cli_usage(const char *why);
+void cli_set_current(const cli_command *c);
+/* A command's usage, summary and options on stdout; 0. */
+int cli_help(const cli_command *c);
+/* "ntprof VERSION" on stdout; 0. */
+int cli_version(void);
+/* The command named name (NULL: none), and the one nearest a mistyped name. */
+const cli_command *cli_find_command(const char *name);
+const char *cli_nearest_command(const char *name);
+/* Refuses a command's operands when it takes none: 0, or EXIT_BAD_INPUT. */
+int cli_no_operands(const char *command, int argc, char **argv);
 
 /* ---- the output sink ---------------------------------------------------- */
 

@@ -103,8 +103,7 @@ static int write_report(const explore_settings *s, np_backend *model)
 	cli_sink out;
 	np_explore_stats st;
 	if (!cli_sink_open(&out, s->output)) {
-		fprintf(stderr, "ntprof: --output %s: cannot write\n", s->output);
-		return EXIT_BAD_INPUT;
+		return cli_sink_error("--output", s->output, &out);
 	}
 	if (!np_explore(out.f, model, &s->o, &st)) {
 		fprintf(stderr, "ntprof: out of memory\n");
@@ -112,8 +111,7 @@ static int write_report(const explore_settings *s, np_backend *model)
 		return EXIT_BAD_INPUT;
 	}
 	if (!cli_sink_close(&out)) {
-		fprintf(stderr, "ntprof: --output %s: cannot write\n", s->output);
-		return EXIT_BAD_INPUT;
+		return cli_sink_error("--output", s->output, &out);
 	}
 	fprintf(stderr, "ntprof explore: %lu combinations, %lu evaluations, %.2f s (%.0f combinations/s)%s\n",
 		st.combinations, st.evaluations, st.seconds,

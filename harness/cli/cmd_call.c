@@ -62,6 +62,11 @@ static int parse_steps(char **text, int nsteps, np_step *steps)
 {
 	for (int i = 0; i < nsteps; i++) {
 		char why[600];
+		if (strncmp(text[i], "--", 2) == 0) {
+			fprintf(stderr, "ntprof: call: %s after the steps: options come before the first STEP\n",
+				text[i]);
+			return cli_usage(NULL);
+		}
 		const char *e = np_parse_step(text[i], &steps[i]);
 		if (e)
 			e = np_step_explain(text[i], e, why, sizeof why);

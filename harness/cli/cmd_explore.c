@@ -26,6 +26,10 @@ static int check_function(void *options, const char *value, const cli_option *o)
 	if (strlen(value) >= sizeof buf)
 		return cli_usage(o->bad);
 	strcpy(buf, value);
+	if (strspn(buf, ",") == strlen(buf)) {   /* "" or ",,,": no function, not all of them */
+		fprintf(stderr, "ntprof: --function '%s': names no function\n", value);
+		return EXIT_BAD_INPUT;
+	}
 	for (char *save = NULL, *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
 		const char *e = np_explore_check_function(f);
 		if (e) {

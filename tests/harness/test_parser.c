@@ -1600,7 +1600,7 @@ static void test_parser_profile_argument_syntax(void **state)
 	assert_false(np_groups_parse("0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1", g, &count));
 	np_step st;
 	assert_string_equal(np_parse_step("NtCreateProfile ProfileBase=0 ProfileSize=4 BucketSize=2 BufferSize=4 Affinity=0x", &st),
-			    "expected an affinity: all or a number");
+			    "expected an affinity: all, -1 (all ones) or a number");
 	assert_string_equal(np_parse_step("Interrupt Pc=1 Process=others", &st),
 			    "not one of the values this argument takes");
 	assert_null(np_parse_step("Interrupt Pc=1 Process=other", &st));

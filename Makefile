@@ -171,7 +171,8 @@ ALL_LDFLAGS = $(LDFLAGS) $(VARIANT_LDFLAGS)
 # it was built in (found from the executable's path or the environment, never
 # compiled in, so that the binary does not depend on where the tree is), else
 # in datadir once installed. The test programs, never installed, name the tree.
-HARNESS_DEFS = -Iharness/include -Iharness -DNTPROF_DATADIR="\"$(datadir)\""
+HARNESS_DEFS = -Iharness/include -Iharness -DNTPROF_DATADIR="\"$(datadir)\"" \
+	-DNTPROF_VERSION="\"$(VERSION)\""
 TEST_DEFS    = -DNTPROF_SOURCE_ROOT="\"$(ROOT)\"" -Itests
 # private: prerequisites (the flags stamp below) must not inherit these.
 $(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
@@ -282,7 +283,7 @@ WIN_SRC     := $(MODEL_SRC) $(filter-out harness/cli/posix.c,$(HARNESS_SRC)) $(w
 WIN_EMBED   := build/win/fixtures_embedded.c
 WIN_CFLAGS   = -std=c11 -Wall -Wextra $(NP_WERROR) -O2 -D__USE_MINGW_ANSI_STDIO=1
 WIN_CPPFLAGS = -Imodel/include -Imodel -Iharness/include -Iharness -DNTPROF_EMBEDDED_FIXTURES \
-	-DNTPROF_DATADIR="\".\""
+	-DNTPROF_DATADIR="\".\"" -DNTPROF_VERSION="\"$(VERSION)\""
 WIN_LDFLAGS  = -static
 
 windows: $(WIN_ARCHES:%=build/win/%/ntprof.exe) $(WIN_ARCHES:%=build/win/%/tests/win/ntdll_standin.dll)

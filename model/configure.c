@@ -408,3 +408,20 @@ np_config_error np_machine_configure_all(np_machine *m, const np_setting *settin
 			return e;
 	return NULL;
 }
+
+/* The given key nearest a mistyped one, for "did you mean": the machine's
+ * own keys, hal, the properties and the knobs (hal.SOURCE.FIELD and
+ * cpuN.FIELD are patterns, suggested by their words alone). */
+const char *np_config_nearest(const char *key)
+{
+	np_nearest n;
+	np_nearest_start(&n, key);
+	for (size_t i = 0; i < sizeof machine_keys / sizeof *machine_keys; i++)
+		np_nearest_offer(&n, machine_keys[i].key);
+	np_nearest_offer(&n, "hal");
+	for (unsigned p = 0; p < PROPERTY_COUNT; p++)
+		np_nearest_offer(&n, properties[p].name);
+	for (unsigned k = 0; k < KNOB_COUNT; k++)
+		np_nearest_offer(&n, knobs[k].name);
+	return np_nearest_found(&n);
+}

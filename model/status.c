@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "ntprof/names.h"
 #include "ntprof/number.h"
 #include "ntprof/status.h"
 
@@ -102,4 +103,23 @@ uint32_t np_status_to_win32(uint32_t s)
 		if (map[i].status == s)
 			return map[i].error;
 	return NP_ERROR_INVALID_FUNCTION; /* TR-9: not reached by any modelled path */
+}
+
+static const char *nearest_in(const code_name *t, size_t n, const char *text)
+{
+	np_nearest near;
+	np_nearest_start(&near, text);
+	for (size_t i = 0; i < n; i++)
+		np_nearest_offer(&near, t[i].name);
+	return np_nearest_found(&near);
+}
+
+const char *np_status_nearest(const char *text)
+{
+	return nearest_in(statuses, sizeof statuses / sizeof *statuses, text);
+}
+
+const char *np_win32_nearest(const char *text)
+{
+	return nearest_in(errors, sizeof errors / sizeof *errors, text);
 }

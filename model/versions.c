@@ -3,6 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ntprof/names.h"
 #include "ntprof/number.h"
 #include "ntprof/version.h"
 
@@ -43,6 +44,16 @@ static const np_version_info table[NP_VERSION_COUNT] = {
 	[NP_V11_23H2] = { "11-23H2", "Windows 11 23H2",            10,  0, 22631,    0, CK },
 	[NP_V11_24H2] = { "11-24H2", "Windows 11 24H2",            10,  0, 26100,    0, CK },
 };
+
+/* Everyday names of releases, each naming one key: a family's first
+ * release (nt4 the RTM of 4.0, 10 the first Windows 10, 11 the first
+ * Windows 11). `ntprof versions` shows them beside their keys. */
+static const struct { const char *name; np_ver v; } friendly[] = {
+	{ "nt4", NP_V4_0 }, { "2000", NP_V5_0 }, { "xp", NP_V5_1 }, { "2003", NP_V5_2 },
+	{ "vista", NP_V6_0 }, { "win7", NP_V6_1 }, { "win8", NP_V6_2 }, { "win8.1", NP_V6_3 },
+	{ "10", NP_V1507 }, { "11", NP_V11_21H2 },
+};
+#define FRIENDLY_COUNT (sizeof friendly / sizeof *friendly)
 
 static const char *const arch_names[NP_ARCH_COUNT] = { "x86", "x64", "wow64" };
 
@@ -94,6 +105,12 @@ static bool parse_build(const char *text, unsigned part[4], int *count)
  * given build (and revision, which separates 4.0 SP4 and 5.2 SP1). */
 bool np_version_parse(const char *text, np_ver *out)
 {
+	for (unsigned k = 0; k < FRIENDLY_COUNT; k++) {
+		if (strcasecmp(text, friendly[k].name) == 0) {
+			*out = friendly[k].v;
+			return true;
+		}
+	}
 	for (unsigned v = 0; v < NP_VERSION_COUNT; v++) {
 		if (strcasecmp(text, table[v].key) == 0) {
 			*out = (np_ver)v;
@@ -208,4 +225,23 @@ bool np_arch_exists(np_ver v, np_arch a)
 	default:
 		return false;
 	}
+}
+
+const char *np_version_friendly(np_ver v)
+{
+	for (unsigned k = 0; k < FRIENDLY_COUNT; k++)
+		if (friendly[k].v == v)
+			return friendly[k].name;
+	return NULL;
+}
+
+const char *np_version_nearest(const char *text)
+{
+	np_nearest n;
+	np_nearest_start(&n, text);
+	for (unsigned v = 0; v < NP_VERSION_COUNT; v++)
+		np_nearest_offer(&n, table[v].key);
+	for (unsigned k = 0; k < FRIENDLY_COUNT; k++)
+		np_nearest_offer(&n, friendly[k].name);
+	return np_nearest_found(&n);
 }

@@ -81,18 +81,35 @@ extern const cli_command cli_run, cli_compare, cli_matrix, cli_diff, cli_call, c
  * session in a child process. The POSIX ntprof has neither (cli/posix.c). */
 extern const cli_command cli_live, cli_child;
 
-/* Prints "ntprof: WHY" (when why) and the usage of every command to stderr;
+/* Prints "ntprof: WHY" (when why) and the usage of the command being run
+ * (cli_set_current; of every command before one is found) to stderr;
  * returns EXIT_BAD_INPUT. */
 int cli_usage(const char *why);
+void cli_set_current(const cli_command *c);
+/* A command's usage, summary and options on stdout; 0. */
+int cli_help(const cli_command *c);
+/* "ntprof VERSION" on stdout; 0. */
+int cli_version(void);
+/* The command named name (NULL: none), and the one nearest a mistyped name. */
+const cli_command *cli_find_command(const char *name);
+const char *cli_nearest_command(const char *name);
+/* Refuses a command's operands when it takes none: 0, or EXIT_BAD_INPUT. */
+int cli_no_operands(const char *command, int argc, char **argv);
 
 /* ---- the output sink ---------------------------------------------------- */
 
 /* Writes through a temporary file renamed into place: no half-written
- * output. path NULL: stdout. */
+ * output. path NULL: stdout. A character device or FIFO is written
+ * directly; a symlink to a regular file is written through (the file is
+ * replaced, the link stays); a directory, a dangling symlink or another
+ * kind of file is refused. */
 typedef struct cli_sink {
 	FILE *f;
 	char tmp[1100];
+	char target[1100];   /* what the rename replaces: path, or what its symlink names */
 	const char *path;
+	bool direct;         /* written in place: a device or a FIFO */
+	char why[200];       /* why opening or closing failed */
 } cli_sink;
 
 bool cli_sink_open(cli_sink *s, const char *path);
@@ -100,6 +117,8 @@ bool cli_sink_open(cli_sink *s, const char *path);
 bool cli_sink_close(cli_sink *s);
 /* Gives up an opened sink: its temporary file goes, the target stays as it was. */
 void cli_sink_abort(cli_sink *s);
+/* "ntprof: OPTION PATH: cannot write: WHY" on stderr; EXIT_BAD_INPUT. */
+int cli_sink_error(const char *option, const char *path, const cli_sink *s);
 
 /* ---- FILE|DIR lists, vectors, the rule index ----------------------------- */
 

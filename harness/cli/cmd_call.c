@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "vectors/catalog.h"
+#include "vectors/hints.h"
 
 #define MAX_STEPS 64
 
@@ -60,8 +61,16 @@ static const char *const call_usage[] = {
 static int parse_steps(char **text, int nsteps, np_step *steps)
 {
 	for (int i = 0; i < nsteps; i++) {
+		char why[600];
+		if (strncmp(text[i], "--", 2) == 0) {
+			fprintf(stderr, "ntprof: call: %s after the steps: options come before the first STEP\n",
+				text[i]);
+			return cli_usage(NULL);
+		}
 		const char *e = np_parse_step(text[i], &steps[i]);
-		if (!e)
+		if (e)
+			e = np_step_explain(text[i], e, why, sizeof why);
+		else
 			e = np_captures_check(steps, (unsigned)i, &steps[i]);
 		if (e) {
 			fprintf(stderr, "ntprof: step %d (%s): %s\n", i + 1, text[i], e);

@@ -57,13 +57,11 @@ static int write_table(const compare_settings *s, np_compare *c, int status)
 {
 	cli_sink out;
 	if (!cli_sink_open(&out, s->output)) {
-		fprintf(stderr, "ntprof: --output %s: cannot write\n", s->output);
-		return EXIT_BAD_INPUT;
+		return cli_sink_error("--output", s->output, &out);
 	}
 	np_compare_print(out.f, c, s->format, s->differences);
 	if (!cli_sink_close(&out)) {
-		fprintf(stderr, "ntprof: --output %s: cannot write\n", s->output);
-		return EXIT_BAD_INPUT;
+		return cli_sink_error("--output", s->output, &out);
 	}
 	return status;
 }

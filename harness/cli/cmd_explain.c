@@ -3,8 +3,10 @@
  * bad input, an unknown rule among it. */
 #include <stddef.h>
 #include <stdio.h>
+#include <strings.h>
 
 #include "cli/cli.h"
+#include "ntprof/names.h"
 
 typedef struct explain_settings {
 	const char *root, *rule;
@@ -40,6 +42,16 @@ static const char *const explain_usage[] = {
 	NULL,
 };
 
+/* The rule as written, else in any case: si-1 is SI-1. */
+static const np_rule *find_rule(const np_index *ix, const char *id)
+{
+	const np_rule *r = np_index_rule(ix, id);
+	for (unsigned i = 0; !r && i < ix->nrule; i++)
+		if (strcasecmp(ix->rule[i].id, id) == 0)
+			r = &ix->rule[i];
+	return r;
+}
+
 static int explain_main(int argc, char **argv)
 {
 	explain_settings s = { NULL, NULL, false };
@@ -56,9 +68,15 @@ static int explain_main(int argc, char **argv)
 		printf("rules: %u, problems: %u\n", ix.nrule, problems);
 		status = problems ? EXIT_DIFFERENCE : 0;
 	} else {
-		const np_rule *found = np_index_rule(&ix, s.rule);
+		const np_rule *found = find_rule(&ix, s.rule);
 		if (!found) {
-			fprintf(stderr, "ntprof: explain %s: SPEC.md has no such rule\n", s.rule);
+			np_nearest n;
+			np_nearest_start(&n, s.rule);
+			for (unsigned i = 0; i < ix.nrule; i++)
+				np_nearest_offer(&n, ix.rule[i].id);
+			const char *near = np_nearest_found(&n);
+			fprintf(stderr, "ntprof: explain %s: SPEC.md has no such rule%s%s%s\n", s.rule,
+				near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
 			status = EXIT_BAD_INPUT;
 		} else {
 			np_explain(stdout, &ix, found);

@@ -26,6 +26,10 @@ static int check_function(void *options, const char *value, const cli_option *o)
 	if (strlen(value) >= sizeof buf)
 		return cli_usage(o->bad);
 	strcpy(buf, value);
+	if (strspn(buf, ",") == strlen(buf)) {   /* "" or ",,,": no function, not all of them */
+		fprintf(stderr, "ntprof: --function '%s': names no function\n", value);
+		return EXIT_BAD_INPUT;
+	}
 	for (char *save = NULL, *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
 		const char *e = np_explore_check_function(f);
 		if (e) {
@@ -103,8 +107,7 @@ static int write_report(const explore_settings *s, np_backend *model)
 	cli_sink out;
 	np_explore_stats st;
 	if (!cli_sink_open(&out, s->output)) {
-		fprintf(stderr, "ntprof: --output %s: cannot write\n", s->output);
-		return EXIT_BAD_INPUT;
+		return cli_sink_error("--output", s->output, &out);
 	}
 	if (!np_explore(out.f, model, &s->o, &st)) {
 		fprintf(stderr, "ntprof: out of memory\n");
@@ -112,8 +115,7 @@ static int write_report(const explore_settings *s, np_backend *model)
 		return EXIT_BAD_INPUT;
 	}
 	if (!cli_sink_close(&out)) {
-		fprintf(stderr, "ntprof: --output %s: cannot write\n", s->output);
-		return EXIT_BAD_INPUT;
+		return cli_sink_error("--output", s->output, &out);
 	}
 	fprintf(stderr, "ntprof explore: %lu combinations, %lu evaluations, %.2f s (%.0f combinations/s)%s\n",
 		st.combinations, st.evaluations, st.seconds,

@@ -80,13 +80,11 @@ static int write_matrix(const matrix_settings *s, const np_matrix *m, const np_i
 		return EXIT_BAD_INPUT;
 	}
 	if (!cli_sink_open(&out, s->output)) {
-		fprintf(stderr, "ntprof: --output %s: cannot write\n", s->output);
-		return EXIT_BAD_INPUT;
+		return cli_sink_error("--output", s->output, &out);
 	}
 	np_matrix_print(out.f, m, s->format, rules);
 	if (!cli_sink_close(&out)) {
-		fprintf(stderr, "ntprof: --output %s: cannot write\n", s->output);
-		return EXIT_BAD_INPUT;
+		return cli_sink_error("--output", s->output, &out);
 	}
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "ntprof/rules_trace.h"
@@ -54,23 +55,35 @@ static bool make_dirs(const char *path)
 	}
 }
 
-/* rules.md, then rules.html, each through a sink; NULL, or the path of
- * the one that could not be written. */
+/* One report through a sink; false with why (the OS reason) when it
+ * cannot be written. */
+static bool write_one(const char *path, const np_index *ix, const char *problems, bool html, char *why,
+		      size_t cap)
+{
+	cli_sink s;
+	bool ok = cli_sink_open(&s, path);
+	if (ok) {
+		if (html)
+			np_trace_html(s.f, ix, problems);
+		else
+			np_trace_markdown(s.f, ix, problems);
+		ok = cli_sink_close(&s);
+	}
+	if (!ok)
+		snprintf(why, cap, "%s", s.why);
+	return ok;
+}
+
+/* rules.md, then rules.html; NULL, or the path of the one that could not
+ * be written (why says why). */
 static const char *write_matrix(const char *dir, const np_index *ix, const char *problems,
-				char *md, char *html, size_t cap)
+				char *md, char *html, size_t cap, char *why, size_t why_cap)
 {
 	snprintf(md, cap, "%.1000s/rules.md", dir);
 	snprintf(html, cap, "%.1000s/rules.html", dir);
-	cli_sink s;
-	if (!cli_sink_open(&s, md))
+	if (!write_one(md, ix, problems, false, why, why_cap))
 		return md;
-	np_trace_markdown(s.f, ix, problems);
-	if (!cli_sink_close(&s))
-		return md;
-	if (!cli_sink_open(&s, html))
-		return html;
-	np_trace_html(s.f, ix, problems);
-	return cli_sink_close(&s) ? NULL : html;
+	return write_one(html, ix, problems, true, why, why_cap) ? NULL : html;
 }
 
 static int trace_main(int argc, char **argv)
@@ -83,7 +96,7 @@ static int trace_main(int argc, char **argv)
 	if (!cli_load_index(s.root, &ix))
 		return EXIT_BAD_INPUT;
 	if (!make_dirs(s.dir)) {
-		fprintf(stderr, "ntprof: --output-dir %s: cannot create it\n", s.dir);
+		fprintf(stderr, "ntprof: --output-dir %s: cannot create it: %s\n", s.dir, strerror(errno));
 		np_index_free(&ix);
 		return EXIT_BAD_INPUT;
 	}
@@ -94,14 +107,14 @@ static int trace_main(int argc, char **argv)
 		np_index_free(&ix);
 		return EXIT_BAD_INPUT;
 	}
-	char md[1100], html[1100];
-	const char *failed = write_matrix(s.dir, &ix, text, md, html, sizeof md);
+	char md[1100], html[1100], why[200];
+	const char *failed = write_matrix(s.dir, &ix, text, md, html, sizeof md, why, sizeof why);
 	fputs(text, stdout);
 	printf("rules: %u, problems: %u\n", ix.nrule, problems);
 	free(text);
 	np_index_free(&ix);
 	if (failed) {
-		fprintf(stderr, "ntprof: trace: cannot write %s\n", failed);
+		fprintf(stderr, "ntprof: trace: cannot write %s: %s\n", failed, why);
 		return EXIT_BAD_INPUT;
 	}
 	return problems ? EXIT_DIFFERENCE : 0;

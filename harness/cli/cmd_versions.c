@@ -1,13 +1,15 @@
 /* ntprof versions: the versions the model knows, a line each: key, build
- * number, product, architectures. Arguments are ignored. Exit 0. */
+ * number, the everyday name that also reads as the key ("-": none),
+ * product, architectures. Exit 0; 2 when given arguments. */
 #include <stdio.h>
 
 #include "cli/cli.h"
 
 static int versions_main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	int status = cli_no_operands("versions", argc, argv);
+	if (status)
+		return status;
 	for (unsigned v = 0; v < NP_VERSION_COUNT; v++) {
 		const np_version_info *i = np_version_info_of((np_ver)v);
 		char build[48];
@@ -15,7 +17,8 @@ static int versions_main(int argc, char **argv)
 			snprintf(build, sizeof build, "%u.%u.%u.%u", i->major, i->minor, i->build, i->revision);
 		else
 			snprintf(build, sizeof build, "%u.%u.%u", i->major, i->minor, i->build);
-		printf("%-8s %-16s %-28s %s%s%s\n", i->key, build, i->product,
+		const char *everyday = np_version_friendly((np_ver)v);
+		printf("%-8s %-16s %-7s %-28s %s%s%s\n", i->key, build, everyday ? everyday : "-", i->product,
 		       np_arch_exists((np_ver)v, NP_X86) ? "x86 " : "",
 		       np_arch_exists((np_ver)v, NP_X64) ? "x64 " : "",
 		       np_arch_exists((np_ver)v, NP_WOW64) ? "wow64" : "");

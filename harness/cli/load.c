@@ -43,6 +43,13 @@ bool cli_load_vectors(np_vector_set *set, const cli_paths *paths, const char *ro
 		if (!load_tree_fixtures(set, root, &err, &ok))
 			return false;
 	}
+	if (ok && set->count == 0) {
+		/* an empty directory: nothing to run is bad input, not an empty report */
+		fprintf(stderr, "ntprof: no vectors (no .vec file in %s)\n",
+			paths->count == 1 ? paths->path[0] : paths->count ? "the FILE|DIR arguments" : "fixtures/");
+		np_vectors_free(set);
+		return false;
+	}
 	if (ok && np_vectors_check(set, &err))
 		return true;
 	fprintf(stderr, "%s\n", err.text);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "ntprof/names.h"
 
 static const cli_option *find_in(const cli_option *table, const char *arg)
 {
@@ -33,12 +34,31 @@ static int take(const cli_option *o, void *settings, const char *value)
 	return 0;
 }
 
+static void offer_all(np_nearest *n, const cli_option *table)
+{
+	for (const cli_option *o = table; o && o->name; o++)
+		np_nearest_offer(n, o->name);
+}
+
 static int unknown(const cli_syntax *s, const char *arg, bool option_like)
 {
-	if (s->unknown_usage)
+	np_nearest n;
+	np_nearest_start(&n, arg);
+	offer_all(&n, s->options);
+	offer_all(&n, s->shared);
+	const char *near = option_like ? np_nearest_found(&n) : NULL;
+	if (s->unknown_usage && !near)
 		return cli_usage(s->unknown_usage);
-	fprintf(stderr, "ntprof: %s: unknown %s %s\n", s->command, option_like ? "option" : "argument",
-		arg);
+	fprintf(stderr, "ntprof: %s: unknown %s %s%s%s%s\n", s->command, option_like ? "option" : "argument",
+		arg, near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
+	return cli_usage(NULL);
+}
+
+int cli_no_operands(const char *command, int argc, char **argv)
+{
+	if (argc == 0)
+		return 0;
+	fprintf(stderr, "ntprof: %s: takes no arguments (got %s)\n", command, argv[0]);
 	return cli_usage(NULL);
 }
 

@@ -110,23 +110,20 @@ static int write_reports(const cli_run_settings *s, const np_run *run)
 	bool out_open = cli_sink_open(&out, s->output);
 	bool kw_open = out_open && (!s->known_write || cli_sink_open(&kw, s->known_write));
 	if (!out_open || !kw_open) {
-		fprintf(stderr, "ntprof: %s %s: cannot write\n", out_open ? "--known-write" : "--output",
-			out_open ? s->known_write : s->output);
 		if (out_open)
 			cli_sink_abort(&out);
-		return EXIT_BAD_INPUT;
+		return out_open ? cli_sink_error("--known-write", s->known_write, &kw)
+				: cli_sink_error("--output", s->output, &out);
 	}
 	int status = 0;
 	np_report(out.f, run, s->format, s->verbose);
 	if (s->known_write)
 		np_known_write(kw.f, run);
 	if (!cli_sink_close(&out)) {
-		fprintf(stderr, "ntprof: --output %s: cannot write\n", s->output);
-		status = EXIT_BAD_INPUT;
+		status = cli_sink_error("--output", s->output, &out);
 	}
 	if (s->known_write && !cli_sink_close(&kw)) {
-		fprintf(stderr, "ntprof: --known-write %s: cannot write\n", s->known_write);
-		status = EXIT_BAD_INPUT;
+		status = cli_sink_error("--known-write", s->known_write, &kw);
 	}
 	return status;
 }

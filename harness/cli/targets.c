@@ -4,38 +4,56 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "ntprof/version.h"
+#include "vectors/hints.h"
+
+/* Adds one VERSION[/ARCH] to l, leaving out the targets l already holds:
+ * --target 6.1 --target 6.1 runs 6.1 once. NULL or why not. */
+static const char *add_target(np_target_list *l, const char *text)
+{
+	np_target_list more = { .count = 0 };
+	const char *e = np_targets_add(&more, text);
+	for (unsigned i = 0; !e && i < more.count; i++) {
+		bool held = false;
+		for (unsigned k = 0; k < l->count && !held; k++)
+			held = l->t[k].version == more.t[i].version && l->t[k].arch == more.t[i].arch;
+		if (held)
+			continue;
+		if (l->count == sizeof l->t / sizeof *l->t)
+			return "too many targets";
+		l->t[l->count++] = more.t[i];
+	}
+	return e;
+}
+
+/* Says why VALUE of option NAME was refused, with the version nearest the
+ * one given when that was the trouble. */
+static int refused(const char *name, const char *value, const char *item, const char *e)
+{
+	char version[NP_NAME_MAX];
+	snprintf(version, sizeof version, "%.*s", (int)strcspn(item, "/"), item);
+	const char *near = strncmp(e, "unknown version", 15) == 0 ? np_version_nearest(version) : NULL;
+	fprintf(stderr, "ntprof: %s %s: %s%s%s%s\n", name, value, e, near ? " (did you mean " : "",
+		near ? near : "", near ? "?)" : "");
+	return EXIT_BAD_INPUT;
+}
 
 int cli_check_target(void *targets, const char *value, const cli_option *o)
 {
-	const char *e = np_targets_add(targets, value);
-	if (e) {
-		fprintf(stderr, "ntprof: %s %s: %s\n", o->name, value, e);
-		return EXIT_BAD_INPUT;
-	}
-	return 0;
-}
-
-/* Adds "VERSION[/ARCH],..." to a target list; NULL or why not. */
-static const char *add_targets(np_target_list *l, const char *list)
-{
-	char buf[512];
-	if (strlen(list) >= sizeof buf)
-		return "list too long";
-	strcpy(buf, list);
-	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		const char *e = np_targets_add(l, t);
-		if (e)
-			return e;
-	}
-	return NULL;
+	const char *e = add_target(targets, value);
+	return e ? refused(o->name, value, value, e) : 0;
 }
 
 int cli_check_target_list(void *targets, const char *value, const cli_option *o)
 {
-	const char *e = add_targets(targets, value);
-	if (e) {
-		fprintf(stderr, "ntprof: %s %s: %s\n", o->name, value, e);
-		return EXIT_BAD_INPUT;
+	char buf[512];
+	if (strlen(value) >= sizeof buf)
+		return refused(o->name, value, "", "list too long");
+	strcpy(buf, value);
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		const char *e = add_target(targets, t);
+		if (e)
+			return refused(o->name, value, t, e);
 	}
 	return 0;
 }
@@ -76,7 +94,8 @@ int cli_check_given(void *given, const char *value, const cli_option *o)
 		return cli_usage("too many --given");
 	const char *e = np_parse_given_pair(value, &g->pair[g->count]);
 	if (e) {
-		fprintf(stderr, "ntprof: --given %s: %s\n", value, e);
+		char why[200];
+		fprintf(stderr, "ntprof: --given %s: %s\n", value, np_given_explain(value, e, why, sizeof why));
 		return EXIT_BAD_INPUT;
 	}
 	g->count++;

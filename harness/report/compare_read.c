@@ -1,6 +1,7 @@
 /* ntprof compare: reading JSON result files (harness/report/report.c's
  * format 1) into the table. Each file is read and checked whole before it
  * joins the table, so a bad file leaves the table as it was. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -325,7 +326,7 @@ bool np_compare_load(np_compare *c, const char *path, np_error *err)
 {
 	FILE *in = fopen(path, "rb");
 	if (!in)
-		return np_error_at(err, path, 0, "cannot open");
+		return np_error_at(err, path, 0, "cannot open: %s", strerror(errno));
 	size_t len = 0, cap = 1 << 16;
 	char *text = malloc(cap);
 	bool ok = text != NULL;

@@ -4,6 +4,7 @@
  *
  * fixtures/known/README.md is the format's reference. Standard C only: the
  * Windows exe links this file too. */
+#include <errno.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -240,7 +241,7 @@ bool np_known_load(np_known *k, const char *path, np_error *err)
 	FILE *in = fopen(path, "r");
 	if (!in) {
 		memset(k, 0, sizeof *k);
-		return np_error_at(err, path, 0, "cannot open");
+		return np_error_at(err, path, 0, "cannot open: %s", strerror(errno));
 	}
 	bool ok = np_known_read(k, path, in, err);
 	fclose(in);

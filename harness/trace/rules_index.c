@@ -1,5 +1,6 @@
 /* Rule traceability: every SPEC.md rule must be cited by the model, proved by
  * a vector and by a test; nothing may cite a rule SPEC.md lacks or retired. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +121,7 @@ static bool load_spec(np_index *ix, np_error *err)
 	snprintf(path, sizeof path, "%s/SPEC.md", ix->root);
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		snprintf(err->text, sizeof err->text, "%.480s:0: cannot open", path);
+		snprintf(err->text, sizeof err->text, "%.480s: cannot open: %s", path, strerror(errno));
 		return false;
 	}
 	char line[2048];

@@ -119,9 +119,11 @@ static const char *parse_plain(np_param_kind kind, const char *text, np_arg *out
 		return np_pointer_parse(text, &out->pointer.symbol, &out->pointer.number) ? NULL
 			: "expected a pointer: user, null, misaligned, readonly, unmapped, kernel, vanishing or a number";
 	case NP_PARAM_AFFINITY:
-		if (strcmp(text, "all") == 0)
+		/* -1 is how C writes all ones: the caller's width, as `all` */
+		if (strcmp(text, "all") == 0 || strcmp(text, "-1") == 0)
 			return out->affinity.all = true, NULL;
-		return np_number_parse(text, &out->affinity.mask) ? NULL : "expected an affinity: all or a number";
+		return np_number_parse(text, &out->affinity.mask) ? NULL
+			: "expected an affinity: all, -1 (all ones) or a number";
 	case NP_PARAM_GROUPS:
 		return np_groups_parse(text, out->groups.element, &out->groups.count) ? NULL
 			: "expected Groups=G:MASK[:RESERVED],... (at most 8 elements) or none";

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vectors/catalog.h"
+#include "vectors/hints.h"
 #include "ntprof/configure.h"
 #include "vectors/parse_internal.h"
 #include "ntprof/names.h"
@@ -302,8 +303,10 @@ static bool add_step(np_vector *v, const char *rest, const char *file, int linen
 	if (!grown)
 		return fail(err, file, lineno, "out of memory");
 	v->step = grown;
-	if ((e = np_parse_step(rest, &v->step[v->nstep])) ||
-	    (e = np_captures_check(v->step, v->nstep, &v->step[v->nstep])))
+	char why[600];
+	if ((e = np_parse_step(rest, &v->step[v->nstep])))
+		return fail(err, file, lineno, "%s", np_step_explain(rest, e, why, sizeof why));
+	if ((e = np_captures_check(v->step, v->nstep, &v->step[v->nstep])))
 		return fail(err, file, lineno, "%s", e);
 	v->step[v->nstep++].line = lineno;
 	return true;
@@ -322,8 +325,19 @@ static bool add_expect(np_vector *v, char **tok, unsigned n, const char *file, i
 	if (!grown)
 		return fail(err, file, lineno, "out of memory");
 	st->expect = grown;
-	if ((e = parse_expect(tok + 1, n - 1, kw[0] == 'a', &st->expect[st->nexpect])))
+	char why[400];
+	if ((e = parse_expect(tok + 1, n - 1, kw[0] == 'a', &st->expect[st->nexpect]))) {
+		if (n > 1 && (strcmp(e, "unknown NTSTATUS") == 0 || strcmp(e, "unknown Win32 error name") == 0 ||
+			      strcmp(e, "unknown exception status") == 0))   /* a name of no table: quote it */
+			e = np_outcome_explain(tok[n > 2 && (strcmp(tok[1], "fault") == 0 ||
+							   strcmp(tok[1], "bugcheck") == 0) ? 2 : 1],
+					       e, why, sizeof why);
 		return fail(err, file, lineno, "%s", e);
+	}
+	/* An out-value the function never reports could never match. */
+	for (unsigned o = 0; o < st->expect[st->nexpect].nout; o++)
+		if ((e = np_out_check(st, st->expect[st->nexpect].out[o].name, why, sizeof why)))
+			return fail(err, file, lineno, "%s", e);
 	st->expect[st->nexpect++].line = lineno;
 	return true;
 }
@@ -370,8 +384,10 @@ bool np_parse_line(np_vector_set *set, np_vector **cur, char *line, const char *
 		for (unsigned i = 1; i < n; i++) {
 			if (v->ngiven == NP_MAX_GIVEN)
 				return fail(err, file, lineno, "too many given pairs");
+			char why[200];
 			if ((e = np_parse_given_pair(tok[i], &v->given[v->ngiven])))
-				return fail(err, file, lineno, "given %s: %s", tok[i], e);
+				return fail(err, file, lineno, "given %s: %s", tok[i],
+					    np_given_explain(tok[i], e, why, sizeof why));
 			v->given_line[v->ngiven++] = lineno;
 		}
 	} else if (strcmp(kw, "call") == 0) {

@@ -17,9 +17,12 @@
 
 bool np_vectors_vfail(np_error *err, const char *file, int line, const char *fmt, va_list ap)
 {
-	char msg[400];
+	char msg[700];
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	snprintf(err->text, sizeof err->text, "%s:%d: %s", file, line, msg);
+	if (line > 0)
+		snprintf(err->text, sizeof err->text, "%.300s:%d: %s", file, line, msg);
+	else   /* the file as a whole: no line to name */
+		snprintf(err->text, sizeof err->text, "%.300s: %s", file, msg);
 	return false;
 }
 
@@ -157,7 +160,7 @@ static bool load_file(np_vector_set *set, const char *path, np_error *err)
 			break;
 	}
 	if (ok && ferror(f))
-		ok = fail(err, path, 0, "read error");
+		ok = fail(err, path, 0, "cannot read: %s", strerror(errno));
 	fclose(f);
 	if (ok)
 		ok = np_vectors_load_text(set, path, text ? text : "", len, err);
@@ -207,7 +210,8 @@ bool np_vectors_load(np_vector_set *set, const char *path, np_error *err)
 			free(full);
 	}
 	closedir(d);
-	qsort(names, count, sizeof *names, compare_names);
+	if (count > 1)   /* qsort wants a non-NULL array even for none */
+		qsort(names, count, sizeof *names, compare_names);
 	for (unsigned i = 0; i < count; i++) {
 		if (ok)
 			ok = np_vectors_load(set, names[i], err);
@@ -241,11 +245,9 @@ void np_vectors_free(np_vector_set *set)
 
 bool np_error_at(np_error *err, const char *path, int line, const char *fmt, ...)
 {
-	char msg[700];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	np_vectors_vfail(err, path, line, fmt, ap);
 	va_end(ap);
-	snprintf(err->text, sizeof err->text, "%.300s:%d: %s", path, line, msg);
 	return false;
 }

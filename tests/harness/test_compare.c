@@ -450,7 +450,7 @@ static void test_compare_refused_files(void **state)
 	char path[700], want[800];
 	snprintf(path, sizeof path, "%s/absent.json", f->dir);
 	assert_false(np_compare_load(f->c, path, &f->err));
-	snprintf(want, sizeof want, "%s:0: cannot open", path);
+	snprintf(want, sizeof want, "%s: cannot open: No such file or directory", path);
 	assert_string_equal(f->err.text, want);
 }
 

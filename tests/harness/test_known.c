@@ -291,7 +291,7 @@ static void test_known_read_long_line_and_missing_file(void **state)
 	np_known_free(&f->known);
 	assert_false(np_known_load(&f->known, path, &f->err));
 	char want[800];
-	snprintf(want, sizeof want, "%s:0: cannot open", path);
+	snprintf(want, sizeof want, "%s: cannot open: No such file or directory", path);
 	assert_string_equal(f->err.text, want);
 }
 

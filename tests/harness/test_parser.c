@@ -121,7 +121,11 @@ static void assert_load_fails(tmpdir *t, const char *text, size_t len, int line,
 	np_vectors_free(&set);
 	if (ok)
 		fail_msg("the file loaded; want \"%s:%d: %s...\"", path, line, message);
-	snprintf(want, sizeof want, "%s:%d: %s", path, line, message);
+	/* line 0: a message about the whole file, which names no line */
+	if (line > 0)
+		snprintf(want, sizeof want, "%s:%d: %s", path, line, message);
+	else
+		snprintf(want, sizeof want, "%s: %s", path, message);
 	assert_prefix(err.text, want);
 	assert_int_equal(count, 0);
 
@@ -133,7 +137,10 @@ static void assert_load_fails(tmpdir *t, const char *text, size_t len, int line,
 	np_vectors_free(&set);
 	if (ok)
 		fail_msg("the text loaded; want \"mem/bad.vec:%d: %s...\"", line, message);
-	snprintf(want, sizeof want, "mem/bad.vec:%d: %s", line, message);
+	if (line > 0)
+		snprintf(want, sizeof want, "mem/bad.vec:%d: %s", line, message);
+	else
+		snprintf(want, sizeof want, "mem/bad.vec: %s", message);
 	assert_prefix(err.text, want);
 	assert_int_equal(count, 0);
 }
@@ -174,7 +181,7 @@ static const char good_text[] =
 	"  expect  STATUS_SUCCESS on 3.51..6.1 arch=x86,x64\n"                      /* 13 */
 	"  accept  0xC0000022 on 6.2 arch=x64 flag=alternative\n"                   /* 14 */
 	"  call    NtQueryIntervalProfile Source=2 Interval=misaligned\n"           /* 15 */
-	"  expect  STATUS_SUCCESS Interval=0x9897 Other=- on all\n"                 /* 16 */
+	"  expect  STATUS_SUCCESS Interval=0x9897 Interval=- on all\n"              /* 16 */
 	"  accept  fault STATUS_ACCESS_VIOLATION flag=unknown:K-QI-ALIGN\n"         /* 17 */
 	"  call    ReadEvents\n"                                                    /* 18 */
 	"  expect  Events=none\n"                                                   /* 19 */
@@ -283,7 +290,7 @@ static void test_parser_good_vector_steps_and_expectations(void **state)
 	assert_int_equal(s->nexpect, 2);
 	assert_int_equal(s->expect[0].nout, 2);
 	assert_pair(&s->expect[0].out[0], "Interval", "0x9897");
-	assert_pair(&s->expect[0].out[1], "Other", "-");
+	assert_pair(&s->expect[0].out[1], "Interval", "-");
 	assert_when(&s->expect[0].when, NP_V3_10, NP_V11_24H2, true, true, true);
 	assert_int_equal(s->expect[1].outcome.kind, NP_OUT_FAULT);
 	assert_int_equal(s->expect[1].outcome.code, NP_STATUS_ACCESS_VIOLATION);
@@ -363,7 +370,7 @@ static void test_parser_missing_file_line_zero(void **state)
 	char path[700], want[800];
 	snprintf(path, sizeof path, "%s/absent.vec", t->dir);
 	assert_false(np_vectors_load(&set, path, &err));
-	snprintf(want, sizeof want, "%s:0: cannot open: ", path);
+	snprintf(want, sizeof want, "%s: cannot open: ", path);
 	assert_prefix(err.text, want);
 	assert_int_equal(set.count, 0);
 	np_vectors_free(&set);
@@ -388,7 +395,7 @@ static void test_parser_failed_file_keeps_nothing(void **state)
 	assert_true(first);
 	assert_false(second);
 	char want[800];
-	snprintf(want, sizeof want, "%s:12: unknown NTSTATUS", bad);
+	snprintf(want, sizeof want, "%s:12: unknown NTSTATUS `STATUS_BOGUS`", bad);
 	assert_string_equal(err.text, want);
 	assert_int_equal(count, 1);
 	assert_string_equal(id, "keep/a");
@@ -515,6 +522,32 @@ static void test_parser_number_limits_accepted(void **state)
 	assert_int_equal(set.v[0].nstep, 4);
 	assert_string_equal(set.v[0].step[2].arg[0].value, "18446744073709551615");
 	np_vectors_free(&set);
+}
+
+/* An out-value the function never reports fails as the vector is read,
+ * naming the ones it does; one it reports reads. */
+static void test_parser_out_value_of_no_such_name(void **state)
+{
+	LOAD_FAILS(HEAD("e/x") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS Other=-\n", 6,
+		   "NtQueryIntervalProfile has no out-value Other (it reports: Interval)");
+	LOAD_FAILS(HEAD("e/x") "  call NtStartProfile ProfileHandle=null\n  expect STATUS_SUCCESS Interval=1\n", 6,
+		   "NtStartProfile has no out-value Interval (it reports none)");
+	np_vector_set set = { 0 };
+	np_error err;
+	static const char good[] = HEAD("e/x") "  call ZwQueryIntervalProfile\n  expect STATUS_SUCCESS Interval=1\n";
+	assert_true(np_vectors_load_text(&set, "ok.vec", good, sizeof good - 1, &err));
+	np_vectors_free(&set);
+	(void)state;
+}
+
+/* A name of no table is quoted, with the nearest name when one is near. */
+static void test_parser_status_did_you_mean(void **state)
+{
+	LOAD_FAILS(HEAD("e/x") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCES\n", 6,
+		   "unknown NTSTATUS `STATUS_SUCCES` (did you mean STATUS_SUCCESS?)");
+	LOAD_FAILS(HEAD("e/x") "  call NtQueryIntervalProfile\n  expect STATUS_NOT_A_STATUS\n", 6,
+		   "unknown NTSTATUS `STATUS_NOT_A_STATUS`");
+	(void)state;
 }
 
 static void test_parser_unknown_status_name(void **state)
@@ -895,7 +928,10 @@ static void test_parser_bad_data_files(void **state)
 			failures++;
 			continue;
 		}
-		snprintf(want, sizeof want, "%s:%ld: %s", path, line, end + 2);
+		if (line > 0)
+			snprintf(want, sizeof want, "%s:%ld: %s", path, line, end + 2);
+		else   /* the file as a whole */
+			snprintf(want, sizeof want, "%s: %s", path, end + 2);
 		/* as ntprof run reads them: the file, then the checks across files */
 		bool loaded = np_vectors_load(&set, path, &err);
 		bool ok = loaded && np_vectors_check(&set, &err);
@@ -1381,7 +1417,7 @@ static void test_parser_bad_value_fails_at_read_time(void **state)
 	np_vector_set set = { 0 };
 	np_error err;
 	assert_false(np_vectors_load_text(&set, "mem.vec", text, sizeof text - 1, &err));
-	assert_string_equal(err.text, "mem.vec:7: expected a 32-bit number");
+	assert_string_equal(err.text, "mem.vec:7: expected a 32-bit number: Interval=0x100000000");
 	assert_int_equal(set.count, 0);
 	np_vectors_free(&set);
 }
@@ -1598,7 +1634,7 @@ static void test_parser_profile_argument_syntax(void **state)
 	assert_false(np_groups_parse("0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1", g, &count));
 	np_step st;
 	assert_string_equal(np_parse_step("NtCreateProfile ProfileBase=0 ProfileSize=4 BucketSize=2 BufferSize=4 Affinity=0x", &st),
-			    "expected an affinity: all or a number");
+			    "expected an affinity: all, -1 (all ones) or a number");
 	assert_string_equal(np_parse_step("Interrupt Pc=1 Process=others", &st),
 			    "not one of the values this argument takes");
 	assert_null(np_parse_step("Interrupt Pc=1 Process=other", &st));
@@ -1691,6 +1727,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_parser_step_typed_values),
 	cmocka_unit_test(test_parser_catalog_fallbacks_parse),
 	cmocka_unit_test(test_parser_bad_value_fails_at_read_time),
+	T(test_parser_out_value_of_no_such_name),
+	T(test_parser_status_did_you_mean),
 	cmocka_unit_test(test_parser_step_type_built),
 	cmocka_unit_test(test_parser_given_pair),
 	T(test_parser_captures_good),

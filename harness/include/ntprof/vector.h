@@ -95,12 +95,13 @@ typedef struct np_vector_set {
 	unsigned nfiles;
 } np_vector_set;
 
-/* A parse error: "file:line: message". */
+/* A parse error: "file:line: message", or "file: message" for the whole file. */
 typedef struct np_error {
 	char text[1024];
 } np_error;
 
-/* Fills err with "path:line: message" and returns false, for parsers to
+/* Fills err with "path:line: message" ("path: message" for line 0, the file
+ * as a whole) and returns false, for parsers to
  * `return np_error_at(...)`. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))

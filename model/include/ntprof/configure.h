@@ -31,6 +31,8 @@ np_config_error np_machine_configure(np_machine *m, const char *key, const char 
  * not a given machine can take it; else the message np_machine_configure
  * gives for it. */
 np_config_error np_config_check(const char *key, const char *value);
+/* The given key nearest a mistyped one ("privlege": privilege), or NULL. */
+const char *np_config_nearest(const char *key);
 
 /* Applies n settings: every hal= first (it resets the HAL table), then every
  * cpus= (it decides which processors cpu= and cpuN.* may name), then the

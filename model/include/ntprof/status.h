@@ -71,6 +71,9 @@ uint32_t np_status_to_win32(uint32_t status);
  * name or a 32-bit number. */
 const char *np_bugcheck_name(uint32_t code);
 bool np_bugcheck_parse(const char *text, uint32_t *out);
+/* The status (or Win32 error) name nearest a mistyped one, or NULL. */
+const char *np_status_nearest(const char *text);
+const char *np_win32_nearest(const char *text);
 
 #ifdef __cplusplus
 }

@@ -35,10 +35,15 @@ const np_version_info *np_version_info_of(np_ver v);
 const char *np_version_key(np_ver v);
 const char *np_arch_name(np_arch a);
 
-/* Parses a key ("6.2", "1809", "11-24H2") or a build ("10.0.15063",
+/* Parses a key ("6.2", "1809", "11-24H2"), an everyday name ("xp", "win7",
+ * "10") or a build ("10.0.15063",
  * "4.0.1381.133"). A build between two releases of the same family maps to
  * the newest release at or below it (VR-2). Returns false when unknown. */
 bool np_version_parse(const char *text, np_ver *out);
+/* The everyday name of a key ("xp" for 5.1), which np_version_parse also
+ * reads, or NULL; and the key or everyday name nearest a mistyped one, or NULL. */
+const char *np_version_friendly(np_ver v);
+const char *np_version_nearest(const char *text);
 /* The key of a live system as RtlGetVersion describes it: major, minor,
  * build and service pack. The newest row of the family at or below the
  * build; the service pack separates 4.0sp4 (SP4 on) and 5.2sp1 (SP1 on).

@@ -404,3 +404,30 @@ void np_markdown_html(FILE *out, const char *text)
 	}
 	free(d.line);
 }
+
+/* A path in a URL: what is not a letter, digit or one of "-._~/" as %XX. */
+static void url_path(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		if (isalnum((unsigned char)*s) || strchr("-._~/", *s))
+			fputc(*s, out);
+		else
+			fprintf(out, "%%%02X", (unsigned char)*s);
+}
+
+void np_html_file_link(FILE *out, const char *file, int line, const char *text)
+{
+	fputs("<a href=\"" NP_PAGE_ROOT, out);
+	url_path(out, file);
+	if (line > 0)
+		fprintf(out, "#L%d", line);
+	fputs("\">", out);
+	if (text) {
+		np_html_escape(out, text, (size_t)-1);
+	} else {
+		np_html_escape(out, file, (size_t)-1);
+		if (line > 0)
+			fprintf(out, ":%d", line);
+	}
+	fputs("</a>", out);
+}

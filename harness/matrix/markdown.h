@@ -13,8 +13,21 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Where the pages' links to the tree's files (fixtures, model, tests)
+ * start: the pages are written to build/reports/ (make run, ntprof trace's
+ * default), two levels below the root. Relative links keep working when the
+ * tree is moved or copied and name no path of the machine that wrote them;
+ * a page written elsewhere keeps its in-page links but not these. */
+#define NP_PAGE_ROOT "../../"
+
 /* s's first n bytes (up to a NUL) with & < > " as entities. */
 void np_html_escape(FILE *out, const char *s, size_t n);
+
+/* A link to line (0: none) of file (relative to the root), the text
+ * "file:line" or text when given: <a href="../../file#Lline">. A browser
+ * opens the file; the fragment names the line for whoever reads the URL
+ * (a plain-text view has no anchors to scroll to). */
+void np_html_file_link(FILE *out, const char *file, int line, const char *text);
 
 /* One span of text (no blocks) with its inline markup. */
 void np_markdown_inline(FILE *out, const char *s, size_t n);

@@ -12,6 +12,7 @@
  * opened, so that no script is needed. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "matrix/markdown.h"
 #include "matrix/matrix_internal.h"
@@ -113,6 +114,11 @@ static const char style[] =
 	"td.x{border-left:3px solid #000}\n"
 	"td.x::before{content:\"\\2260  \";font-weight:bold}\n"
 	"td.m div{padding:0 2px}\n"
+	/* the text of a cell of many versions (and each architecture's line)
+	 * slides along inside its cell, right of the labels, so that a page
+	 * scrolled right still reads the status, not only its colour */
+	"td .t,td.m div{position:sticky;left:536px;z-index:0;display:inline-block}\n"
+	"td.m div{width:max-content}\n"
 	"tr:target td.s1,tr:target td.s2{background:#fff8c4}\n"
 	"a.up{margin-left:.3em}\n"
 	"#changes{display:none}\n#changes:target{display:block}\n#changes:target~#all{display:none}\n"
@@ -212,7 +218,11 @@ static void cell(FILE *out, const np_matrix *m, const palette *p, unsigned row, 
 		fprintf(out, " on %s", np_version_key((np_ver)np_matrix_previous(m, first)));
 	}
 	fprintf(out, "\">");
-	if (n == 1) {
+	if (n == 1 && span > 1) {   /* a wide cell keeps its text in view, see style */
+		fprintf(out, "<span class=\"t\">");
+		esc(out, np_matrix_text(m, id[0]));
+		fprintf(out, "</span>");
+	} else if (n == 1) {
 		esc(out, np_matrix_text(m, id[0]));
 	} else {
 		for (unsigned g = 0; g < n; g++) {
@@ -226,12 +236,22 @@ static void cell(FILE *out, const np_matrix *m, const palette *p, unsigned row, 
 }
 
 /* A vector file's name below the root (the page names no build machine's
- * paths), or NULL when it is not below it. */
+ * paths), or NULL when it is not below it. A relative name (from the
+ * working directory) serves when the root has the same file under it:
+ * root/name is then the file, whatever the working directory was. */
 static const char *relative(const char *file, const np_index *rules)
 {
 	size_t n = rules ? strlen(rules->root) : 0;
-	if (file && n && strncmp(file, rules->root, n) == 0 && file[n] == '/')
+	if (!file || !n)
+		return NULL;
+	if (strncmp(file, rules->root, n) == 0 && file[n] == '/')
 		return file + n + 1;
+	char there[1100];
+	struct stat a, b;
+	snprintf(there, sizeof there, "%s/%s", rules->root, file);
+	if (file[0] != '/' && stat(file, &a) == 0 && stat(there, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino)
+		return strncmp(file, "./", 2) == 0 ? file + 2 : file;
 	return NULL;
 }
 

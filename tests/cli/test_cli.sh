@@ -665,7 +665,7 @@ elif grep -q -i -E 'src=|<script|<link|<base|<img|<iframe|<object|<embed|@import
 	fail "matrix --format html" "the page fetches something: $(grep -o -i -E 'src=[^ ]*|<script|<link|<base|<img|<iframe|<object|<embed|@import|url\(|<[a-z]+ [^>]*href="?(https?:|//)[^ ]*' "$page" | grep -v '^<a href="http' | head -n 1)"
 elif ! grep -q -F '<a href="#rule-SI-1" title="SI-1 — Privilege from 6.2">SI-1</a>' "$page" ||
 	! grep -q -F '<div class="rule" id="rule-SI-1">' "$page" ||
-	! grep -q -F 'x" colspan="20" title="6.2 to 11-24H2; was SUCCESS on 6.1">PRIVILEGE_NOT_HELD</td>' "$page"; then
+	! grep -q -F 'x" colspan="20" title="6.2 to 11-24H2; was SUCCESS on 6.1"><span class="t">PRIVILEGE_NOT_HELD</span></td>' "$page"; then
 	fail "matrix --format html" "want SI-1 linked to its embedded text and the 6.2 change marked"
 else
 	# every in-page link has its anchor

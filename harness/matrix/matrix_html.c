@@ -104,8 +104,8 @@ static const char style[] =
 	"background:#f2f2f2}\n"
 	"table.m .s1{left:0;width:220px;min-width:220px;max-width:220px}\n"
 	"table.m .s2{left:220px;width:96px;min-width:96px;max-width:96px}\n"
-	"table.m .s3{left:316px;width:42px;min-width:42px;max-width:42px}\n"
-	"table.m .s4{left:358px;width:172px;min-width:172px;max-width:172px;"
+	"table.m .s3{left:316px;width:48px;min-width:48px;max-width:48px}\n"
+	"table.m .s4{left:364px;width:172px;min-width:172px;max-width:172px;"
 	"border-right:2px solid #888}\n"
 	"td.v,td.f{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}\n"
 	"td.n{text-align:right;color:#666}\n"
@@ -117,7 +117,7 @@ static const char style[] =
 	/* the text of a cell of many versions (and each architecture's line)
 	 * slides along inside its cell, right of the labels, so that a page
 	 * scrolled right still reads the status, not only its colour */
-	"td .t,td.m div{position:sticky;left:536px;z-index:0;display:inline-block}\n"
+	"td .t,td.m div{position:sticky;left:542px;z-index:0;display:inline-block}\n"
 	"td.m div{width:max-content}\n"
 	"tr:target td.s1,tr:target td.s2{background:#fff8c4}\n"
 	"a.up{margin-left:.3em}\n"

@@ -39,11 +39,13 @@ now=$work/now.sums
 : > "$now"
 
 # unlined NAME: where `trace` and `explain` cite a rule in code and tests,
-# the files but not their lines, which any edit of a citing file moves.
+# the files but not their lines, which any edit of a citing file moves
+# (rules.html links each line: "file:<a href="../../file#L12">12</a>,...").
 unlined() {
 	case $1 in
 	trace|explain-*)
-		sed 's#\(\(model\|harness\|tests\|bench\|tools\)/[A-Za-z0-9_/.]*\):[0-9][0-9,]*#\1#g' ;;
+		sed -e 's%<a href="\.\./\.\./\(model\|harness\|tests\|bench\|tools\)/[A-Za-z0-9_/.]*#L[0-9]*">[0-9]*</a>,\{0,1\}%%g' \
+		    -e 's#\(\(model\|harness\|tests\|bench\|tools\)/[A-Za-z0-9_/.]*\):[0-9][0-9,]*#\1#g' ;;
 	*)	cat ;;
 	esac
 }

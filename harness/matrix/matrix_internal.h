@@ -42,6 +42,31 @@ int np_matrix_previous(const np_matrix *m, np_ver v);
 /* The canonical (Nt) name of a step's function, for grouping. */
 const char *np_matrix_function(const np_step *st);
 
+/* ---- the HTML page (matrix_html.c, matrix_palette.c) ---- */
+
+/* The families of statuses the page colours alike. */
+typedef enum np_family {
+	NP_FAM_SUCCESS, NP_FAM_VALUES, NP_FAM_PARAMETER, NP_FAM_ACCESS, NP_FAM_BUGCHECK,
+	NP_FAM_ABSENT, NP_FAM_OTHER, NP_FAMILY_COUNT
+} np_family;
+
+typedef struct np_family_info {
+	const char *css;          /* its class name */
+	const char *name;         /* for the legend */
+	const char *background;   /* "#rrggbb" */
+	const char *text;         /* "#rrggbb", or NULL: the page's, NP_PAGE_TEXT */
+} np_family_info;
+
+#define NP_PAGE_TEXT "#222222"
+
+const np_family_info *np_family_of(np_family f);
+/* The status of a cell text: its first word ("SUCCESS"), both words of
+ * "fault X" and "bugcheck X", "values" for a pseudo-step's values. */
+void np_status_key(const char *cell_text, char *buf, size_t cap);
+np_family np_status_family(const char *status_key);
+/* The WCAG 2 contrast ratio of two "#rrggbb" colours, 1 to 21. */
+double np_contrast(const char *rgb1, const char *rgb2);
+
 void np_matrix_print_text(FILE *out, const np_matrix *m, bool markdown);
 void np_matrix_print_html(FILE *out, const np_matrix *m, const np_index *rules);
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "matrix/markdown.h"
 #include "ntprof/rules_trace.h"
 
 char *np_trace_problems(const np_index *ix, unsigned *problems)
@@ -127,6 +128,54 @@ static unsigned vectors_cell(FILE *out, emit_fn emit, const char *sep, const np_
 	return shown;
 }
 
+/* The HTML of cites_cell: "file:" and each line a link to it there
+ * (relative to build/reports/, markdown.h), a file to a line. */
+static void cites_html(FILE *out, const np_cite *c, unsigned n, const char *id)
+{
+	const char *last = NULL;
+	char num[16];
+	for (unsigned i = 0; i < n; i++) {
+		if (strcmp(c[i].id, id) != 0)
+			continue;
+		if (last && strcmp(last, c[i].file) == 0) {
+			fputc(',', out);
+		} else {
+			if (last)
+				fputs("<br>", out);
+			np_html_escape(out, c[i].file, (size_t)-1);
+			fputc(':', out);
+			last = c[i].file;
+		}
+		snprintf(num, sizeof num, "%d", c[i].line);
+		np_html_file_link(out, c[i].file, c[i].line, num);
+	}
+}
+
+/* The HTML of vectors_cell: each vector's ID a link to its line of its
+ * file, then "(file:line)"; a vector outside the root is not linked. */
+static void vectors_html(FILE *out, const np_index *ix, const char *id)
+{
+	unsigned shown = 0;
+	for (unsigned i = 0; i < ix->vectors.count; i++) {
+		const np_vector *v = &ix->vectors.v[i];
+		for (unsigned k = 0; k < v->nrule; k++) {
+			if (strcmp(v->rule[k], id) != 0)
+				continue;
+			const char *file = relative(ix, v->file);
+			if (shown++)
+				fputs("<br>", out);
+			if (file != v->file)
+				np_html_file_link(out, file, v->line, v->id);
+			else
+				np_html_escape(out, v->id, (size_t)-1);
+			fprintf(out, " (");
+			np_html_escape(out, file, (size_t)-1);
+			fprintf(out, ":%d)", v->line);
+			break;
+		}
+	}
+}
+
 /* "ok", "retired", or what is missing ("no code, no test"). */
 static const char *rule_status(const np_index *ix, const np_rule *r, char *buf, size_t cap)
 {
@@ -200,13 +249,17 @@ void np_trace_html(FILE *out, const np_index *ix, const char *problems)
 	      "table{border-collapse:collapse}\n"
 	      "th,td{border:1px solid #999;padding:2px 6px;vertical-align:top;font-size:90%}\n"
 	      "th{background:#eee;position:sticky;top:0}\n"
+	      "a{color:#1a4fa0;text-decoration:none}\na:hover{text-decoration:underline}\n"
+	      "tr:target{background:#fff8c4}\n"
 	      "td.files{font-family:monospace;font-size:80%}\n"
 	      ".ok{background:#c8f0c8}.retired{background:#ddd;color:#555}.missing{background:#f6b8b8}\n"
 	      ".problems li{font-family:monospace}\n"
 	      "</style>\n</head>\n<body>\n<h1>Rule matrix</h1>\n", out);
 	fprintf(out, "<p>Every SPEC.md rule, the model code that implements it (file:line of each "
 		     "citation), the vectors that prove it and the tests that cite it. Written by "
-		     "<code>ntprof trace</code>. Rules: %u. Problems: %u.</p>\n",
+		     "<code>ntprof trace</code>. Rules: %u. Problems: %u. Each file:line links to that "
+		     "file, relative to build/reports/ where trace writes this page by default; a rule's "
+		     "ID links to its row.</p>\n",
 		ix->nrule, count_lines(problems));
 	if (problems && *problems) {
 		fputs("<h2>Problems</h2>\n<ul class=\"problems\">\n", out);
@@ -223,17 +276,18 @@ void np_trace_html(FILE *out, const np_index *ix, const char *problems)
 		const char *status = rule_status(ix, r, buf, sizeof buf);
 		const char *cls = strcmp(status, "ok") == 0 || strcmp(status, "retired") == 0 ? status
 											  : "missing";
-		fprintf(out, "<tr id=\"%s\"><td>%s<br><small>SPEC.md:%d</small></td><td>", r->id, r->id,
-			r->line);
-		emit_html(out, title, tlen);
+		fprintf(out, "<tr id=\"%s\"><td><a href=\"#%s\">%s</a><br><small>", r->id, r->id, r->id);
+		np_html_file_link(out, "SPEC.md", r->line, NULL);
+		fputs("</small></td><td>", out);
+		np_markdown_inline(out, title, tlen);
 		fprintf(out, "</td><td class=\"%s\">", cls);
 		emit_str(out, emit_html, status);
 		fputs("</td><td class=\"files\">", out);
-		cites_cell(out, emit_html, "<br>", ix->model, ix->nmodel, r->id);
+		cites_html(out, ix->model, ix->nmodel, r->id);
 		fputs("</td><td class=\"files\">", out);
-		vectors_cell(out, emit_html, "<br>", ix, r->id);
+		vectors_html(out, ix, r->id);
 		fputs("</td><td class=\"files\">", out);
-		cites_cell(out, emit_html, "<br>", ix->tests, ix->ntests, r->id);
+		cites_html(out, ix->tests, ix->ntests, r->id);
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n</body>\n</html>\n", out);

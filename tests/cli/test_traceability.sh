@@ -142,6 +142,38 @@ if grep -q -i -e '<link' -e '<script' -e 'src=' -e 'url(' "$tmp/out/rules.html" 
 else
 	pass "rules.html is one self-contained page with a row per rule"
 fi
+# Its links: each file:line to a file of the tree (relative to build/reports/,
+# two levels down) that has that line, SI-1's code links to lines citing
+# SI-1, and every in-page link to an anchor of the page.
+bad_links() { # bad_links PAGE: the links of PAGE that lead nowhere
+	grep -o 'href="[^"]*"' "$1" | sed 's/^href="//; s/"$//' | sort -u | while read -r url; do
+		case $url in
+		'#'*)	grep -q -F "id=\"${url#\#}\"" "$1" || echo "$url" ;;
+		../../*'#L'*)
+			file=${url#../../}; l=${file##*#L}; file=${file%#L*}
+			[ -f "$root/$file" ] && [ "$(wc -l <"$root/$file")" -ge "$l" ] || echo "$url" ;;
+		../../*) [ -f "$root/${url#../../}" ] || echo "$url" ;;
+		esac
+	done
+}
+bad=$(bad_links "$tmp/out/rules.html")
+si1=$(grep '<tr id="SI-1">' "$tmp/out/rules.html" | sed 's#</td><td class="files">#\n#g' | sed -n 2p |
+	grep -o 'href="../../[^"]*"' | sed 's/^href="..\/..\///; s/"$//')
+for link in $si1; do
+	sed -n "${link##*#L}p" "$root/${link%#L*}" | grep -q 'SI-1\([^0-9a-z]\|$\)' || bad="$bad $link"
+done
+# the twin: a page with a link to a line past a file's end and one to no anchor
+nowhere=$(fake 0x)
+sed "s#<a href=\"../../SPEC.md\\#L\\([0-9]*\\)\">#<a href=\"../../SPEC.md\\#L9\\1\">#; s#<a href=\"\\#SI-1\">#<a href=\"\\#$nowhere\">#" \
+	"$tmp/out/rules.html" >"$tmp/twin.html"
+twin=$(bad_links "$tmp/twin.html" | tr '\n' ' ')
+if [ -n "$bad" ] || [ -z "$si1" ]; then
+	fail "rules.html links each citation to its file and line" "links that lead nowhere:$bad"
+elif ! printf '%s' "$twin" | grep -q "#$nowhere" || ! printf '%s' "$twin" | grep -q 'SPEC.md#L9'; then
+	fail "rules.html's link check refuses links that lead nowhere" "the twin's bad links: $twin"
+else
+	pass "rules.html links each citation to its file and line, SI-1's code to lines citing it"
+fi
 # An output directory that cannot be made is bad input: exit 2, nothing written.
 : >"$tmp/plainfile"
 "$NTPROF_BIN" trace --root "$root" --output-dir "$tmp/plainfile/reports" >"$tmp/bad.out" 2>&1

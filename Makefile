@@ -270,7 +270,8 @@ WIN_LDFLAGS_i686   = -Wl,--disable-large-address-aware
 WIN_WINDRES_x86_64 = x86_64-w64-mingw32-windres
 WIN_WINDRES_i686   = i686-w64-mingw32-windres
 
-windows: $(WIN_ARCHES:%=build/win/%/ntprof.exe) $(WIN_ARCHES:%=build/win/%/tests/win/ntdll_standin.dll)
+windows: $(WIN_ARCHES:%=build/win/%/ntprof.exe) $(WIN_ARCHES:%=build/win/%/tests/win/ntdll_standin.dll) \
+	$(WIN_ARCHES:%=build/win/%/tests/win/ntdll_strict.dll)
 
 # Always regenerated; the script replaces the file only when a fixture
 # changed (or one was added or removed), so objects rebuild only then.
@@ -299,7 +300,12 @@ build/win/$(1)/ntprof.exe: $(WIN_SRC:%.c=build/win/$(1)/%.o) build/win/$(1)/fixt
 # i686 exports by the plain name, as ntdll does, not NAME@8.
 build/win/$(1)/tests/win/ntdll_standin.dll: build/win/$(1)/tests/win/ntdll_standin.o
 	$$(WIN_CC_$(1)) $$(WIN_LDFLAGS) -shared -Wl,--kill-at -o $$@ $$^
--include $(WIN_SRC:%.c=build/win/$(1)/%.d) build/win/$(1)/tests/win/ntdll_standin.d
+# NtClose as under strict handle checking (tests/win/ntdll_strict.c), for
+# tests/cli/test_wine.sh.
+build/win/$(1)/tests/win/ntdll_strict.dll: build/win/$(1)/tests/win/ntdll_strict.o
+	$$(WIN_CC_$(1)) $$(WIN_LDFLAGS) -shared -Wl,--kill-at -o $$@ $$^
+-include $(WIN_SRC:%.c=build/win/$(1)/%.d) build/win/$(1)/tests/win/ntdll_standin.d \
+	build/win/$(1)/tests/win/ntdll_strict.d
 endef
 $(foreach a,$(WIN_ARCHES),$(eval $(call WIN_ARCH_RULES,$(a))))
 

@@ -97,7 +97,11 @@ static void version(np_win_env *env)
 		env->build = vi.dwBuildNumber;
 		env->service_pack = vi.wServicePackMajor;
 	}
-	kernel_version(env);
+	/* Wine has no kernel of its own: the version winecfg sets is the
+	 * version, and its shared data says 10.0 whatever that is (Wine 8.0
+	 * set to Windows 7: 10.0.18362 there, 6.1.7601 from RtlGetVersion) */
+	if (!env->wine[0])
+		kernel_version(env);
 	snprintf(env->version_text, sizeof env->version_text, "%u.%u.%u SP%u%s%s%s", env->major,
 		 env->minor, env->build, env->service_pack, env->rtl_version[0] ? " (RtlGetVersion: " : "",
 		 env->rtl_version, env->rtl_version[0] ? ")" : "");
@@ -151,13 +155,12 @@ static void processors(np_win_env *env)
 void np_win_probe(np_win_env *env)
 {
 	memset(env, 0, sizeof *env);
-	version(env);
-	architecture(env);
-	processors(env);
-
 	wine_version_fn wine = AS(wine_version_fn, np_win_bind("wine_get_version"));
 	if (wine)
 		snprintf(env->wine, sizeof env->wine, "%s", wine());
+	version(env);
+	architecture(env);
+	processors(env);
 
 	bool was = false;
 	env->privilege_enableable = np_win_set_privilege(true, &was) == 0;

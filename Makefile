@@ -285,8 +285,18 @@ WIN_CFLAGS   = -std=c11 -Wall -Wextra $(NP_WERROR) -O2 -D__USE_MINGW_ANSI_STDIO=
 WIN_CPPFLAGS = -Imodel/include -Imodel -Iharness/include -Iharness -DNTPROF_EMBEDDED_FIXTURES \
 	-DNTPROF_DATADIR="\".\"" -DNTPROF_VERSION="\"$(VERSION)\""
 WIN_LDFLAGS  = -static
+# Pinned, and checked by tests/cli/test_wine.sh (objdump -p): the i686 exe is
+# not large-address-aware, so that under WOW64 its addresses end at 2 GiB and
+# the `kernel` pointer (0x80001000, harness/run/interpreter_args.c) is
+# unmapped to it, as a kernel address is. The x86_64 exe is always
+# large-address-aware (its ld has no switch for it; the test checks it is).
+WIN_LDFLAGS_x86_64 =
+WIN_LDFLAGS_i686   = -Wl,--disable-large-address-aware
+WIN_WINDRES_x86_64 = x86_64-w64-mingw32-windres
+WIN_WINDRES_i686   = i686-w64-mingw32-windres
 
-windows: $(WIN_ARCHES:%=build/win/%/ntprof.exe) $(WIN_ARCHES:%=build/win/%/tests/win/ntdll_standin.dll)
+windows: $(WIN_ARCHES:%=build/win/%/ntprof.exe) $(WIN_ARCHES:%=build/win/%/tests/win/ntdll_standin.dll) \
+	$(WIN_ARCHES:%=build/win/%/tests/win/ntdll_strict.dll)
 
 # Always regenerated; the script replaces the file only when a fixture
 # changed (or one was added or removed), so objects rebuild only then.
@@ -296,21 +306,31 @@ $(WIN_EMBED): FORCE
 define WIN_ARCH_RULES
 build/win/$(1)/.flags: FORCE
 	@mkdir -p $$(@D)
-	@printf '%s\n' '$$(WIN_CC_$(1)) $$(WIN_CPPFLAGS) $$(WIN_CFLAGS) $$(WIN_LDFLAGS)' | cmp -s - $$@ || \
-		printf '%s\n' '$$(WIN_CC_$(1)) $$(WIN_CPPFLAGS) $$(WIN_CFLAGS) $$(WIN_LDFLAGS)' > $$@
+	@printf '%s\n' '$$(WIN_CC_$(1)) $$(WIN_CPPFLAGS) $$(WIN_CFLAGS) $$(WIN_LDFLAGS) $$(WIN_LDFLAGS_$(1))' | cmp -s - $$@ || \
+		printf '%s\n' '$$(WIN_CC_$(1)) $$(WIN_CPPFLAGS) $$(WIN_CFLAGS) $$(WIN_LDFLAGS) $$(WIN_LDFLAGS_$(1))' > $$@
 build/win/$(1)/%.o: %.c build/win/$(1)/.flags
 	@mkdir -p $$(@D)
 	$$(WIN_CC_$(1)) $$(WIN_CPPFLAGS) $$(WIN_CFLAGS) -MMD -MP -c -o $$@ $$<
 build/win/$(1)/fixtures_embedded.o: $(WIN_EMBED) build/win/$(1)/.flags
 	$$(WIN_CC_$(1)) $$(WIN_CPPFLAGS) $$(WIN_CFLAGS) -c -o $$@ $$<
-build/win/$(1)/ntprof.exe: $(WIN_SRC:%.c=build/win/$(1)/%.o) build/win/$(1)/fixtures_embedded.o
-	$$(WIN_CC_$(1)) $$(WIN_LDFLAGS) -o $$@ $$^
+# The manifest (harness/win/ntprof.manifest), as a resource.
+build/win/$(1)/ntprof.res.o: harness/win/ntprof.rc harness/win/ntprof.manifest
+	@mkdir -p $$(@D)
+	$$(WIN_WINDRES_$(1)) -i harness/win/ntprof.rc -o $$@
+build/win/$(1)/ntprof.exe: $(WIN_SRC:%.c=build/win/$(1)/%.o) build/win/$(1)/fixtures_embedded.o \
+		build/win/$(1)/ntprof.res.o
+	$$(WIN_CC_$(1)) $$(WIN_LDFLAGS) $$(WIN_LDFLAGS_$(1)) -o $$@ $$^
 # The stand-in for ntdll's interval calls (tests/win/ntdll_standin.c), which
 # tests/cli/test_wine_restore.sh has the exe bind through NTPROF_NTDLL. --kill-at:
 # i686 exports by the plain name, as ntdll does, not NAME@8.
 build/win/$(1)/tests/win/ntdll_standin.dll: build/win/$(1)/tests/win/ntdll_standin.o
 	$$(WIN_CC_$(1)) $$(WIN_LDFLAGS) -shared -Wl,--kill-at -o $$@ $$^
--include $(WIN_SRC:%.c=build/win/$(1)/%.d) build/win/$(1)/tests/win/ntdll_standin.d
+# NtClose as under strict handle checking (tests/win/ntdll_strict.c), for
+# tests/cli/test_wine.sh.
+build/win/$(1)/tests/win/ntdll_strict.dll: build/win/$(1)/tests/win/ntdll_strict.o
+	$$(WIN_CC_$(1)) $$(WIN_LDFLAGS) -shared -Wl,--kill-at -o $$@ $$^
+-include $(WIN_SRC:%.c=build/win/$(1)/%.d) build/win/$(1)/tests/win/ntdll_standin.d \
+	build/win/$(1)/tests/win/ntdll_strict.d
 endef
 $(foreach a,$(WIN_ARCHES),$(eval $(call WIN_ARCH_RULES,$(a))))
 

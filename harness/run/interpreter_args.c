@@ -66,6 +66,19 @@ uint64_t np_native_pointer(np_native_state *s, const np_pointer_arg *p)
 	}
 }
 
+/* MC-3: a process handle the system could not make (OpenProcess or the
+ * spawn of another process failed) is no handle at all: passed on as 0 it
+ * would be NtCreateProfile's "no process", a global profile, and the vector
+ * would test what it does not say. The step is not applicable instead. */
+static uint64_t process_handle(np_native_state *s, int other, uint32_t access)
+{
+	uint64_t h = s->impl->open_process(s->sys, other, access);
+	if (!h && !s->lacking)
+		s->lacking = other ? "the system cannot make a handle to another process (Process=other)"
+				   : "the system cannot open this process with SYNCHRONIZE only (noquery)";
+	return h;
+}
+
 uint64_t np_native_handle(np_native_state *s, const np_arg *a)
 {
 	const np_capture *c;
@@ -75,9 +88,9 @@ uint64_t np_native_handle(np_native_state *s, const np_arg *a)
 	case NP_HANDLE_THREAD:  return NP_HANDLE_CURRENT_THREAD;
 	case NP_HANDLE_INVALID: return 1;   /* names entry 0, which never exists */
 	case NP_HANDLE_OTHER:
-		return s->impl->open_process(s->sys, 1, PROCESS_ALL_ACCESS);
+		return process_handle(s, 1, PROCESS_ALL_ACCESS);
 	case NP_HANDLE_NOQUERY:
-		return s->impl->open_process(s->sys, 0, NP_SYNCHRONIZE);
+		return process_handle(s, 0, NP_SYNCHRONIZE);
 	case NP_HANDLE_NAME:
 		c = np_native_find_capture(s, a->handle.name);
 		return c ? c->value : 1;

@@ -207,19 +207,32 @@ void np_native_buffer_step(np_native_state *s, const np_step *st, np_record *r)
 	np_record_out(r, "Buffer", text);
 }
 
+/* Start, Stop and Close: one handle in, a status out. A handle that could
+ * not be made (Handle=other) makes the step not applicable (MC-3). */
+static void handle_step(np_native_state *s, const np_step *st, np_record *r, const char *param)
+{
+	const ntprof_impl *im = s->impl;
+	const char *fn = st->function;
+	np_function_id id = st->catalog->id;
+	uint64_t h = np_native_handle(s, arg(st, param));
+	if (np_native_lacking(s, r))
+		return;
+	np_native_result(s, r, id == NP_FN_START_PROFILE  ? im->start_profile(s->sys, fn, h)
+			       : id == NP_FN_STOP_PROFILE ? im->stop_profile(s->sys, fn, h)
+							  : im->close_handle(s->sys, fn, h));
+}
+
 void np_native_object(np_native_state *s, const np_step *st, np_record *r)
 {
 	const ntprof_impl *im = s->impl;
 	const char *fn = st->function;
 	switch (st->catalog->id) {
 	case NP_FN_START_PROFILE:
-		np_native_result(s, r, im->start_profile(s->sys, fn, np_native_handle(s, arg(st, "ProfileHandle"))));
-		break;
 	case NP_FN_STOP_PROFILE:
-		np_native_result(s, r, im->stop_profile(s->sys, fn, np_native_handle(s, arg(st, "ProfileHandle"))));
+		handle_step(s, st, r, "ProfileHandle");
 		break;
 	case NP_FN_CLOSE:
-		np_native_result(s, r, im->close_handle(s->sys, fn, np_native_handle(s, arg(st, "Handle"))));
+		handle_step(s, st, r, "Handle");
 		break;
 	case NP_FN_DUPLICATE_OBJECT:
 	default: {

@@ -144,7 +144,9 @@ static void refuse_step(const char *why)
  * parent handle each way a child can fail (tests/cli/test_wine.sh): crash
  * (an access violation), stub (Wine's stub exception, raised by hand, with
  * names), exit (ends without a record), hang (never answers), garbage (a
- * line that is no record). Unset in real runs. */
+ * line that is no record); and noprocess, which runs the step but makes
+ * every handle to a process fail to open (Process=other must then be not
+ * applicable, never NULL). Unset in real runs. */
 static bool misbehave(const char *hook, const char *function)
 {
 	static const char dll[] = "ntdll.dll", stub[] = "NtTestStub";
@@ -162,6 +164,8 @@ static bool misbehave(const char *hook, const char *function)
 		ExitProcess(7);
 	} else if (strncmp(hook, "hang", n) == 0 && n == 4) {
 		Sleep(INFINITE);
+	} else if (strncmp(hook, "noprocess", n) == 0 && n == 9) {
+		np_win_fail_open_process();
 	} else if (strncmp(hook, "garbage", n) == 0 && n == 7) {
 		send_text("this is no record\n", 18);
 		return true;

@@ -33,11 +33,6 @@ typedef nt_status(NTAPI *query_sysinfo_fn)(ULONG, PVOID, ULONG, PULONG);
 typedef ULONG(WINAPI *trace_set_fn)(ULONG64, ULONG, PVOID, ULONG);
 typedef ULONG(WINAPI *trace_query_fn)(ULONG64, ULONG, PVOID, ULONG, PULONG);
 typedef nt_status(NTAPI *adjust_privilege_fn)(ULONG, BOOLEAN, BOOLEAN, PBOOLEAN);
-typedef nt_status(NTAPI *get_version_fn)(PRTL_OSVERSIONINFOEXW);
-typedef const char *(CDECL *wine_version_fn)(void);
-typedef DWORD(WINAPI *processor_count_fn)(WORD);
-typedef WORD(WINAPI *group_count_fn)(void);
-typedef BOOL(WINAPI *is_wow64_fn)(HANDLE, PBOOL);
 
 /* Casts a bound export to its type (GetProcAddress gives FARPROC). */
 #define AS(type, p) ((type)(void *)(p))
@@ -100,26 +95,7 @@ void *np_win_bind(const char *function)
 	return NULL;
 }
 
-static const char *integrity_name(void)
-{
-	HANDLE token;
-	static char buf[sizeof(TOKEN_MANDATORY_LABEL) + SECURITY_MAX_SID_SIZE];
-	DWORD got = 0;
-	const char *name = "medium";
-	if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token))
-		return name;
-	if (GetTokenInformation(token, TokenIntegrityLevel, buf, sizeof buf, &got)) {
-		PSID sid = ((TOKEN_MANDATORY_LABEL *)buf)->Label.Sid;
-		DWORD rid = *GetSidSubAuthority(sid, *GetSidSubAuthorityCount(sid) - 1u);
-		name = rid < SECURITY_MANDATORY_MEDIUM_RID ? "low"
-		       : rid < SECURITY_MANDATORY_HIGH_RID ? "medium" : "high";
-	}
-	CloseHandle(token);
-	return name;
-}
-
-/* Sets the privilege; the status, and whether it was enabled before. */
-static nt_status set_privilege(bool on, bool *was)
+long np_win_set_privilege(bool on, bool *was)
 {
 	adjust_privilege_fn adjust = AS(adjust_privilege_fn, np_win_bind("RtlAdjustPrivilege"));
 	BOOLEAN before = FALSE;
@@ -131,89 +107,57 @@ static nt_status set_privilege(bool on, bool *was)
 	return s;
 }
 
-void np_win_probe(np_win_env *env)
-{
-	memset(env, 0, sizeof *env);
-	RTL_OSVERSIONINFOEXW vi = { .dwOSVersionInfoSize = sizeof vi };
-	get_version_fn get_version = AS(get_version_fn, np_win_bind("RtlGetVersion"));
-	if (get_version && get_version(&vi) == 0) {
-		env->major = vi.dwMajorVersion;
-		env->minor = vi.dwMinorVersion;
-		env->build = vi.dwBuildNumber;
-		env->service_pack = vi.wServicePackMajor;
-	}
-	snprintf(env->version_text, sizeof env->version_text, "%u.%u.%u SP%u", env->major,
-		 env->minor, env->build, env->service_pack);
-	/* VR-2: the service pack, not a revision, separates 4.0sp4 and 5.2sp1 here */
-	env->version_known = np_version_from_build(env->major, env->minor, env->build,
-						   env->service_pack, &env->version);
-
-	BOOL wow = FALSE;
-	is_wow64_fn is_wow64 = AS(is_wow64_fn, np_win_bind("IsWow64Process"));
-	if (is_wow64)
-		is_wow64(GetCurrentProcess(), &wow);
-	env->arch = sizeof(void *) == 8 ? NP_X64 : wow ? NP_WOW64 : NP_X86;
-
-	processor_count_fn count = AS(processor_count_fn, np_win_bind("GetActiveProcessorCount"));
-	group_count_fn groups = AS(group_count_fn, np_win_bind("GetActiveProcessorGroupCount"));
-	SYSTEM_INFO si;
-	GetSystemInfo(&si);
-	env->cpus = count ? count(0xFFFF /* ALL_PROCESSOR_GROUPS */) : si.dwNumberOfProcessors;
-	env->groups = groups ? groups() : 1;
-
-	wine_version_fn wine = AS(wine_version_fn, np_win_bind("wine_get_version"));
-	if (wine)
-		snprintf(env->wine, sizeof env->wine, "%s", wine());
-
-	bool was = false;
-	env->privilege_enableable = set_privilege(true, &was) == 0;
-	env->privilege_enabled = was;
-	if (env->privilege_enableable && !was)
-		set_privilege(false, NULL);   /* leave it as it was */
-	env->integrity = integrity_name();
-}
-
-unsigned np_win_mirror(const np_win_env *env, np_pair *out, unsigned cap)
-{
-	unsigned n = 0;
-	if (n < cap) {
-		snprintf(out[n].name, sizeof out[n].name, "cpus");
-		snprintf(out[n].value, sizeof out[n].value, "%u", env->cpus > 64 ? 64 : env->cpus);
-		n++;
-	}
-	if (env->groups > 1 && n < cap) {
-		snprintf(out[n].name, sizeof out[n].name, "groups");
-		snprintf(out[n].value, sizeof out[n].value, "%u", env->groups);
-		n++;
-	}
-	if (n < cap) {
-		snprintf(out[n].name, sizeof out[n].name, "integrity");
-		snprintf(out[n].value, sizeof out[n].value, "%s", env->integrity);
-		n++;
-	}
-	return n;
-}
-
 /* ---- one open system ---- */
+
+/* A handle the steps made, to stop (a profile) and close at the end. */
+typedef struct tracked {
+	HANDLE h;
+	bool profile;               /* a profile or a duplicate: stopped before it is closed */
+} tracked;
 
 typedef struct win_sys {
 	np_win_env env;
 	bool privilege_was;         /* to restore at close */
 	void *region[MAX_TRACKED];  /* VirtualAlloc'd bases */
 	unsigned nregion;
-	HANDLE handle[MAX_TRACKED]; /* profiles and duplicates the steps made */
+	void *unmapped[MAX_TRACKED];/* reserved, never committed: `unmapped` pointers */
+	unsigned nunmapped;
+	tracked handle[MAX_TRACKED];/* open handles the steps made; a Close step takes its own off */
 	unsigned nhandle;
 	HANDLE other;               /* another process: a suspended copy of this exe */
-	HANDLE opened[MAX_TRACKED]; /* process handles open_process made */
-	unsigned nopened;
+	unsigned close_failures;    /* closes at the end that failed or raised */
 } win_sys;
 
-static char refusal[160];
+static char refusal[224];
+static bool no_process;
+
+void np_win_fail_open_process(void)
+{
+	no_process = true;
+}
+
+/* A processor setting against the live one: cpus is the caller's group's
+ * (the model's cpus is one group's, at most 64), groups all of them, group
+ * the caller's, which Windows chose when it made this process. */
+static const char *take_processors(win_sys *s, const char *key, const char *value)
+{
+	char live[16];
+	unsigned n = key[0] == 'c' ? s->env.group_cpus : strcmp(key, "groups") == 0 ? s->env.groups
+											: s->env.group;
+	snprintf(live, sizeof live, "%u", n);
+	if (strcmp(value, live) == 0)
+		return NULL;
+	if (key[0] == 'c')
+		snprintf(refusal, sizeof refusal, "the live system has cpus=%s in the caller's group %u (%u in all)",
+			 live, s->env.group, s->env.cpus);
+	else
+		snprintf(refusal, sizeof refusal, "the live system has %s=%s", key, live);
+	return refusal;
+}
 
 /* Whether the live system is in the state `key=value`, or can be put in it. */
 static const char *take_setting(win_sys *s, const char *key, const char *value)
 {
-	char live[16];
 	if (strcmp(key, "privilege") == 0) {
 		if (strcmp(value, "on") == 0 && !s->env.privilege_enableable)
 			return "SeSystemProfilePrivilege cannot be enabled in this process";
@@ -225,15 +169,8 @@ static const char *take_setting(win_sys *s, const char *key, const char *value)
 		return strcmp(value, "off") == 0 ? NULL : "profile tracing cannot be switched on for one vector";
 	if (strcmp(key, "integrity") == 0)
 		return strcmp(value, s->env.integrity) == 0 ? NULL : "the live process has another integrity level";
-	if (strcmp(key, "cpus") == 0 || strcmp(key, "groups") == 0) {
-		snprintf(live, sizeof live, "%u", key[0] == 'c' ? s->env.cpus : s->env.groups);
-		if (strcmp(value, live) == 0)
-			return NULL;
-		snprintf(refusal, sizeof refusal, "the live system has %s=%s", key, live);
-		return refusal;
-	}
-	if (strcmp(key, "group") == 0)
-		return strcmp(value, "0") == 0 ? NULL : "the harness runs in processor group 0";
+	if (strcmp(key, "cpus") == 0 || strcmp(key, "groups") == 0 || strcmp(key, "group") == 0)
+		return take_processors(s, key, value);
 	if (strcmp(key, "alloc") == 0)
 		return strcmp(value, "ok") == 0 ? NULL : "allocations cannot be made to fail on a live system";
 	if (strncmp(key, "K-", 2) == 0) {
@@ -256,6 +193,10 @@ static void *win_open(const ntprof_system_spec *spec, const char **why)
 	}
 	np_ver v;
 	np_arch a;
+	if (s->env.refusal[0]) {
+		*why = s->env.refusal;
+		return NULL;
+	}
 	if (!s->env.version_known || !np_version_parse(spec->version, &v) || v != s->env.version ||
 	    !np_arch_parse(spec->arch, &a) || a != s->env.arch) {
 		snprintf(refusal, sizeof refusal, "the live system is %s/%s (%s)",
@@ -275,33 +216,57 @@ static void *win_open(const ntprof_system_spec *spec, const char **why)
 			privilege = strcmp(spec->given[i].value, "on") == 0;
 	}
 	/* MC-1: without `given privilege=on` the caller does not have it enabled */
-	if (set_privilege(privilege, &s->privilege_was) != 0 && privilege) {
+	if (np_win_set_privilege(privilege, &s->privilege_was) != 0 && privilege) {
 		*why = "SeSystemProfilePrivilege cannot be enabled in this process";
 		return NULL;
 	}
 	return s;
 }
 
+/* While the end's closes run: under a debugger, strict handle checking or
+ * Application Verifier, closing a handle that is not open raises
+ * STATUS_INVALID_HANDLE instead of returning it. Continued, the close
+ * returns the status, and the other handles are still closed. */
+static LONG CALLBACK on_close_raise(EXCEPTION_POINTERS *ep)
+{
+	if (ep->ExceptionRecord->ExceptionCode != (DWORD)STATUS_INVALID_HANDLE)
+		return EXCEPTION_CONTINUE_SEARCH;
+	return EXCEPTION_CONTINUE_EXECUTION;
+}
+
+static void close_one(win_sys *s, handle_fn close, HANDLE h)
+{
+	if (close ? close(h) != 0 : !CloseHandle(h))
+		s->close_failures++;
+}
+
+/* Only what is still open: a handle a Close step closed is not closed
+ * again (closing it twice raises under strict handle checking, above). */
 static void win_close(void *sys)
 {
 	win_sys *s = sys;
 	handle_fn stop = AS(handle_fn, np_win_bind("NtStopProfile"));
 	handle_fn close = AS(handle_fn, np_win_bind("NtClose"));
+	PVOID guard = AddVectoredExceptionHandler(1, on_close_raise);
 	for (unsigned i = 0; i < s->nhandle; i++) {
-		if (stop)
-			stop(s->handle[i]);   /* a profile not started says so; no harm */
-		if (close)
-			close(s->handle[i]);
+		if (stop && s->handle[i].profile)
+			stop(s->handle[i].h);   /* a profile not started says so; no harm */
+		close_one(s, close, s->handle[i].h);
 	}
-	for (unsigned i = 0; i < s->nopened; i++)
-		CloseHandle(s->opened[i]);
 	if (s->other) {
 		TerminateProcess(s->other, 0);
-		CloseHandle(s->other);
+		close_one(s, close, s->other);
 	}
+	if (guard)
+		RemoveVectoredExceptionHandler(guard);
+	if (s->close_failures)
+		fprintf(stderr, "ntprof child: %u of the vector's handles could not be closed at its end\n",
+			s->close_failures);
 	for (unsigned i = 0; i < s->nregion; i++)
 		VirtualFree(s->region[i], 0, MEM_RELEASE);
-	set_privilege(s->privilege_was, NULL);
+	for (unsigned i = 0; i < s->nunmapped; i++)
+		VirtualFree(s->unmapped[i], 0, MEM_RELEASE);
+	np_win_set_privilege(s->privilege_was, NULL);
 }
 
 static int win_exported(void *sys, const char *function)
@@ -313,12 +278,47 @@ static int win_exported(void *sys, const char *function)
 static void *ptr(uint64_t addr) { return (void *)(uintptr_t)addr; }
 static uint64_t num(const void *p) { return (uint64_t)(uintptr_t)p; }
 
+/* Test only: NTPROF_CHECK_UNMAPPED=1 makes every allocation check that the
+ * `unmapped` addresses made so far are still reserved and uncommitted, and
+ * say so on stderr (tests/cli/test_wine.sh); =twin makes `unmapped` the
+ * wrong way (freed, so that a later allocation may be given it), which the
+ * check must catch. Unset in real runs. */
+static void check_unmapped(const win_sys *s, const char *hook, const void *made)
+{
+	for (unsigned i = 0; hook && i < s->nunmapped; i++) {
+		MEMORY_BASIC_INFORMATION mi = { 0 };
+		bool reserved = VirtualQuery(s->unmapped[i], &mi, sizeof mi) && mi.State == MEM_RESERVE;
+		fprintf(stderr, "ntprof child: unmapped %p is %s while %p is made\n", s->unmapped[i],
+			reserved ? "reserved, not committed" : "NOT RESERVED (check failed)", made);
+	}
+}
+
+/* `unmapped`: an address with nothing behind it for the whole vector.
+ * Reserved, never committed: a region freed instead could be handed to the
+ * step's next allocation (first fit), and a handle written to `unmapped`
+ * would land in the counters. */
+static uint64_t reserve_unmapped(win_sys *s, SIZE_T n, const char *hook)
+{
+	if (s->nunmapped == MAX_TRACKED)
+		return 0;
+	char *base = VirtualAlloc(NULL, n, MEM_RESERVE, PAGE_NOACCESS);
+	if (!base)
+		return 0;
+	if (hook && strcmp(hook, "twin") == 0)
+		VirtualFree(base, 0, MEM_RELEASE);   /* the wrong way, for the check's twin */
+	s->unmapped[s->nunmapped++] = base;
+	return num(base);
+}
+
 static uint64_t win_map(void *sys, uint64_t size, unsigned prot, unsigned flags, uint8_t fill)
 {
 	win_sys *s = sys;
+	const char *hook = getenv("NTPROF_CHECK_UNMAPPED");
 	if ((flags & NTPROF_MAP_VANISHING) || s->nregion == MAX_TRACKED || size > (SIZE_MAX >> 1))
 		return 0;   /* memory that vanishes once probed cannot be had on demand */
 	SIZE_T n = size ? (SIZE_T)size : 1;
+	if (flags & NTPROF_MAP_FREED)
+		return reserve_unmapped(s, n + GUARD, hook);
 	char *base = VirtualAlloc(NULL, n + GUARD, MEM_RESERVE, PAGE_NOACCESS);
 	if (!base)
 		return 0;
@@ -330,11 +330,8 @@ static uint64_t win_map(void *sys, uint64_t size, unsigned prot, unsigned flags,
 	DWORD old;
 	if (!(prot & NTPROF_PROT_WRITE))
 		VirtualProtect(base, n, PAGE_READONLY, &old);
-	if (flags & NTPROF_MAP_FREED) {
-		VirtualFree(base, 0, MEM_RELEASE);
-		return num(base);
-	}
 	s->region[s->nregion++] = base;
+	check_unmapped(s, hook, base);
 	return num(base);
 }
 
@@ -381,10 +378,32 @@ static int win_release(void *sys, uint64_t addr)
 	return 0;
 }
 
+/* A handle to close at the end (once: a handle value is tracked once). */
+static void keep(win_sys *s, HANDLE h, bool profile)
+{
+	for (unsigned i = 0; i < s->nhandle; i++)
+		if (s->handle[i].h == h) {
+			s->handle[i].profile = s->handle[i].profile || profile;
+			return;
+		}
+	if (s->nhandle < MAX_TRACKED)
+		s->handle[s->nhandle++] = (tracked){ h, profile };
+}
+
+/* A handle a step closed: not closed again at the end. */
+static void forget(win_sys *s, HANDLE h)
+{
+	for (unsigned i = 0; i < s->nhandle; i++)
+		if (s->handle[i].h == h) {
+			s->handle[i] = s->handle[--s->nhandle];
+			return;
+		}
+}
+
 static uint64_t win_open_process(void *sys, int other, uint32_t access)
 {
 	win_sys *s = sys;
-	if (s->nopened == MAX_TRACKED)
+	if (s->nhandle == MAX_TRACKED || no_process)
 		return 0;
 	if (other && !s->other) {
 		wchar_t self[MAX_PATH];
@@ -404,7 +423,7 @@ static uint64_t win_open_process(void *sys, int other, uint32_t access)
 		h = OpenProcess(access, FALSE, GetCurrentProcessId());
 	if (!h)
 		return 0;
-	s->opened[s->nopened++] = h;
+	keep(s, h, false);
 	return num(h);
 }
 
@@ -416,8 +435,8 @@ static const ntprof_result absent = { NTPROF_NOT_EXPORTED, 0, NULL };
 static void track_handle(win_sys *s, uint64_t where)
 {
 	HANDLE h = NULL;
-	if (s->nhandle < MAX_TRACKED && win_read(s, where, &h, sizeof h) && h)
-		s->handle[s->nhandle++] = h;
+	if (win_read(s, where, &h, sizeof h) && h)
+		keep(s, h, true);
 }
 
 static ntprof_result win_set_interval(void *sys, const char *fn, uint32_t interval, uint32_t source)
@@ -468,7 +487,14 @@ static ntprof_result handle_call(const char *fn, uint64_t handle)
 
 static ntprof_result win_start(void *sys, const char *fn, uint64_t h) { (void)sys; return handle_call(fn, h); }
 static ntprof_result win_stop(void *sys, const char *fn, uint64_t h) { (void)sys; return handle_call(fn, h); }
-static ntprof_result win_close_handle(void *sys, const char *fn, uint64_t h) { (void)sys; return handle_call(fn, h); }
+/* A handle the step closed is not closed again at the end. */
+static ntprof_result win_close_handle(void *sys, const char *fn, uint64_t h)
+{
+	ntprof_result r = handle_call(fn, h);
+	if (r.kind == NTPROF_STATUS && r.code == 0)
+		forget(sys, ptr(h));
+	return r;
+}
 
 static ntprof_result win_duplicate(void *sys, const char *fn, uint64_t handle, uint32_t access,
 				   uint64_t target)
@@ -512,12 +538,12 @@ static ntprof_result win_trace_query(void *sys, uint64_t session, uint32_t cls, 
 	return f ? win32(f(session, cls, ptr(buf), len, ptr(ret))) : absent;
 }
 
-/* MoveThread: the calling thread pinned to one processor of group 0. */
+/* MoveThread: the calling thread pinned to one processor of its group. */
 static ntprof_result win_move_thread(void *sys, unsigned cpu, unsigned *now)
 {
 	win_sys *s = sys;
 	*now = GetCurrentProcessorNumber();
-	if (cpu >= s->env.cpus || cpu >= 8 * sizeof(DWORD_PTR))
+	if (cpu >= s->env.group_cpus || cpu >= 8 * sizeof(DWORD_PTR))
 		return (ntprof_result){ NTPROF_NOT_APPLICABLE, 0, "the live system has no such processor" };
 	if (!SetThreadAffinityMask(GetCurrentThread(), (DWORD_PTR)1 << cpu))
 		return (ntprof_result){ NTPROF_NOT_APPLICABLE, 0, "the thread cannot be moved there" };

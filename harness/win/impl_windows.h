@@ -10,14 +10,27 @@
 #include "ntprof/vector.h"
 #include "ntprof/version.h"
 
-/* The environment, probed once. */
+/* The environment, probed once (harness/win/probe.c). */
 typedef struct np_win_env {
-	unsigned major, minor, build, service_pack;
-	char version_text[64];      /* "10.0.19045 SP0" */
+	unsigned major, minor, build, service_pack;   /* the kernel's (see rtl_version) */
+	char version_text[96];      /* "10.0.19045 SP0", with RtlGetVersion's when it differs */
+	char rtl_version[32];       /* what RtlGetVersion said when the kernel's own version
+				     * (KUSER_SHARED_DATA) differs: compatibility mode; "" */
 	np_ver version;             /* the version key it maps to (VR-2) */
 	bool version_known;
+	/* The build is newer than the table's newest row (11-24H2, 26100): the
+	 * version key is that row's, but the rules may have changed since.
+	 * For the live side's hazard decisions (harness/run/safety.c,
+	 * harness/win/live.c): run only vectors that are not hazardous, and
+	 * say so. */
+	bool build_newer;
+	/* Why the live system cannot be judged at all ("" when it can): ARM64
+	 * Windows running this exe emulated, or a compatibility-mode version
+	 * whose build cannot be read. version_known is false then. */
+	char refusal[224];
 	np_arch arch;               /* x86, x64, or wow64 for a 32-bit exe on 64-bit Windows */
 	unsigned cpus, groups;      /* active processors (all groups), processor groups */
+	unsigned group, group_cpus; /* the caller's processor group and its active processors */
 	char wine[64];              /* Wine's version; "" on Windows */
 	bool privilege_enableable;  /* SeSystemProfilePrivilege can be enabled */
 	bool privilege_enabled;     /* and is enabled now (before the run touches it) */
@@ -26,6 +39,15 @@ typedef struct np_win_env {
 
 /* Probes the system (no profile call is made). */
 void np_win_probe(np_win_env *env);
+
+/* RtlAdjustPrivilege(SeSystemProfilePrivilege): the NTSTATUS, and whether it
+ * was enabled before (was may be NULL). */
+long np_win_set_privilege(bool on, bool *was);
+
+/* Test only (tests/cli/test_wine.sh, through NTPROF_CHILD_FAULT=noprocess):
+ * every later open_process fails, as OpenProcess of another process may on
+ * a real machine. */
+void np_win_fail_open_process(void);
 
 /* Binds ntdll/advapi32/sechost exports at run time; NULL when absent.
  * With NTPROF_NTDLL=PATH set (tests only), PATH's exports come first. */
@@ -39,7 +61,8 @@ bool np_win_standin(char *text, size_t cap);
  * anything else is refused with the reason. */
 extern const ntprof_impl np_impl_windows;
 
-/* The model settings that mirror the live system (processors, groups,
+/* The model settings that mirror the live system (the caller's group's
+ * processors, the groups and the caller's group when there are several,
  * integrity), as `given` pairs for np_run_mirrored. Returns how many. The
  * privilege needs none: open() turns it off unless a vector asks for it,
  * as the model's default machine has it (MC-1). */

@@ -441,6 +441,10 @@ bool np_live_target(const np_live *l, np_target *t, char *why, size_t cap)
 		snprintf(why, cap, "%s", l->standin);
 		return false;
 	}
+	if (l->env.refusal[0]) {   /* ARM64 emulation, or an unreadable compatibility mode */
+		snprintf(why, cap, "%s", l->env.refusal);
+		return false;
+	}
 	if (!l->target_known) {
 		snprintf(why, cap, "the live system, %s, is no version `ntprof versions` knows",
 			 l->env.version_text);

@@ -7,8 +7,9 @@
  * A child that dies without a record makes the step `crashed` with its exit
  * code, and one that does not answer within the step timeout is ended and
  * the step is `crashed` too: the run goes on with the next vector. Each
- * child runs in a job object of its own, so that whatever it started (the
- * suspended process behind `Process=other`) ends with it. */
+ * child runs in a kill-on-close job object of its own, so that whatever it
+ * started (the suspended process behind `Process=other`) ends with it, and
+ * inherits its own two pipe ends and nothing else (spawn). */
 #include <windows.h>
 
 #include <stdio.h>
@@ -106,6 +107,87 @@ static void finish(remote *r)
 	r->have = 0;
 }
 
+/* A job for the child that ends everything in it when its last handle is
+ * closed (ours, in finish(), or by our own end however it comes): the
+ * suspended process behind `Process=other` never outlives the run. */
+static HANDLE kill_on_close_job(void)
+{
+	JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits = { 0 };
+	HANDLE job = CreateJobObjectW(NULL, NULL);
+	limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+	if (job && !SetInformationJobObject(job, JobObjectExtendedLimitInformation, &limits, sizeof limits)) {
+		CloseHandle(job);
+		job = NULL;
+	}
+	return job;
+}
+
+/* Creates the child suspended with only its own pipe ends inherited: an
+ * inheritable handle of ours (another child's pipe) held open by this
+ * child would turn that child's broken pipe into a timeout. The handle list
+ * (Vista and later) says which; without it, spawns are serialized and our
+ * ends are never inheritable, so the two ends are the only ones there.
+ * breakaway: out of our own job, where it does not allow nesting (7). */
+static bool create_child(wchar_t *self, wchar_t *line, HANDLE in, HANDLE out, bool breakaway,
+			 PROCESS_INFORMATION *pi)
+{
+	STARTUPINFOEXW si = { .StartupInfo = { .cb = sizeof si, .dwFlags = STARTF_USESTDHANDLES,
+					       .hStdInput = in, .hStdOutput = out,
+					       .hStdError = GetStdHandle(STD_ERROR_HANDLE) } };
+	HANDLE inherit[2] = { in, out };
+	static char attributes[256];   /* one list, used under the lock */
+	SIZE_T size = sizeof attributes;
+	DWORD flags = CREATE_SUSPENDED | (breakaway ? CREATE_BREAKAWAY_FROM_JOB : 0);
+	if (InitializeProcThreadAttributeList((LPPROC_THREAD_ATTRIBUTE_LIST)attributes, 1, 0, &size) &&
+	    UpdateProcThreadAttribute((LPPROC_THREAD_ATTRIBUTE_LIST)attributes, 0,
+				      PROC_THREAD_ATTRIBUTE_HANDLE_LIST, inherit, sizeof inherit, NULL, NULL)) {
+		si.lpAttributeList = (LPPROC_THREAD_ATTRIBUTE_LIST)attributes;
+		flags |= EXTENDED_STARTUPINFO_PRESENT;
+	}
+	BOOL made = CreateProcessW(self, line, NULL, NULL, TRUE, flags, NULL, NULL, &si.StartupInfo, pi);
+	if (si.lpAttributeList)
+		DeleteProcThreadAttributeList(si.lpAttributeList);
+	return made;
+}
+
+/* The child in a job of its own: in ours if we are in one that allows
+ * nesting (8 and later), else broken away from ours (when it allows
+ * that), else, said once on stderr, without one. */
+static bool start_in_job(remote *r, wchar_t *self, wchar_t *line, HANDLE in, HANDLE out,
+			 PROCESS_INFORMATION *pi)
+{
+	static bool said;
+	if (!create_child(self, line, in, out, false, pi))
+		return false;
+	r->job = kill_on_close_job();
+	if (r->job && AssignProcessToJobObject(r->job, pi->hProcess))
+		return true;
+	DWORD error = GetLastError();
+	PROCESS_INFORMATION again;
+	if (r->job && create_child(self, line, in, out, true, &again)) {
+		if (AssignProcessToJobObject(r->job, again.hProcess)) {
+			TerminateProcess(pi->hProcess, NP_CHILD_EXIT_ENDED);   /* never resumed */
+			CloseHandle(pi->hProcess);
+			CloseHandle(pi->hThread);
+			*pi = again;
+			return true;
+		}
+		TerminateProcess(again.hProcess, NP_CHILD_EXIT_ENDED);
+		CloseHandle(again.hProcess);
+		CloseHandle(again.hThread);
+	}
+	if (r->job)
+		CloseHandle(r->job);
+	r->job = NULL;
+	if (!said) {
+		said = true;
+		fprintf(stderr, "ntprof live: a child cannot be put in a job object (error %lu; this process "
+			"is in a job that allows neither nesting nor breakaway): what a vector starts may "
+			"outlive its child\n", (unsigned long)error);
+	}
+	return true;
+}
+
 /* Starts `THIS-EXE --child` with pipes for its stdin and stdout; stderr is
  * ours, for whatever it has to say beside the protocol. */
 static bool spawn(remote *r, char *why, size_t cap)
@@ -120,43 +202,37 @@ static bool spawn(remote *r, char *why, size_t cap)
 	}
 	_snwprintf(line, sizeof line / sizeof *line, L"\"%ls\" --child", self);
 	line[sizeof line / sizeof *line - 1] = L'\0';
-	if (!CreatePipe(&child_in, &r->to_child, &inherit, 0) ||
-	    !CreatePipe(&r->from_child, &child_out, &inherit, 0)) {
-		snprintf(why, cap, "cannot create pipes (error %lu)", (unsigned long)GetLastError());
-		goto fail;
-	}
-	/* our ends stay ours: a later child must not hold them open */
-	SetHandleInformation(r->to_child, HANDLE_FLAG_INHERIT, 0);
-	SetHandleInformation(r->from_child, HANDLE_FLAG_INHERIT, 0);
-	STARTUPINFOW si = { .cb = sizeof si, .dwFlags = STARTF_USESTDHANDLES, .hStdInput = child_in,
-			    .hStdOutput = child_out, .hStdError = GetStdHandle(STD_ERROR_HANDLE) };
 	PROCESS_INFORMATION pi;
-	if (!CreateProcessW(self, line, NULL, NULL, TRUE, CREATE_SUSPENDED, NULL, NULL, &si, &pi)) {
-		snprintf(why, cap, "cannot start the child process (error %lu)",
-			 (unsigned long)GetLastError());
-		goto fail;
+	enter();   /* no other child's inheritable ends exist while this one is made */
+	bool made = CreatePipe(&child_in, &r->to_child, &inherit, 0) &&
+		    CreatePipe(&r->from_child, &child_out, &inherit, 0);
+	if (made) {
+		/* our ends stay ours: a later child must not hold them open */
+		SetHandleInformation(r->to_child, HANDLE_FLAG_INHERIT, 0);
+		SetHandleInformation(r->from_child, HANDLE_FLAG_INHERIT, 0);
 	}
-	r->job = CreateJobObjectW(NULL, NULL);
-	if (r->job && !AssignProcessToJobObject(r->job, pi.hProcess)) {
-		CloseHandle(r->job);   /* no job (nested jobs on old Windows): run without */
-		r->job = NULL;
+	DWORD pipe_error = made ? 0 : GetLastError();
+	made = made && start_in_job(r, self, line, child_in, child_out, &pi);
+	DWORD error = GetLastError();
+	if (child_in)
+		CloseHandle(child_in);
+	if (child_out)
+		CloseHandle(child_out);
+	LeaveCriticalSection(&lock);
+	if (!made) {
+		snprintf(why, cap, pipe_error ? "cannot create pipes (error %lu)"
+					      : "cannot start the child process (error %lu)",
+			 (unsigned long)(pipe_error ? pipe_error : error));
+		finish(r);
+		return false;
 	}
 	r->process = pi.hProcess;
 	track(r, true);
 	ResumeThread(pi.hThread);
 	CloseHandle(pi.hThread);
-	CloseHandle(child_in);
-	CloseHandle(child_out);
 	r->alive = true;
 	r->have = 0;
 	return true;
-fail:
-	if (child_in)
-		CloseHandle(child_in);
-	if (child_out)
-		CloseHandle(child_out);
-	finish(r);
-	return false;
 }
 
 static bool send_line(remote *r, const char *text)

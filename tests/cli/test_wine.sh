@@ -10,6 +10,12 @@
 #   - a child that crashes, raises Wine's stub exception, exits, hangs or
 #     garbles its record is classified (crashed, stub) and the run goes on
 #     (the NTPROF_CHILD_FAULT test hook of harness/win/child.c);
+#   - the exes: the i686 one is not large-address-aware, the x86_64 one is;
+#     both carry the manifest (objdump -p);
+#   - the live side: a handle to another process that cannot be made is not
+#     applicable (never NULL); an `unmapped` address stays reserved while the
+#     step allocates more (NTPROF_CHECK_UNMAPPED); under strict handle
+#     checking (tests/win/ntdll_strict.c) no handle is closed twice;
 #   - `ntprof.exe live` as Windows 7 and as Windows 10 matches the model
 #     except where fixtures/known/wine-8.0.MODE.known lists the divergence,
 #     every listed divergence still happens, and every entry was judged
@@ -54,8 +60,11 @@ not_ok() {
 show() {
 	sed -n '1,40s/^/#   /p' "$1"
 }
+winpath() {   # Wine maps / to Z:
+	echo "Z:$1"
+}
 
-echo "1..13"
+echo "1..18"
 
 # ---- the exes --------------------------------------------------------------
 for e in "$exe" "$exe32"; do
@@ -71,6 +80,37 @@ for e in "$exe" "$exe32"; do
 		not_ok "$(basename "$(dirname "$e")") exe imports system DLLs only" "it also imports: $extra"
 	fi
 done
+
+
+# ---- the exes' pinned flags and manifest (objdump -p) ----------------------
+# The i686 exe is not large-address-aware (Makefile: WIN_LDFLAGS_i686), so
+# that the WOW64 `kernel` pointer 0x80001000 is unmapped to it; the x86_64
+# one is. Both carry harness/win/ntprof.manifest as RT_MANIFEST (type 24)
+# resource 1.
+flags() {   # EXE: the Characteristics lines of objdump -p, on one line
+	x86_64-w64-mingw32-objdump -p "$1" | sed -n '/^Characteristics/,/^$/p' | tr '\n\t' '  '
+}
+if flags "$exe32" | grep -q '32 bit words' && ! flags "$exe32" | grep -q 'large address aware' &&
+	flags "$exe" | grep -q 'large address aware'; then
+	ok "the i686 exe is not large-address-aware, the x86_64 exe is (objdump -p)"
+else
+	not_ok "the i686 exe is not large-address-aware, the x86_64 exe is (objdump -p)" \
+		"i686: $(flags "$exe32")" "x86_64: $(flags "$exe")"
+fi
+manifest_ok() {   # EXE
+	x86_64-w64-mingw32-objdump -p "$1" | tr -d '\n' |
+		grep -q 'Type Table:[^E]*Entry: ID: 0x000018[^E]*Entry: ID: 0x000001' &&
+		grep -a -q 'requestedExecutionLevel level="highestAvailable"' "$1" &&
+		grep -a -q '<longPathAware[^>]*>true</longPathAware>' "$1"
+}
+# the twin: an exe without the resource (the stand-in DLL) is refused
+if manifest_ok "$exe" && manifest_ok "$exe32" &&
+	! manifest_ok "$root/build/win/x86_64/tests/win/ntdll_standin.dll"; then
+	ok "both exes carry the manifest (RT_MANIFEST 1: highestAvailable, longPathAware); a DLL without it is refused"
+else
+	not_ok "both exes carry the manifest (RT_MANIFEST 1: highestAvailable, longPathAware)" \
+		"$(x86_64-w64-mingw32-objdump -p "$exe" | grep -A4 'Resource Directory section' | tr '\n' ' ')"
+fi
 
 "$wine" win7 "$exe32" versions >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -133,6 +173,86 @@ fault_case stub stub 'ntdll.dll.NtTestStub is an unimplemented stub'
 fault_case exit crashed 'ended without a record (exit code 0x00000007)'
 fault_case hang crashed 'no record within 2 s'
 fault_case garbage crashed 'an unreadable record from the child'
+
+
+# ---- the live side's own mechanics ------------------------------------------
+cat >"$tmp/mech.vec" <<'EOF2'
+vector wine-test/close-other
+  title   A handle to another process, closed by the vector
+  rules   SI-1
+  source  tests/cli/test_wine.sh
+  call    NtClose Handle=other
+  expect  STATUS_SUCCESS
+vector wine-test/close-duplicate
+  title   A duplicate, closed by the vector
+  rules   SI-1
+  source  tests/cli/test_wine.sh
+  call    NtDuplicateObject SourceHandle=current DesiredAccess=0 TargetHandle=>d
+  expect  STATUS_SUCCESS TargetHandle=d
+  call    NtClose Handle=d
+  expect  STATUS_SUCCESS
+vector wine-test/unmapped-kept
+  title   An unmapped pointer, then another allocation in the same step
+  rules   SI-1
+  source  tests/cli/test_wine.sh
+  call    NtQuerySystemInformation SystemInformation=unmapped ReturnLength=user
+  expect  STATUS_ACCESS_VIOLATION
+EOF2
+live_mech() {   # runs mech.vec (extra environment first): $tmp/mech.json, $tmp/mech.err
+	env "$@" "$wine" win10 "$exe" live --allow-unsaved-intervals --format json "$tmp/mech.vec" \
+		>"$tmp/mech.json" 2>"$tmp/mech.err"
+	tr -d '\r' <"$tmp/mech.json" >"$tmp/mech.rows"
+}
+row() {   # VECTOR: its row of mech.rows
+	grep -o "\"vector\":\"wine-test/$1\"[^}]*" "$tmp/mech.rows"
+}
+
+# A handle to another process that cannot be made is never passed on as
+# NULL (a global profile): the step is not applicable, with the reason. The
+# twin: made, the same step runs and matches.
+live_mech
+twin=$(row close-other)
+live_mech NTPROF_CHILD_FAULT=noprocess@NtClose
+if echo "$twin" | grep -q '"class":"match"' &&
+	row close-other | grep -q '"class":"not-applicable".*cannot make a handle to another process (Process=other)'; then
+	ok "a handle to another process that cannot be made makes the step not applicable, never NULL"
+else
+	not_ok "a handle to another process that cannot be made makes the step not applicable, never NULL" \
+		"made: $twin" "not made: $(row close-other)"
+fi
+
+# `unmapped` stays reserved and uncommitted while the step's next
+# allocation is made (NTPROF_CHECK_UNMAPPED, harness/win/impl_windows.c);
+# the twin frees it instead, as the exe once did, and the check says so.
+live_mech NTPROF_CHECK_UNMAPPED=1
+good=$(grep -c 'ntprof child: unmapped .* is reserved, not committed while' "$tmp/mech.err")
+bad=$(grep -c 'NOT RESERVED' "$tmp/mech.err")
+live_mech NTPROF_CHECK_UNMAPPED=twin
+if [ "$good" -ge 1 ] && [ "$bad" -eq 0 ] && grep -q 'NOT RESERVED (check failed)' "$tmp/mech.err"; then
+	ok "an unmapped address stays reserved, uncommitted, while the step's other allocation is made (twin caught)"
+else
+	not_ok "an unmapped address stays reserved, uncommitted, while the step's other allocation is made" \
+		"$good reserved, $bad not; twin: $(grep -c 'NOT RESERVED' "$tmp/mech.err") not"
+fi
+
+# Under strict handle checking (tests/win/ntdll_strict.c: NtClose of a handle
+# not open raises 0xC0000008) a handle the vector closed is not closed again
+# at its end. The twin: a vector that closes a handle not open does raise.
+strict=$(winpath "$root/build/win/x86_64/tests/win/ntdll_strict.dll")
+live_mech NTPROF_NTDLL="$strict"
+raised=$(grep -c '^ntdll_strict: ' "$tmp/mech.err")
+closed=$(row close-other)
+printf 'vector wine-test/close-invalid\n  title   Closing what is not open\n  rules   SI-1\n  source  tests/cli/test_wine.sh\n  call    NtClose Handle=invalid\n  expect  STATUS_INVALID_HANDLE\n' \
+	>"$tmp/invalid.vec"
+NTPROF_NTDLL="$strict" "$wine" win10 "$exe" live --allow-unsaved-intervals "$tmp/invalid.vec" \
+	>"$tmp/invalid.out" 2>"$tmp/invalid.err"
+if [ "$raised" -eq 0 ] && echo "$closed" | grep -q '"class":"match"' &&
+	grep -q '^ntdll_strict: NtClose(.*raised 0xC0000008' "$tmp/invalid.err"; then
+	ok "under strict handle checking no handle is closed twice at a vector's end (twin: a bad close raises)"
+else
+	not_ok "under strict handle checking no handle is closed twice at a vector's end" \
+		"$raised raised" "$(grep '^ntdll_strict' "$tmp/mech.err" | head -3)" "twin: $(show "$tmp/invalid.out")"
+fi
 
 # ---- Wine as Windows 7 and Windows 10, against the known divergences -------
 # Every entry must have been judged: "0 not run" in the report's known line.

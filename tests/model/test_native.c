@@ -16,7 +16,8 @@
 
 /* What the bent implementation does differently from the model. */
 static struct {
-	bool no_memory, refuse_open, not_exported;
+	bool no_memory, refuse_open, not_exported, no_process;
+	unsigned creates;           /* create calls that reached the implementation */
 	uint32_t set_kind;          /* result kind of NtSetIntervalProfile; 0xFF: the model's */
 } bend;
 
@@ -46,6 +47,17 @@ static ntprof_result bent_set(void *sys, const char *fn, uint32_t interval, uint
 	return np_impl_model.set_interval_profile(sys, fn, interval, source);
 }
 
+static uint64_t bent_open_process(void *sys, int other, uint32_t access)
+{
+	return bend.no_process ? 0 : np_impl_model.open_process(sys, other, access);
+}
+
+static ntprof_result bent_create(void *sys, const char *fn, const ntprof_create_args *a)
+{
+	bend.creates++;
+	return np_impl_model.create_profile(sys, fn, a);
+}
+
 static ntprof_impl bent;
 
 static int setup(void **state)
@@ -59,6 +71,8 @@ static int setup(void **state)
 	bent.open = bent_open;
 	bent.exported = bent_exported;
 	bent.set_interval_profile = bent_set;
+	bent.open_process = bent_open_process;
+	bent.create_profile = bent_create;
 	bent.interrupt = NULL;
 	bent.interrupts = NULL;
 	bent.inject = NULL;
@@ -102,6 +116,40 @@ static void test_native_no_memory_is_not_applicable(void **state)
 	assert_string_equal(r.why, "the system has no memory to map");
 	assert_null(run_step("NtQueryIntervalProfile Source=ProfileTime Interval=vanishing", &r, NULL));
 	assert_string_equal(r.why, "the system cannot make vanishing memory");
+}
+
+/* A process handle the system cannot make (OpenProcess of another process
+ * failing) never reaches the call as 0, which NtCreateProfile takes for "no
+ * process" (a global profile): the step is not applicable, with the reason. */
+static void test_native_no_process_handle_is_not_applicable(void **state)
+{
+	static const char create[] = "NtCreateProfile ProfileHandle=>h Process=%s ProfileBase=0x10000000 "
+				     "ProfileSize=0x1000 BucketSize=8 Buffer=user BufferSize=64 Affinity=1";
+	char line[256];
+	np_record r;
+	(void)state;
+	/* the twin: with the handle made, the same step reaches the call */
+	snprintf(line, sizeof line, create, "other");
+	assert_null(run_step(line, &r, "privilege=on"));
+	assert_int_equal(r.outcome.kind, NP_OUT_STATUS);
+	assert_int_equal(bend.creates, 1);
+	bend.no_process = true;
+	assert_null(run_step(line, &r, "privilege=on"));
+	assert_int_equal(r.outcome.kind, NP_OUT_NOT_APPLICABLE);
+	assert_string_equal(r.why, "the system cannot make a handle to another process (Process=other)");
+	snprintf(line, sizeof line, create, "noquery");
+	assert_null(run_step(line, &r, "privilege=on"));
+	assert_int_equal(r.outcome.kind, NP_OUT_NOT_APPLICABLE);
+	assert_string_equal(r.why, "the system cannot open this process with SYNCHRONIZE only (noquery)");
+	assert_int_equal(bend.creates, 1);
+	const char *others[] = { "NtClose Handle=other", "NtStartProfile ProfileHandle=other",
+				 "NtStopProfile ProfileHandle=noquery",
+				 "NtDuplicateObject SourceHandle=other DesiredAccess=0 TargetHandle=>d" };
+	for (unsigned i = 0; i < 4; i++) {
+		assert_null(run_step(others[i], &r, NULL));
+		assert_int_equal(r.outcome.kind, NP_OUT_NOT_APPLICABLE);
+		assert_non_null(strstr(r.why, "the system cannot"));
+	}
 }
 
 static void test_native_missing_simulation_steps(void **state)
@@ -409,6 +457,7 @@ static void test_native_run_outcomes(void **state)
 static const struct CMUnitTest tests[] = {
 	T(test_native_no_memory_is_not_applicable),
 	T(test_native_missing_simulation_steps),
+	T(test_native_no_process_handle_is_not_applicable),
 	T(test_native_refused_state),
 	T(test_native_not_exported),
 	T(test_native_stub_and_crash),

@@ -238,13 +238,30 @@ static const char *live_skip(np_backend *self, np_target t, const np_vector *v)
 	return NULL;
 }
 
+/* The hal.SOURCE rows of the mirror describe the live system to the model;
+ * the live session is that system, and takes no such pair. */
+static bool mirrored_hal(const np_live *l, const np_pair *p)
+{
+	for (unsigned i = 0; i < l->nmirror; i++)
+		if (strncmp(p->name, "hal.", 4) == 0 && strcmp(p->name, l->mirror[i].name) == 0 &&
+		    strcmp(p->value, l->mirror[i].value) == 0)
+			return true;
+	return false;
+}
+
 static const char *live_begin(np_backend *self, np_target t, const np_vector *v)
 {
 	np_live *l = self->state;
+	static np_vector own;
 	stop_if_interrupted(l);
+	own = *v;
+	own.ngiven = 0;
+	for (unsigned i = 0; i < v->ngiven; i++)
+		if (!mirrored_hal(l, &v->given[i]))
+			own.given_line[own.ngiven] = v->given_line[i], own.given[own.ngiven++] = v->given[i];
 	l->ntouching = np_vector_globals(v, l->touching, NP_LIVE_MAX_STATE);
 	l->stepped = false;
-	return l->remote->begin(l->remote, t, v);
+	return l->remote->begin(l->remote, t, &own);
 }
 
 static void live_step(np_backend *self, const np_step *st, np_record *out)

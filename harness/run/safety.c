@@ -136,9 +136,8 @@ static const char *control_area_allocation(const np_vector *v, char *why, size_t
 		    u32_of(st, "InformationClass") != SYSTEM_PROCESSOR_PROFILE_CONTROL_AREA ||
 		    np_step_value(st, "Allocate")->byte == 0)
 			continue;
-		snprintf(why, cap, "hazardous: step %u (%s) asks for a processor's profile control area "
-			 "(class 0x81, Allocate=%u, SY-10): only the kernel's refusal of a user-mode "
-			 "request (SY-7) keeps it from being allocated, and nothing would free it", s + 1,
+		snprintf(why, cap, "hazardous: step %u (%s) asks for a class 0x81 control area (Allocate=%u): "
+			 "only the kernel's refusal (SY-7) stops it, and nothing would free it", s + 1,
 			 st->function, np_step_value(st, "Allocate")->byte);
 		return why;
 	}
@@ -200,11 +199,11 @@ static const char *unknown_profile(const np_step *st, np_target t, char *buf, si
 	uint32_t source = np_step_value(st, "Source")->source;
 	if (np_has_segment_mode(t.arch) && u32_of(st, "BucketSize") == 0 && base != 0 &&
 	    base < 0x10000)
-		snprintf(buf, cap, "an x86 segment-mode profile (segment 0x%X), whose matching is "
-			 "unknown (IN-8, K-SEGMENT-MATCH)", (unsigned)base);
+		snprintf(buf, cap, "an x86 segment-mode profile (segment 0x%X): matching unknown (IN-8)",
+			 (unsigned)base);
 	else if (source > 0xFFFF)
-		snprintf(buf, cap, "a profile of source 0x%X, which the kernel keeps in 16 bits and "
-			 "whose matching is unknown (IN-2, K-SRC16)", source);
+		snprintf(buf, cap, "a profile of source 0x%X, kept in 16 bits: matching unknown (IN-2, K-SRC16)",
+			 source);
 	return buf;
 }
 
@@ -235,8 +234,8 @@ static const char *from_model(const np_vector *v, np_target t, np_backend *model
 		} else if (ok && unknown_profile(st, t, made, sizeof made)[0]) {
 			snprintf(unknown, sizeof unknown, "%s", made);
 		} else if (ok && is_start(st) && unknown[0]) {
-			snprintf(why, cap, "hazardous here: step %u (%s) starts %s; real interrupts arrive "
-				 "while it is started", s + 1, st->function, unknown);
+			snprintf(why, cap, "hazardous here: step %u (%s) starts %s; real interrupts reach it",
+				 s + 1, st->function, unknown);
 			found = why;
 		}
 	}

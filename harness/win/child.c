@@ -177,6 +177,9 @@ int np_win_child_main(void)
 {
 	/* No error boxes: a child that fails must just end. */
 	SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX | SEM_NOOPENFILEERRORBOX);
+	/* Ctrl-C is the parent's to handle: it ends this child once it has
+	 * noted the interrupt, then restores (win/live.c) */
+	SetConsoleCtrlHandler(NULL, TRUE);
 	to_parent = GetStdHandle(STD_OUTPUT_HANDLE);
 	HANDLE from_parent = GetStdHandle(STD_INPUT_HANDLE);
 	AddVectoredExceptionHandler(1, on_stub);

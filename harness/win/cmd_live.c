@@ -34,9 +34,9 @@ static int refuse(void *field, const char *value, const cli_option *o)
 #define AT(field) offsetof(live_settings, field)
 static const cli_option live_options[] = {
 	{ "--allow-hazard", NULL, NULL, AT(allow.allow_hazard), NULL,
-	  NULL, "run vectors that may fault or bug-check the kernel" },
+	  NULL, "run vectors that may fault or bug-check the kernel, or whose behaviour is unknown" },
 	{ "--allow-unsaved-intervals", NULL, NULL, AT(allow.allow_unsaved_intervals), NULL,
-	  NULL, "run vectors that set an interval that was not saved" },
+	  NULL, "run vectors that set an interval that cannot be saved or restored" },
 	{ "--reference", NULL, NULL, 0, refuse, NULL, "refused: the model mirrors the live system" },
 	{ "--given", NULL, NULL, 0, refuse, NULL, "refused: the live system is the given state" },
 	{ NULL, NULL, NULL, 0, NULL, NULL, NULL },

@@ -31,8 +31,8 @@ np_backend *np_win_remote_new(const char *name, bool rescue);
 void np_win_remote_interrupt(void);
 
 typedef struct np_live_options {
-	bool allow_hazard;             /* run vectors that may fault or bug-check the kernel */
-	bool allow_unsaved_intervals;  /* run vectors that set an interval that was not saved */
+	bool allow_hazard;             /* run vectors that may harm the kernel, or of unknown behaviour */
+	bool allow_unsaved_intervals;  /* run vectors that set an interval that cannot be restored */
 } np_live_options;
 
 typedef struct np_live np_live;

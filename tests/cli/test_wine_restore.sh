@@ -17,11 +17,17 @@
 #   - a vector whose child crashes, or hangs until the step timeout ends it,
 #     is restored all the same;
 #   - Ctrl-C (SIGINT to the exe's Wine process, which Wine turns into a
-#     CTRL_C_EVENT for the console handlers) restores, says so and exits 130;
+#     CTRL_C_EVENT for the console handlers), twice, restores and reads back
+#     each interval once, says so and exits 130;
 #   - a restore that fails, refused by the set or rounded by the "HAL" (a
 #     set that returns success, but the interval read back is another),
 #     exits 3 and names the source left changed, on stderr and in the
 #     report; so does Ctrl-C when its restore is refused.
+#   - the ETW time-profile interval (a separate variable in the stand-in) is
+#     saved, restored and read back through the Trace* class 5 calls;
+#   - a started profile of a 16-bit-narrowed source and a class 0x81
+#     allocation are skipped as hazardous unless --allow-hazard, a
+#     model-only vector always.
 #
 # Environment: NTPROF_SOURCE_ROOT (NTPROF_BIN is not needed). Plain tree only
 # (the exe is the same for every tree). Prints TAP; exits 1 when a check
@@ -57,7 +63,7 @@ show() {   # a file as TAP comments (at most 40 lines)
 	sed -n '1,40s/^/#   /p' "$1"
 }
 
-echo "1..9"
+echo "1..12"
 for f in "$exe" "$dll"; do
 	if [ ! -f "$f" ]; then
 		echo "Bail out! $f is missing: build it with make windows"
@@ -200,17 +206,23 @@ interrupt() {   # EXTRA-STATE-LINE...
 	done
 	if [ -n "$exe_pid" ]; then
 		kill -INT "$exe_pid"
+		[ -z "${TWICE:-}" ] || { sleep 0.2; kill -INT "$exe_pid" 2>/dev/null; }
 	fi
 	wait "$bg"
 	rc=$?
 }
-interrupt
-if [ -n "$exe_pid" ] && [ $rc -eq 130 ] && unchanged && [ "$(calls)" = "0:5000 0:10000 1:777 " ] &&
+# Each restore is read back: a get of the value after its set.
+verified() {
+	tr -d "\r" <"$state" | awk '$1 == "set" { want[$2] = $3 } $1 == "get" && want[$2] == $3 { delete want[$2] }
+		END { for (s in want) exit 1 }'
+}
+TWICE=1 interrupt
+if [ -n "$exe_pid" ] && [ $rc -eq 130 ] && unchanged && verified && [ "$(calls)" = "0:5000 0:10000 1:777 " ] &&
 	grep -q '^ntprof live: interrupted; intervals restored: ProfileTime=10000 1 times, ProfileAlignmentFixup=777 1 times; after 0 vectors and on Ctrl-C' "$tmp/err" &&
 	! grep -q '^summary:' "$tmp/out"; then
-	ok "Ctrl-C in a vector restores the intervals, says so and exits 130"
+	ok "Ctrl-C twice in a vector restores and reads back each interval once, says so and exits 130"
 else
-	not_ok "Ctrl-C in a vector restores the intervals, says so and exits 130" \
+	not_ok "Ctrl-C twice in a vector restores and reads back each interval once, says so and exits 130" \
 		"exe pid '${exe_pid}', exit $rc, calls: $(calls)" "$(show "$tmp/out")" "$(show "$tmp/err")"
 fi
 
@@ -245,4 +257,92 @@ else
 		"exe pid '${exe_pid}', exit $rc, calls: $(calls)" "$(show "$tmp/out")" "$(show "$tmp/err")"
 fi
 
+
+# ---- the ETW time-profile interval (TR-4) -----------------------------------
+# The stand-in keeps it apart from ProfileTime (K-ETW-TIME=separate): put back
+# through NtSetIntervalProfile it would stay changed. As Windows 10 (the class
+# 5 calls need 6.2 on, TR-1).
+cat >"$tmp/etw.vec" <<'VEC'
+vector restore-test/sets-etw
+  title   Sets the ETW time-profile interval through TraceSetInformation class 5
+  rules   TR-4
+  source  tests/cli/test_wine_restore.sh
+  applies >=6.2
+  given   privilege=on
+  call    TraceSetInformation Source=ProfileTime Interval=5000
+  expect  ERROR_SUCCESS
+VEC
+printf 'interval 0 10000\netw 20000\n' >"$state"
+NTPROF_NTDLL=$(winpath "$dll") NTPROF_STANDIN_STATE=$(winpath "$state") \
+	"$wine" win10 "$exe" live "$tmp/etw.vec" >"$tmp/out.crlf" 2>"$tmp/err.crlf"
+rc=$?
+tr -d '\r' <"$tmp/out.crlf" >"$tmp/out"
+etw_log=$(sed -n 's/^etw\(set\|get\) \([0-9]*\).*/\1:\2/p' "$state" | tr -d '\r' | tr '\n' ' ')
+if [ $rc -eq 0 ] && grep -q '^etw 20000' "$state" && grep -q '^interval 0 10000' "$state" &&
+	[ -z "$(calls)" ] &&
+	[ "$etw_log" = "get:20000 set:5000 set:20000 get:20000 set:20000 get:20000 " ] &&
+	grep -q '^env intervals saved: ETW time-profile=20000$' "$tmp/out" &&
+	grep -q '^env intervals restored: ETW time-profile=20000 2 times' "$tmp/out"; then
+	ok "an ETW-interval vector is restored through TraceSetInformation class 5 and read back"
+else
+	not_ok "an ETW-interval vector is restored through TraceSetInformation class 5 and read back" \
+		"exit $rc, etw calls: $etw_log, interval calls: $(calls)" "$(show "$tmp/out")" "$(show "$state")"
+fi
+
+# ---- what is not run live ------------------------------------------------------
+# As Windows 7 (6.1): a started profile of source 0x10000 (kept in 16 bits,
+# K-SRC16), a class 0x81 allocation, a model-only vector.
+cat >"$tmp/unsafe.vec" <<'VEC'
+vector restore-test/src16
+  title   Starts a profile of source 0x10000 on 6.1
+  rules   IN-2
+  source  tests/cli/test_wine_restore.sh
+  applies 6.1
+  call    NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x100 BucketSize=4 Buffer=>b BufferSize=64 Source=0x10000
+  expect  STATUS_SUCCESS ProfileHandle=h
+  call    NtStartProfile ProfileHandle=h
+  expect  STATUS_SUCCESS
+  call    NtStopProfile ProfileHandle=h
+  expect  STATUS_SUCCESS
+vector restore-test/ppca-alloc
+  title   Asks for a control area from user mode
+  rules   SY-7
+  source  tests/cli/test_wine_restore.sh
+  call    NtSetSystemInformation InformationClass=0x81 Allocate=1
+  expect  STATUS_ACCESS_DENIED on >=6.2
+  expect  STATUS_INVALID_INFO_CLASS on <6.2
+vector restore-test/model-only
+  title   A model-only vector
+  rules   SI-1
+  flags   model-only
+  source  tests/cli/test_wine_restore.sh
+  call    NtClose Handle=invalid
+  expect  STATUS_INVALID_HANDLE
+VEC
+unsafe() {   # OPTION...
+	fresh 10000
+	NTPROF_NTDLL=$(winpath "$dll") NTPROF_STANDIN_STATE=$(winpath "$state") \
+		"$wine" win7 "$exe" live "$@" "$tmp/unsafe.vec" >"$tmp/out.crlf" 2>"$tmp/err.crlf"
+	rc=$?
+	tr -d '\r' <"$tmp/out.crlf" >"$tmp/out"
+}
+unsafe
+if [ $rc -eq 0 ] &&
+	grep -q '^skipped *restore-test/src16 .*starts a profile of source 0x10000, kept in 16 bits.*--allow-hazard runs it anyway' "$tmp/out" &&
+	grep -q '^skipped *restore-test/ppca-alloc .*class 0x81 control area (Allocate=1).*nothing would free it; --allow-hazard runs it anyway' "$tmp/out" &&
+	grep -q '^skipped *restore-test/model-only .*model-only' "$tmp/out" &&
+	grep -q '^summary: 0 match.* 3 skipped' "$tmp/out"; then
+	ok "a 16-bit-narrowed profile and a class 0x81 allocation are skipped as hazardous, a model-only vector as such"
+else
+	not_ok "a 16-bit-narrowed profile and a class 0x81 allocation are skipped as hazardous, a model-only vector as such" \
+		"exit $rc" "$(show "$tmp/out")"
+fi
+# the fail twin: --allow-hazard runs the first two
+unsafe --allow-hazard
+if grep -q '^skipped *restore-test/model-only' "$tmp/out" && ! grep -q '^skipped *restore-test/src16' "$tmp/out" &&
+	! grep -q '^skipped *restore-test/ppca-alloc' "$tmp/out"; then
+	ok "--allow-hazard runs them (the model-only vector stays skipped)"
+else
+	not_ok "--allow-hazard runs them (the model-only vector stays skipped)" "exit $rc" "$(show "$tmp/out")"
+fi
 [ "$failed" -eq 0 ]

@@ -72,24 +72,27 @@ static void test_safety_interval_sources(void **state)
 		"  call NtSetIntervalProfile Interval=1000 Source=ProfileAlignmentFixup\n  expect STATUS_SUCCESS\n"
 		"  call ZwSetIntervalProfile Interval=1000\n  expect STATUS_SUCCESS\n"
 		"  call TraceSetInformation InformationClass=7 Source=9\n  expect ERROR_NOT_SUPPORTED\n"
+		"  call TraceSetInformation Interval=5000\n  expect ERROR_SUCCESS\n"
 		"  call TraceSetInformation Source=2 Interval=5000\n  expect ERROR_SUCCESS\n"
 		"  call NtSetSystemInformation Allocate=1\n  expect STATUS_SUCCESS\n"
 		"  call NtSetSystemInformation InformationClass=0x1F EventTraceClass=3 ProfileInterval=9\n"
 		"  expect STATUS_SUCCESS\n"
 		"  call NtSetIntervalProfile Interval=1 Source=1\n  expect STATUS_SUCCESS\n");
-	uint32_t src[8];
-	unsigned n = np_vector_interval_sources(v, src, 8);
-	assert_int_equal(n, 3);
-	assert_int_equal(src[0], 1);
-	assert_int_equal(src[1], 0);
-	assert_int_equal(src[2], 2);
-	assert_int_equal(np_vector_interval_sources(v, src, 2), 2);   /* cap is kept */
+	np_global g[8];
+	unsigned n = np_vector_globals(v, g, 8);
+	assert_int_equal(n, 4);
+	assert_true(np_global_equal(g[0], (np_global){ NP_GLOBAL_INTERVAL, 1 }));
+	assert_true(np_global_equal(g[1], (np_global){ NP_GLOBAL_INTERVAL, 0 }));
+	assert_true(np_global_equal(g[2], (np_global){ NP_GLOBAL_ETW_TIME, 0 }));   /* TR-4 */
+	assert_true(np_global_equal(g[3], (np_global){ NP_GLOBAL_INTERVAL, 2 }));   /* TR-6 */
+	assert_false(np_global_equal(g[1], g[2]));   /* fail twin: ProfileTime is not the ETW interval */
+	assert_int_equal(np_vector_globals(v, g, 2), 2);   /* cap is kept */
 
 	v = load(f, HEAD("safety/none")
 		 "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
 		 "  call NtSetSystemInformation InformationClass=0x1F EventTraceClass=4\n"
 		 "  expect STATUS_NOT_IMPLEMENTED\n");
-	assert_int_equal(np_vector_interval_sources(v, src, 8), 0);
+	assert_int_equal(np_vector_globals(v, g, 8), 0);
 }
 
 static const np_vector *fixture(fx *f, const char *file, const char *id)
@@ -153,6 +156,101 @@ static void test_safety_hazard_from_model(void **state)
 	assert_null(np_vector_hazard(v, target("5.0/x86"), f->model, why, sizeof why));
 }
 
+
+/* From 6.2 a restore needs SeSystemProfilePrivilege (SI-1; TR-5 assumed):
+ * a token that cannot enable it makes the state unrestorable there, not
+ * before; the ETW interval is put back only where TraceSetInformation takes
+ * class 5 (TR-1). */
+static void test_safety_restorable(void **state)
+{
+	(void)state;
+	char why[300];
+	np_global time = { NP_GLOBAL_INTERVAL, 0 }, etw = { NP_GLOBAL_ETW_TIME, 0 };
+	assert_null(np_global_unrestorable(time, target("6.2/x64"), true, why, sizeof why));
+	assert_null(np_global_unrestorable(time, target("6.1/x64"), false, why, sizeof why));
+	const char *w = np_global_unrestorable(time, target("6.2/x64"), false, why, sizeof why);
+	assert_non_null(w);   /* fail twin of the first: the same state, no privilege */
+	assert_string_equal(w, "putting the ProfileTime interval back needs SeSystemProfilePrivilege "
+			       "on 6.2 (SI-1), which this process's token cannot enable");
+	assert_null(np_global_unrestorable(etw, target("1809/x64"), true, why, sizeof why));
+	w = np_global_unrestorable(etw, target("1809/x64"), false, why, sizeof why);
+	assert_non_null(w);
+	assert_non_null(strstr(w, "ETW time-profile interval back needs SeSystemProfilePrivilege on 1809 (TR-5)"));
+	w = np_global_unrestorable(etw, target("6.1/x64"), true, why, sizeof why);
+	assert_non_null(w);
+	assert_string_equal(w, "the ETW time-profile interval can be put back only through "
+			       "TraceSetInformation class 5, which 6.1 does not take (TR-1)");
+}
+
+/* What is unknown on a real kernel counts: a started segment-mode profile
+ * (IN-8), a started profile of a source above 16 bits where the model
+ * accepts one (IN-2), a started profile resting on an IN knob, a step the
+ * model has no rule for after steps that ran; and class 0x81 allocations. */
+static void test_safety_hazard_unknown(void **state)
+{
+	fx *f = *state;
+	char why[400];
+	const np_vector *v = fixture(f, NTPROF_SOURCE_ROOT "/fixtures/profile/counting.vec",
+				     "counting/segment-mode-any-pc");
+	const char *h = np_vector_hazard(v, target("6.1/x86"), NULL, why, sizeof why);
+	assert_non_null(h);   /* the flag, without the model */
+	assert_string_equal(h, "hazardous: it starts a profile and rests on unknown:K-SEGMENT-MATCH, which "
+			       "the model does not model; real interrupts arrive while it is started");
+
+	v = load(f, HEAD("safety/segment")
+		 "  applies all arch=x86\n"
+		 "  call NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x1B ProfileSize=0x10000 "
+		 "BucketSize=0 Buffer=>b BufferSize=64\n  expect STATUS_SUCCESS\n"
+		 "  call NtStartProfile ProfileHandle=h\n  expect STATUS_SUCCESS\n");
+	assert_null(np_vector_hazard(v, target("6.1/x86"), NULL, why, sizeof why));
+	h = np_vector_hazard(v, target("6.1/x86"), f->model, why, sizeof why);
+	assert_non_null(h);
+	assert_string_equal(h, "hazardous here: step 2 (NtStartProfile) starts an x86 segment-mode profile "
+			       "(segment 0x1B): matching unknown (IN-8); real interrupts reach it");
+
+	v = load(f, HEAD("safety/src16")
+		 "  applies >=3.51 arch=x64\n"
+		 "  call NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x100 "
+		 "BucketSize=4 Buffer=>b BufferSize=64 Source=0x10000\n"
+		 "  expect STATUS_NOT_SUPPORTED on >=6.2\n  expect STATUS_SUCCESS on <6.2\n"
+		 "  call NtStartProfile ProfileHandle=h\n"
+		 "  expect STATUS_INVALID_HANDLE on >=6.2\n  expect STATUS_SUCCESS on <6.2\n");
+	h = np_vector_hazard(v, target("6.1/x64"), f->model, why, sizeof why);
+	assert_non_null(h);
+	assert_non_null(strstr(h, "starts a profile of source 0x10000, kept in 16 bits: matching unknown"));
+	/* fail twin: where the create is refused (CP-11), nothing unknown starts */
+	assert_null(np_vector_hazard(v, target("6.2/x64"), f->model, why, sizeof why));
+
+	v = load(f, HEAD("safety/no-rule")
+		 "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
+		 "  call NtSetSystemInformation InformationClass=0x22\n  expect not-applicable\n");
+	h = np_vector_hazard(v, target("1809/x64"), f->model, why, sizeof why);
+	assert_non_null(h);
+	assert_non_null(strstr(h, "the model cannot say what step 2 (NtSetSystemInformation) does"));
+
+	v = load(f, HEAD("safety/ppca")
+		 "  call NtSetSystemInformation Allocate=0\n  expect STATUS_ACCESS_DENIED on >=6.2\n"
+		 "  expect STATUS_INVALID_INFO_CLASS on <6.2\n");
+	assert_null(np_vector_hazard(v, target("1809/x64"), NULL, why, sizeof why));   /* a free */
+	v = load(f, HEAD("safety/ppca-alloc")
+		 "  call NtSetSystemInformation\n  expect STATUS_ACCESS_DENIED on >=6.2\n"
+		 "  expect STATUS_INVALID_INFO_CLASS on <6.2\n");
+	h = np_vector_hazard(v, target("1809/x64"), f->model, why, sizeof why);
+	assert_non_null(h);
+	assert_non_null(strstr(h, "asks for a class 0x81 control area (Allocate=1)"));
+}
+
+/* Which vectors depend on the HAL's sources. */
+static void test_safety_uses_hal(void **state)
+{
+	fx *f = *state;
+	assert_false(np_vector_uses_hal(load(f, HEAD("safety/time")
+		"  call NtSetIntervalProfile Interval=5000\n  expect STATUS_SUCCESS\n")));
+	assert_true(np_vector_uses_hal(load(f, HEAD("safety/pmc")
+		"  call NtQueryIntervalProfile Source=2\n  expect STATUS_SUCCESS\n")));
+	assert_true(np_vector_uses_hal(load(f, HEAD("safety/list")
+		"  applies >=6.2\n  call TraceQueryInformation InformationClass=7\n  expect ERROR_SUCCESS\n")));
+}
 /* ---- the runner's skip hook ---- */
 
 typedef struct skipper {
@@ -224,6 +322,9 @@ static const struct CMUnitTest tests[] = {
 	T(test_safety_interval_sources),
 	T(test_safety_hazard_from_fixture),
 	T(test_safety_hazard_from_model),
+	T(test_safety_restorable),
+	T(test_safety_hazard_unknown),
+	T(test_safety_uses_hal),
 	T(test_safety_runner_skip_hook),
 };
 #undef T

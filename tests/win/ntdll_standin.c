@@ -12,10 +12,16 @@
  * writes the same file from outside Wine. One entry a line:
  *
  *   interval SOURCE VALUE   a source's interval (a source not listed reads 0)
+ *   etw VALUE               the ETW time-profile interval (TR-4 with
+ *                           K-ETW-TIME=separate: a variable of its own, which
+ *                           NtSetIntervalProfile leaves alone); 0 when absent
  *   round N                 a set keeps the value rounded down to a multiple
  *                           of N and still returns success (a HAL rounds)
  *   refuse VALUE            a set to VALUE fails, STATUS_ACCESS_DENIED
  *   set SOURCE VALUE STATUS written by every set, in order (the call log)
+ *   get SOURCE VALUE        written by every interval read that succeeds
+ *   etwset VALUE ERROR      written by every Source 0 class 5 set (TR-4)
+ *   etwget VALUE            written by every Source 0 class 5 read
  *
  * A named mutex serialises the read-change-write of the file between
  * processes (a Ctrl-C restore may run beside a vector). */
@@ -121,8 +127,13 @@ __declspec(dllexport) LONG NTAPI NtQueryIntervalProfile(ULONG source, PULONG int
 	else if (!interval)
 		status = STATUS_ACCESS_VIOLATION_;
 	else {
+		char text[LINE_MAX_];
 		find("interval", &source, &value, NULL);
 		*interval = value;
+		snprintf(text, sizeof text, "get %lu %lu", (unsigned long)source, (unsigned long)value);
+		append(text);
+		if (!store())
+			status = STATUS_NO_STATE;
 	}
 	unlock(m);
 	return status;
@@ -169,4 +180,107 @@ __declspec(dllexport) LONG NTAPI ZwQueryIntervalProfile(ULONG source, PULONG int
 __declspec(dllexport) LONG NTAPI ZwSetIntervalProfile(ULONG interval, ULONG source)
 {
 	return NtSetIntervalProfile(interval, source);
+}
+
+/* ---- TraceSetInformation and TraceQueryInformation, class 5 only ---- */
+
+#define ERROR_SUCCESS_ 0u
+#define ERROR_ACCESS_DENIED_ 5u
+#define ERROR_BAD_LENGTH_ 24u
+#define ERROR_NOT_SUPPORTED_ 50u
+#define ERROR_NOACCESS_ 998u
+#define ERROR_NO_STATE 2u   /* ERROR_FILE_NOT_FOUND: the state file is missing */
+#define TRACE_SAMPLED_PROFILE_INTERVAL_INFO 5u
+
+typedef struct trace_profile_interval {
+	ULONG source;
+	ULONG interval;
+} trace_profile_interval;
+
+/* TR-9, for the statuses this file returns. */
+static ULONG win32_of(LONG status)
+{
+	switch (status) {
+	case STATUS_SUCCESS_:
+		return ERROR_SUCCESS_;
+	case STATUS_ACCESS_DENIED_:
+		return ERROR_ACCESS_DENIED_;
+	case STATUS_ACCESS_VIOLATION_:
+		return ERROR_NOACCESS_;
+	default:
+		return ERROR_NO_STATE;
+	}
+}
+
+/* The ETW time-profile interval: read (set NULL) or set, logged. */
+static ULONG etw(const ULONG *set, ULONG *value)
+{
+	HANDLE m = lock();
+	char text[LINE_MAX_];
+	ULONG now = 0, refused;
+	unsigned at = MAX_LINES;
+	ULONG error = ERROR_SUCCESS_;
+	if (!load()) {
+		unlock(m);
+		return ERROR_NO_STATE;
+	}
+	for (unsigned i = 0; i < st.n; i++) {
+		unsigned long v;
+		if (sscanf(st.line[i], "etw %lu", &v) == 1) {
+			now = (ULONG)v;
+			at = i;
+		}
+	}
+	if (set && find("refuse", NULL, &refused, NULL) && refused == *set)
+		error = ERROR_ACCESS_DENIED_;
+	if (set) {
+		if (error == ERROR_SUCCESS_) {
+			snprintf(text, sizeof text, "etw %lu", (unsigned long)*set);
+			if (at < MAX_LINES)
+				snprintf(st.line[at], LINE_MAX_, "%s", text);
+			else
+				append(text);
+		}
+		snprintf(text, sizeof text, "etwset %lu %lu", (unsigned long)*set, (unsigned long)error);
+	} else {
+		*value = now;
+		snprintf(text, sizeof text, "etwget %lu", (unsigned long)now);
+	}
+	append(text);
+	if (!store())
+		error = ERROR_NO_STATE;
+	unlock(m);
+	return error;
+}
+
+__declspec(dllexport) ULONG WINAPI TraceSetInformation(ULONG64 session, ULONG cls, PVOID info,
+						       ULONG length)
+{
+	trace_profile_interval *p = info;
+	if (cls != TRACE_SAMPLED_PROFILE_INTERVAL_INFO)
+		return ERROR_NOT_SUPPORTED_;
+	if (session != 0)
+		return 87u;   /* ERROR_INVALID_PARAMETER, TR-2 */
+	if (length != sizeof *p)
+		return ERROR_BAD_LENGTH_;
+	if (p->source == 0)
+		return etw(&p->interval, NULL);   /* TR-4 */
+	return win32_of(NtSetIntervalProfile(p->interval, p->source));   /* TR-6 */
+}
+
+__declspec(dllexport) ULONG WINAPI TraceQueryInformation(ULONG64 session, ULONG cls, PVOID info,
+							 ULONG length, PULONG return_length)
+{
+	trace_profile_interval *p = info;
+	if (cls != TRACE_SAMPLED_PROFILE_INTERVAL_INFO)
+		return ERROR_NOT_SUPPORTED_;   /* no source list (class 7) here */
+	if (session != 0)
+		return 87u;
+	if (return_length)
+		*return_length = sizeof *p;
+	if (length != sizeof *p)
+		return ERROR_BAD_LENGTH_;
+	if (p->source == 0)
+		return etw(NULL, &p->interval);
+	return win32_of(NtQueryIntervalProfile(p->source, &p->interval));
 }

@@ -54,6 +54,7 @@ struct np_live {
 	unsigned ntouching;
 	bool stepped;                /* the current vector ran a step */
 	unsigned skipped_hazard, skipped_unsaved, skipped_model_only, skipped_unjudged;
+	unsigned skipped_stopped;    /* vectors after a restore that failed */
 	char standin[NP_TEXT_MAX];   /* NTPROF_NTDLL, tests only: "" unset */
 	bool standin_ok;
 };
@@ -209,6 +210,13 @@ static const char *live_skip(np_backend *self, np_target t, const np_vector *v)
 	static char why[NP_TEXT_MAX * 2];
 	char text[NP_TEXT_MAX];
 	stop_if_interrupted(l);
+	/* A restore that did not put a value back stops the run: nothing more
+	 * runs on a system that is no longer as it was (the exit status is 3). */
+	if (np_saved_left_text(&l->st, text, sizeof text)) {
+		l->skipped_stopped++;
+		snprintf(why, sizeof why, "the run stopped: a restore failed (%s)", text);
+		return why;
+	}
 	if (!l->opt.allow_hazard && np_vector_hazard(v, t, l->model, text, sizeof text)) {
 		l->skipped_hazard++;
 		snprintf(why, sizeof why, "%s; --allow-hazard runs it anyway", text);
@@ -400,6 +408,10 @@ static void report_env(np_live *l, np_run *run)
 		 l->skipped_model_only, l->skipped_unjudged, l->skipped_unsaved,
 		 l->opt.allow_unsaved_intervals ? "on" : "off");
 	np_run_env(run, "skipped", text);
+	if (l->skipped_stopped) {
+		snprintf(text, sizeof text, "%u vectors not run after a restore failed", l->skipped_stopped);
+		np_run_env(run, "stopped", text);
+	}
 }
 
 void np_live_finish(np_live *l, np_run *run)

@@ -2,7 +2,8 @@
  * FUZZER, its name for messages, before including this.
  *   broken():            stops the fuzzer on an input that broke a contract
  *                        (libFuzzer then writes the input as a finding);
- *   check_message():     a reader's error is "NAME:LINE: message", the
+ *   check_message():     a reader's error is "NAME:LINE: message" (or
+ *                        "NAME: message" for the whole file), the
  *                        contract of fixtures/README.md, Errors;
  *   input, byte(), raw(): the decoding fuzzers' bytes (fuzz_model.c,
  *                        fuzz_interrupts.c), read one at a time and zeros
@@ -29,16 +30,19 @@ static inline void broken(const char *what, const char *text)
 }
 
 /* The error of reading the text named name: "name:LINE: message", LINE a
- * number (0 for the file as a whole) and the message not empty. */
+ * number from 1, or "name: message" for the file as a whole; the message
+ * not empty. */
 static inline void check_message(const char *name, const np_error *err)
 {
 	size_t n = strlen(name);
 	if (strncmp(err->text, name, n) != 0 || err->text[n] != ':')
 		broken("error without the file name", err->text);
 	const char *p = err->text + n + 1;
+	if (p[0] == ' ' && p[1] != '\0')
+		return;   /* the file as a whole */
 	char *end;
 	long line = strtol(p, &end, 10);
-	if (end == p || line < 0 || strncmp(end, ": ", 2) != 0 || end[2] == '\0')
+	if (end == p || line < 1 || strncmp(end, ": ", 2) != 0 || end[2] == '\0')
 		broken("error without LINE: message", err->text);
 }
 

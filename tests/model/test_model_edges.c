@@ -76,6 +76,23 @@ static void test_status_names_roundtrip(void **state)
 	assert_false(np_bugcheck_parse("0x100000000", &v));
 }
 
+/* The distance behind "did you mean" (ntprof/names.h): edits counted case
+ * blind, a swap of neighbours one edit; a word of 64 characters or more is
+ * as far as the limit from anything, so it is never anyone's guess. */
+static void test_edit_distance(void **state)
+{
+	(void)state;
+	char longer[80];
+	memset(longer, 'a', sizeof longer - 1);
+	longer[sizeof longer - 1] = '\0';
+	assert_int_equal(np_edit_distance("Interval", "interval"), 0);
+	assert_int_equal(np_edit_distance("Intervl", "Interval"), 1);
+	assert_int_equal(np_edit_distance("Itnerval", "Interval"), 1);
+	assert_int_equal(np_edit_distance("", "abc"), 3);
+	assert_int_equal(np_edit_distance(longer, "a"), 64);
+	assert_int_equal(np_edit_distance("a", longer), 64);
+}
+
 /* The one number rule (ntprof/number.h): decimal or 0x hex, leading zeros
  * decimal, 64 bits at most, nothing around the digits. */
 static void test_number_rule(void **state)
@@ -229,6 +246,7 @@ static void test_out_of_range_enumerations(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_status_names_roundtrip),
 	cmocka_unit_test(test_status_unmapped_translation),
+	cmocka_unit_test(test_edit_distance),
 	cmocka_unit_test(test_number_rule),
 	cmocka_unit_test_setup_teardown(test_memory_map_refusals, setup, teardown),
 	cmocka_unit_test_setup_teardown(test_trace_unusable_buffers, setup, teardown),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ntprof: a C11 model of the NT profile-interval calls, its harness and tests.
 #
 #   make [all]        library, ntprof, test programs (in build/)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* make bench: how fast the model is (issue 6, "Speed"). Not a test: it
  * prints figures and never fails on them; `make check` does not run it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* NtSetIntervalProfile on the model of Windows 10 1809 (x64), by a caller
  * without SeSystemProfilePrivilege and then by one that holds it.
  *   cc -std=c11 -o model_call model_call.c $(pkg-config --cflags --libs ntprof) */

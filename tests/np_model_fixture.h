@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Pieces the model's CMocka programs share: how a machine is made (each
  * program gives only its own memory layout), a machine a test owns (freed by
  * teardown; a bare test has none, a blank one a zeroed machine of its own),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared test support: NP_TEST_MAIN(tests) is every test program's main.
  *
  * A test program built with it speaks two protocols:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check.sh ROOT: the suites of `make check`, once its trees are built.
 #
 # Four legs: the plain tree's Kyua suite (which runs the Windows exe under

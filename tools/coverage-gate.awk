@@ -1,4 +1,5 @@
 #!/usr/bin/awk -f
+# SPDX-License-Identifier: MIT
 # coverage-gate.awk -v root=DIR/ -v min_lines=P -v min_branches=P model.info
 # Reads an lcov tracefile; prints one verdict line with the line and branch
 # coverage, then, when a threshold is missed, every uncovered line

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # coverage.sh [--tally FILE] ROOT COV_BUILD_DIR HTML_DIR
 # Runs the Kyua suite of a --coverage build tree, then reports line and branch
 # coverage of model/ only (lcov 1.16: branches need lcov_branch_coverage=1;

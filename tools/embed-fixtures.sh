@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # embed-fixtures.sh ROOT OUT.c
 #     Writes a C file holding every ROOT/fixtures/**/*.vec as
 #     { "fixtures/DIR/NAME.vec", text, length }, for the Windows exe, which

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ensure-debs.sh PACKAGE...: make sure these Debian packages are installed.
 # Quiet when they are. As root it installs the missing ones; otherwise it
 # prints the command to run and fails, since nothing can be tested without them.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fuzz.sh ROOT FUZZ_DIR SECONDS [NAME...]
 #     Runs each libFuzzer fuzzer FUZZ_DIR/fuzz_NAME (default: all) for
 #     SECONDS, two at a time (FUZZ_JOBS, a pool), from its seeds in

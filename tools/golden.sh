@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # golden.sh ROOT NTPROF SUMS [--record OUTDIR]: the outputs of ntprof's
 # commands, for refactors that must leave behaviour unchanged.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # kyua-suite.sh LABEL BUILD_DIR TALLY [KYUAFILE]
 #     Runs the Kyua suite of one build tree: BUILD_DIR/tests/KYUAFILE
 #     (default Kyuafile, the whole suite; Kyuafile.test is `make test`'s

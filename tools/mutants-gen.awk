@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mutants-gen.awk: the mutants of one model source file, for tools/mutants.sh.
 #
 # POSIX awk (Debian's mawk is Priority: required, so it is on every Debian 12;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # mutants.sh ROOT BUILD OUT: mutation testing of model/ (issue 7, `make mutants`).
 #
 # Each mutant of tools/mutants-gen.awk is applied, one at a time, to a COPY of

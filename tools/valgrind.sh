@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # valgrind.sh ROOT BUILD_DIR
 #     Runs the suite's programs under valgrind's memcheck (issue 7): every
 #     CMocka test program of BUILD_DIR/tests/{model,harness}, then ntprof over the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # wine.sh MODE EXE [ARGS...]
 #     Runs a Windows exe under Wine, headless, as Windows MODE (win7 or
 #     win10), and exits with the exe's status. One prefix serves every run:

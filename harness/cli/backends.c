@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The backends a command can be pointed at by name (run --backend,
  * explore --against). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The ntprof command line: the table of commands (commands.c), the option
  * parser every command drives with a table of its options (options.c), and
  * what several commands share: the output sink (sink.c), FILE|DIR lists and

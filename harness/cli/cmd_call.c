@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof call: steps evaluated on the model, one record line each (the
  * format of a vector's expectations), in a session given the --given
  * state on the --target version. Exit 0, or 2 on bad input (a step that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof compare: result files of `ntprof run --format json` side by side,
  * a row per vector and step. Exit 0 when every row agrees, 1 when some
  * differ (as diff does), 2 on bad input; the table goes through the sink

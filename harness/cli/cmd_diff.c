@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof diff: the steps whose outcome on the model differs between two
  * versions, on each architecture both have (or those chosen), grouped by
  * function. Exit 0 when nothing differs (nothing is printed), 1 when

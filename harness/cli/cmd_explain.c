@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof explain: a rule of SPEC.md with the vectors and tests that cite
  * it; with --check, every rule's evidence (exit 1 on a problem). Exit 2 on
  * bad input, an unknown rule among it. */

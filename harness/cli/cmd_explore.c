@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof explore: argument combinations from the boundaries SPEC.md names,
  * on the model for every target (or against another backend), reported as
  * ready-to-paste vectors. Exit 0 when nothing was found, 1 when the report

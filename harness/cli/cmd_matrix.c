@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof matrix: every vector on every version (and chosen architecture) of
  * the model, a row per vector and step, a column per version. Exit 0, or 2
  * on bad input; the table goes through the sink. */

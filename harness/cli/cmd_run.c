@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof run: the vectors against a backend (the model or a `dl:` shared
  * object), each step judged by what the vector expects, or with --reference
  * or --given by the model mirroring the target in that state. Exit 0 when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof trace: the rule matrix (rules.md, rules.html) in the output
  * directory, the problems of `explain --check` on stdout; exit 1 when there
  * are any, 2 on bad input. The reports are written either way: they show

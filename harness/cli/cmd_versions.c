@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof versions: the versions the model knows, a line each: key, build
  * number, the everyday name that also reads as the key ("-": none),
  * product, architectures. Exit 0; 2 when given arguments. */

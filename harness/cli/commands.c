@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The table of commands: what main dispatches on, and what the usage text
  * lists, in its order; help, --help and --version. */
 #include <stdio.h>

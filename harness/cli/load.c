@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What commands read before they run: FILE|DIR lists, the vectors they
  * name (or the fixtures), and the rule index of explain and trace. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof: run vectors against a backend, compare result files, evaluate calls
  * on the model, explore boundary combinations, explain rules. Exit status: 0
  * all well, 1 a difference (mismatch, unlisted or stale known divergence,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The option parser: a command's arguments read against the table of its
  * options (cli.h: cli_option, cli_syntax). */
 #include <stdbool.h>

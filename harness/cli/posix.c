@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the POSIX ntprof does its own way; the Windows exe links
  * win/cli_platform.c and win/cmd_live.c instead (the Makefile leaves this
  * file out of WIN_SRC). */

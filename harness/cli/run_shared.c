@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What `run` and the Windows exe's `live` share: the options both take,
  * reading the known-divergence list and the vectors before anything runs,
  * and writing the report and the --known-write list after. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The output sink: a report written through a temporary file renamed into
  * place, so that a failed run leaves no half-written file behind. Only a
  * regular file (or none yet) is replaced so: a character device or a FIFO

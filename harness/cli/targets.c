@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The option values that name where things run, and in what state:
  * --target VERSION[/ARCH], --targets LIST, --arch LIST, --given KEY=VALUE. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof explore: the driver. Each explorable function of the catalog spans
  * a space whose axes are its arguments, its Nt/Zw spelling and the machine
  * states, each with the boundary values of harness/explore/explore_table.c

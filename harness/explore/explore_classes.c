@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The explorer's classes. Without --against, combinations are grouped into
  * classes of version difference: (function, outcome before, outcome after,
  * the two versions), one representative each, the first the seeded order

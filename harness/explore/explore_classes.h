@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The explorer's state and its classes (harness/explore/explore_classes.c):
  * version differences without --against, divergences from the model with
  * it, each class with its representative combination. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The explorer's report: each class with why it is one (the version
  * predicates that turn, the rules of the order of checks behind its
  * outcomes) and its representative as a ready-to-paste vector. */

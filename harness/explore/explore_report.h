@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The explorer's report (harness/explore/explore_report.c): each class of
  * the explorer, sorted, with its representative written as a vector. */
 #ifndef NTPROF_EXPLORE_REPORT_H

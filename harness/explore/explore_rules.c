@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The explorer's rule tables: SPEC.md "Order of checks" as the rules
  * behind each outcome of a function, the sections a function's vectors can
  * prove, and the version thresholds of ntprof/version_predicates.h with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The explorer's rule tables (harness/explore/explore_rules.c): the rules
  * behind each outcome of a function (SPEC.md "Order of checks"), the
  * sections a function's vectors can prove, and the version predicates of

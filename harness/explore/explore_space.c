@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The explorer's space: a function's axes (its arguments, its Nt/Zw
  * spelling, the machine states) with the boundary values of
  * harness/explore/explore_table.c, and a combination of boundaries written

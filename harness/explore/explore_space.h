@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The explorer's internals shared by its parts (harness/explore/): the space of
  * a function and its combinations (explore_space.c), points written as
  * vectors (explore_vector.c), and minimising a divergence (explore_classes.c). */

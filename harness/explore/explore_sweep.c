@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The order of the sweep. The default sweep runs the plain call, every
  * boundary alone, every pair of boundaries on two axes (two faults at
  * once) and every triple of numeric arguments, each tier in an order

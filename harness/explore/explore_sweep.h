@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The order of the sweep (harness/explore/explore_sweep.c): the fixed tiers
  * shuffled by the seed, then random combinations, and the combinations
  * already run. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The explorer's boundary table. Every argument of an explorable function
  * (harness/vectors/catalog.c) gets its values from here: its plain default first,
  * then the edges SPEC.md names for it, each edge with the rules that make it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The explorer's boundary table (harness/explore/explore_table.c): the
  * boundary values of each argument and machine state, each citing the
  * SPEC.md rules that make it an edge, and the steps run before a call. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Explorer points as vectors: the step a combination stands for, its runs
  * on a backend, and the ready-to-paste vector (fixtures/README.md) whose
  * expectations are the model's on every target that exists. */

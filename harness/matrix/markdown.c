@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A Markdown subset as HTML (markdown.h): SPEC.md's rule texts in the
  * self-contained pages. Blocks are read a line at a time; a block's text is
  * joined into one buffer first, so that a span may cross a source line. */

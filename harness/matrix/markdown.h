@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The Markdown that SPEC.md is written in, as HTML for the self-contained
  * pages (the rule texts of ntprof matrix --format html). A subset, enough
  * for SPEC.md: paragraphs (source lines joined), fenced code, ordered and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof matrix: every vector on every version and architecture, step by
  * step. Cells are short texts, interned (most of the ~90 000 cells of the
  * full matrix are one of a few hundred texts), so comparing two cells is

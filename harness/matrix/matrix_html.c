@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof matrix as one self-contained HTML page: inline CSS, no scripts, no
  * external assets (nothing is fetched; links are only followed when
  * clicked). A colour per family of statuses (matrix_palette.c) with the

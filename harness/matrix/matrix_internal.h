@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof matrix: what the printers (matrix_text.c, matrix_html.c) and
  * ntprof diff (version_diff.c) share beyond ntprof/matrix.h. */
 #ifndef NTPROF_MATRIX_INTERNAL_H

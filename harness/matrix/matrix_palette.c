@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The colours of ntprof matrix --format html: a colour per family of
  * statuses (success, parameter errors, access errors and faults, bug
  * checks, not exported or not applicable, other), so that a reader sees the

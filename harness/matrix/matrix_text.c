@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof matrix as text (columns padded) or as a Markdown table. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof diff: the steps whose outcome differs between two versions,
  * grouped by function (ntprof/matrix.h, np_matrix_diff). */
 #include <stdlib.h>

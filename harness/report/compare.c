@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof compare: the table of JSON result files (harness/report/compare_read.c
  * reads them), its labels and cells, printed side by side as text or
  * Markdown. */

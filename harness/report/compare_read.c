@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof compare: reading JSON result files (harness/report/report.c's
  * format 1) into the table. Each file is read and checked whole before it
  * joins the table, so a bad file leaves the table as it was. */

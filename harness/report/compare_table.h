@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof compare's table (harness/report/compare.c reads it to print it,
  * harness/report/compare_read.c fills it): one column per file and target,
  * one row per vector, a cell where a column ran a row's vector. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A small JSON reader: recursive descent over RFC 8259's grammar, into a
  * tree of np_json nodes. It reads what harness/report/report.c writes (and any
  * other well-formed JSON); it never trusts its input: every path out of a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A small JSON reader (RFC 8259) for the harness's own result files: the
  * whole text becomes a tree; any malformed input is "file:line: message".
  * Standard C only. */

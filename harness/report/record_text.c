@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Canonical text of outcomes and records (the `ntprof call` line format). */
 #include <stdio.h>
 #include <string.h>

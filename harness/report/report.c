@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reports of a run: text (people), TAP (Kyua, prove), JUnit XML (CI), JSON
  * (machines; `ntprof compare` merges these). Every failure line locates
  * itself: file:line, vector, target, rules, step, expected and got. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `--backend dl:PATH`: an implementation of ntprof/impl.h in a shared
  * object, driven by the same interpreter as the model. The object is checked
  * before anything runs: its entry point, its ABI version and every call the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Implementations in shared objects (`ntprof run --backend dl:PATH`). */
 #ifndef NTPROF_BACKEND_DL_H
 #define NTPROF_BACKEND_DL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The model as an implementation (ntprof/impl.h): each open system is a
  * simulated machine (model/) with its own address space. Regions go one
  * after another from USER_BASE, each followed by a 64 KiB gap where nothing

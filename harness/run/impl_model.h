@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The model as an implementation of ntprof/impl.h: the reference every
  * other implementation is compared with. */
 #ifndef NTPROF_IMPL_MODEL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The interpreter: evaluates a vector's steps on any implementation of
  * ntprof/impl.h (the model, a live Windows, a dl: shared object). Each
  * vector gets a fresh system; a step's arguments, typed when the step was

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The interpreter's pieces (interpreter.c, the dispatch and results;
  * interpreter_args.c, what a typed argument means on a system and how
  * out-values are read back; interpreter_steps.c, one function per kind of

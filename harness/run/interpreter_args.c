@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a step's typed arguments mean on an implementation's system
  * (symbolic pointers become regions of its address space, filled with the
  * poison byte so that "not written" can be observed; handle symbols become

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The steps as calls of an implementation (ntprof/impl.h): each takes the
  * step's typed arguments (np_step_value), makes them real on the system
  * (interpreter_args.c), calls, and reads the out-values back. */

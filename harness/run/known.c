@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Known-divergence files: reading, matching a run, writing one from a run.
  *
  *   VECTOR-ID [on RANGE] [arch=LIST] CLASS step N: GOT # REASON

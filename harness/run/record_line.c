@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Records as lines (record_line.h). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One step's record as one line of text, for a record that crosses a process
  * boundary: the Windows exe runs each vector in a child process of its own
  * (harness/win/), which sends the parent one line per step over a pipe.

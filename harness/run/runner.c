@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Runs vectors on a backend: picks the expectation for the target, compares
  * the canonical record with it, and classifies the result. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a vector may do to a live system (safety.h). */
 #include <stdio.h>
 #include <string.h>

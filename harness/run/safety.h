@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a vector may do to a live system, decided before it runs there
  * (`ntprof.exe live`): which global state it may change (and whether this
  * process could put it back), and whether its behaviour there may harm the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Rule traceability: every SPEC.md rule must be cited by the model, proved by
  * a vector and by a test; nothing may cite a rule SPEC.md lacks or retired. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Rule IDs in the sources. In model/ any mention counts: the model cites the
  * rule it implements in a comment. In tests/ only a rules tag counts as a
  * test of a rule, because a mention in a comment says nothing about what the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading rule IDs out of the sources: every mention of one in model/, and
  * in tests/ the rules tags that say "this test checks these rules" apart
  * from mere mentions. Internal to harness/trace/. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The rule matrix (ntprof trace): for every SPEC.md rule, the model lines
  * that cite it, the vectors that list it and the test lines that cite it,
  * from the same index as `ntprof explain`, so that the matrix and the check

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Argument values by parameter kind (arg_value.h). The messages are the
  * ones a step line gets for a value its parameter does not take. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One argument's text read as a typed value (ntprof/step_arg.h) by the
  * kind of its catalog parameter. */
 #ifndef NTPROF_ARG_VALUE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The step catalog: the calls of SPEC.md §SI, §QI, §TR, §CP, §ST, §SP and
  * §SY, the object-manager calls around profiles (MC-5) and the pseudo-steps. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The functions a step can call: their parameters and out-values. One table
  * serves the parser, `ntprof call` and every backend. */
 #ifndef NTPROF_CATALOG_H

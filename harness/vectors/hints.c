@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Messages that help: what a step or an expectation got wrong, said with
  * the word at fault and, when a name is near it, "did you mean X?" (the
  * model's edit distance, ntprof/names.h). The parser's own messages stay

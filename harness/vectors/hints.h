@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Messages that help (hints.c): the parser's fixed messages with the word
  * at fault and a "did you mean" beside them, and the out-values each
  * function reports. Each returns buf (cap bytes) filled, or error itself

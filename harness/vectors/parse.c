@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The vector parser (fixtures/README.md): a vector's lines, its
  * expectations and outcomes, version ranges and architectures. Files and
  * lines are read by vector_file.c, steps parsed by step.c. Every problem is

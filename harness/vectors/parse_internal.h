@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The pieces the vector reader shares between its files: the file and line
  * reader (vector_file.c), the vector and expectation parser (parse.c) and
  * the step parser (step.c). Not for use outside harness/vectors/. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Steps: "FUNCTION Name=Value ..." read once, each argument checked against
  * the catalog and typed (arg_value.c), the parameters a step leaves out
  * typed from their fallbacks. */

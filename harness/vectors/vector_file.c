@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading vector files: a file or a directory of them, line by line, each
  * line handed to the parser (parse.c). Every problem is reported as
  * "file:line: what was expected"; nothing is kept from a file that fails. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The child side of the isolation (`ntprof.exe --child`): one session of the
  * live implementation, driven by the parent over stdin, one record line back
  * per step over stdout (harness/run/record_line.h).

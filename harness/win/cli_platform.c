@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the Windows exe does its own way on the command line (the POSIX
  * ntprof links cli/posix.c instead): replacing a file, making a directory,
  * and the fixtures compiled into the exe. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof.exe live: the vectors on the live system, each in a child process,
  * judged against the model that mirrors it (win/live.h); and --child, the
  * child's side. Windows only: the command table (cli/commands.c) gets both

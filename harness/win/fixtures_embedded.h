@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The vector files compiled into the Windows exe (build/win/fixtures_embedded.c,
  * written by tools/embed-fixtures.sh), so that `ntprof.exe run` and
  * `ntprof.exe live` need nothing beside the exe. Only builds that define

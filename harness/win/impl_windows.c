@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The live system as an implementation of ntprof/impl.h: every call goes
  * to the real export, bound at run time (never through an import library:
  * on Wine a missing import binds to a stub that aborts the process). The

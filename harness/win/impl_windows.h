@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The live Windows (or Wine) system as an implementation of ntprof/impl.h,
  * and what the harness learns of the system before a run. Windows only. */
 #ifndef NTPROF_IMPL_WINDOWS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `ntprof.exe live` (live.h): the live system probed, its global state
  * saved, and the backend the runner drives: sessions in child processes
  * (remote.c), vectors skipped where they are unsafe or cannot be judged,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `ntprof.exe live`: the vectors on the live Windows (or Wine) system, each
  * in a child process, judged against the model mirroring the system, with
  * the system's profile intervals saved and restored. Windows only.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The global state a live run saves and restores (live_state.h).
  *
  * Each piece is read, set back and read again through the calls that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The global state a live run saves, restores after the vectors that may
  * change it, and reads back (live.c): each piece through the path that
  * changes it (run/safety.h). Windows only. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the harness learns of the live system before a run (np_win_probe):
  * the kernel's version, the architecture, the caller's processor group,
  * the privilege and the integrity level; and the model settings that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The parent side of the isolation: a backend whose sessions run in a child
  * process of this exe (`ntprof.exe --child`, harness/win/child.c). Begin
  * starts the child and sends it the vector's given pairs and the target;

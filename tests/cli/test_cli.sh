@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The ntprof command line: the `ntprof call` line format, `versions`,
 # `explain`, and the exit statuses (0 all well, 1 a difference, 2 bad input)
 # with a message that names the bad argument or file:line.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The command line's conventions: --help and help COMMAND on stdout with
 # exit 0, --version, a usage error showing one command's usage, the
 # did-you-mean of every kind of name, the OS reason of a file that cannot

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The coverage gate of make check (tools/coverage-gate.awk) on made-up lcov
 # tracefiles: it passes at the thresholds, fails one line or one branch short
 # of them, and then names each line never run (or branch never taken) as

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `ntprof run --backend dl:PATH`: implementations in shared objects.
 #   dl_faithful.so forwards to the model: it must match everything the model
 #     matches, so the interface (ntprof/impl.h) carries all a vector needs.

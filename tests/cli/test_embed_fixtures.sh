@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tools/embed-fixtures.sh, which compiles the fixtures into the Windows exe:
 # every byte of every *.vec survives (NUL, quotes, backslashes, trigraphs,
 # bytes above 0x7F, no final newline), names with spaces too, other files are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every vector under fixtures/ must match the model on every version and
 # architecture it applies to (SPEC.md rules cited by the vectors themselves),
 # in every report format, none only through an accept line; and the run fails

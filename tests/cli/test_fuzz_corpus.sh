@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The libFuzzer fuzzers (tests/fuzz/fuzz_*.c) over their seed corpora only:
 # every seed, and every regression input of a fixed finding, runs once
 # under ASan and UBSan and must pass the fuzzer's checks. `make fuzz` is the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Behaviour kept across refactors: the outputs of ntprof's commands (run in
 # every format, matrix, diff, explore, compare, explain, trace, versions, the
 # README's `call` examples, usage errors) must hash to the sums recorded in

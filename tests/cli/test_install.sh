@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # What a packager and a library user see: a copy of the tree (build/ left
 # out) built and installed the way a Debian package would be, with the
 # builder's flags in the environment, PREFIX=/usr, a multiarch LIBDIR and a

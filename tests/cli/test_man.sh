@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The manual pages, man/ntprof.1 and man/ntprof-vectors.5: lint-clean under
 # mandoc -T lint (every message but the cross-reference of the two pages to
 # each other, which mandoc looks for among the installed manuals) and under

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The equivalence list of `make mutants` (tests/data/mutants-equivalent.txt)
 # against the mutants tools/mutants-gen.awk makes of model/ as it is now: an
 # edit that moves or changes a listed mutant fails make check at once, not at

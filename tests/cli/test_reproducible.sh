@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Two builds of one commit in two directories give the same ntprof, byte for
 # byte: the tree's path is neither compiled in (ntprof finds its tree at run
 # time) nor in the debug information (NP_PREFIX_MAP). The fail twin builds

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The shape of the sources: small files, short functions, no include circles.
 #   - no .c or .h file under harness/ or model/ over 600 lines;
 #   - no function body over 80 lines, counted from a `{` at column 0 to the

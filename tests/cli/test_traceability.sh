@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Rule traceability: `ntprof explain --check` and `ntprof trace` must find
 # every SPEC.md rule implemented (model/), proved by a vector (fixtures/) and
 # tested (a rules tag in tests/, tests/README.md), and nothing citing a rule

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Wine, for real: the Windows exe (make windows) under Wine 8.0, headless, in
 # the prefix of tools/wine.sh.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The live side's save, set and restore of the profile intervals, run for
 # real under Wine. Wine's ntdll has no NtQueryIntervalProfile (nothing can
 # be saved there), so the exe binds the interval calls from a stand-in,

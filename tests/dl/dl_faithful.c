@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A shared object for `ntprof run --backend dl:dl_faithful.so`: every
  * operation forwards to the model. Through the dl: interface it must match
  * every vector the model matches (tests/cli/test_dl.sh), which proves the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A shared object for `ntprof run --backend dl:dl_faulty.so`: the model with
  * four bugs of the kind a reimplementation makes. The harness must report
  * each one, vector by vector, with no vector written for it

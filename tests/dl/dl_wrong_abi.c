@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A shared object whose table speaks another ABI version: `--backend dl:`
  * must refuse it before running anything (tests/cli/test_dl.sh). */
 #include "run/impl_model.h"

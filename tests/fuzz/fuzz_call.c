@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer: the parsers of `ntprof call` (harness/vectors/parse.c, step.c, catalog.c)
  * on arbitrary text, one command-line argument per input line:
  *   "--given KEY=VALUE"  np_parse_given_pair (and np_config_check)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer, differential: np_profile_interrupts (a run of pcs, the fast
  * loop the benchmark and sample replays use) against np_profile_interrupt
  * once per pc, on twin machines given the same profiles (IN-1..IN-7).

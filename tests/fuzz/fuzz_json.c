@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer: the JSON reader (harness/report/json.c) and, above it, the result-file
  * reader of `ntprof compare` (np_compare_add, harness/report/compare.c) on
  * arbitrary bytes. A rejected file gives "NAME:LINE: message"; an accepted

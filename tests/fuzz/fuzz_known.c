@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer: the known-divergence file reader (harness/run/known.c) on arbitrary
  * bytes, read as `ntprof run --known` reads a file (np_known_read of a
  * stream). A rejected file gives "NAME:LINE: message" (the entries read

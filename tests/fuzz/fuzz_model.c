@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer: the model's entry points with arbitrary arguments on arbitrary
  * machines, through the interpreter that runs every vector
  * (np_backend_model_new: symbolic pointers become mapped memory, captured

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the libFuzzer fuzzers (tests/fuzz/fuzz_*.c) share. Each defines
  * FUZZER, its name for messages, before including this.
  *   broken():            stops the fuzzer on an input that broke a contract

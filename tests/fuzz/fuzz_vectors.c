@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer: the vector parser (harness/vectors/parse.c) on arbitrary bytes.
  *
  * Besides the sanitizers' verdict, it holds the parser to its contract

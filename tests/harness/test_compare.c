@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof compare: the JSON reader (harness/report/json.c) and the merged table
  * (harness/report/compare.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The explorer (harness/explore/): its boundary table against the
  * catalog and SPEC.md, the greedy minimiser against a backend with one
  * planted bug, and the sweep's determinism, budget and silence when the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Known-divergence files (harness/run/known.c): the reader, the matcher that
  * turns listed failures into `known` and finds unlisted rows and stale
  * entries, target scoping, and the writer (fixtures/known/README.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The Markdown subset of the pages' rule texts (harness/matrix/markdown.c):
  * each construct, what must stay text (the near misses, a link to another
  * scheme, markup left open), escaping, and SPEC.md itself rendered with its

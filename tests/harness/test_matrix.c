@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof matrix and ntprof diff (harness/matrix/):
  * the short cell texts, the cells of known version boundaries on the model
  * (SI-1's privilege check from 6.2, IN-4's inclusive end on 6.2..1803,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The page of ntprof matrix --format html (harness/matrix/matrix_html.c,
  * matrix_palette.c) as a structure: sticky row labels, unique anchors,
  * every in-page link resolving, tables and cells closed, the view of the

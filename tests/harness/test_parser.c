@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The vector file parser (harness/vectors/, fixtures/README.md): what a good
  * file loads into, and the exact "file:line: message" of every kind of
  * malformed input. Files are written to a fresh temporary directory per test;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Records as lines (harness/run/record_line.c): what a vector's child process
  * sends its parent on Windows. Every record survives the trip; control
  * characters cannot break a line; a malformed line is refused. */

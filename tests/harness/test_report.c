@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reports (harness/report/report.c) and the canonical record text (harness/report/record_text.c).
  *
  * One small run with a result of every common class is reported in each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The runner (harness/run/runner.c): how one vector on one target is classified,
  * the target lists, and a fail-twin: a deliberately wrong backend run over the
  * real fixtures must be caught exactly where the fixtures say it is wrong. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a live backend decides before a vector runs (harness/run/safety.c): the
  * global intervals the vector may set, and whether it may fault or
  * bug-check a real kernel; and the runner's `skip` hook that turns such a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Configuring a machine with `given` settings (ntprof/configure.h): a
  * malformed setting against a state the machine cannot take, the knobs'
  * declared defaults (MC-1) and every value of every knob, each machine key,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SPEC.md §CP: NtCreateProfile and NtCreateProfileEx (CP-0..CP-25), and the
  * read probe of their AffinityArray (AS-3).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SPEC.md §KS (profile sources) and §HL (the simulated HAL).
  *
  * HAL behaviour is observed through the calls that reach it, as a user of the

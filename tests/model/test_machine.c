@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SPEC.md §MC (the simulated machine) and §AS (address space and probes).
  *
  * The probe of AS-2 is internal to the model; it is observed through the one

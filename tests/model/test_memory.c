@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SPEC.md §AS: the simulated address space (AS-1), the user-mode write
  * probe (AS-2) and the read probe of an input array (AS-3), plus the
  * machine's memory: large sparse regions, writes that ignore protection

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Edges of the model that the per-section tests do not reach: status names
  * (SPEC.md status table, TR-9), the address-space API's refusals (AS-1),
  * unreadable Trace* buffers (TR-3, TR-7), the bounded event log (SI-6), and

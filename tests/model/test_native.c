@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The interpreter (harness/run/interpreter.c) over implementations that are
  * not the model: what it does when an implementation cannot make memory,
  * lacks a simulation step, refuses a state, reports a stub or a crash, or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SPEC.md §ST, §SP and MC-3, MC-5, MC-6: NtStartProfile, NtStopProfile,
  * NtClose and NtDuplicateObject around profile objects, and injected
  * failures.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SPEC.md §IN and MC-4: counting at profile interrupts, over processor
  * groups.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SPEC.md §QI: NtQueryIntervalProfile(ProfileSource, Interval).
  *
  * Every output cell is poisoned (0xCCCCCCCC) before the call so that "not

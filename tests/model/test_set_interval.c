@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SPEC.md §SI: NtSetIntervalProfile(Interval, ProfileSource).
  *
  * What a set did is read back the way a caller would, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SPEC.md §SY: NtSetSystemInformation and NtQuerySystemInformation, class
  * 0x81 (SystemProcessorProfileControlArea) and class 0x1F
  * (SystemPerformanceTraceInformation), and the Trace* path through 0x1F.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SPEC.md §TR: TraceSetInformation / TraceQueryInformation, classes 5
  * (TraceSampledProfileIntervalInfo) and 7 (TraceProfileSourceListInfo).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SPEC.md §VR: the ordered version table (VR-1), build-number lookup (VR-2)
  * and which architectures exist where (VR-3). */
 #include "np_test.h"

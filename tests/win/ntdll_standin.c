@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A stand-in for ntdll's profile interval calls, so that the live side's
  * save, set and restore run for real under Wine, whose ntdll does not
  * export NtQueryIntervalProfile and whose NtSetIntervalProfile keeps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* NtClose as under strict handle checking (a debugger, Application
  * Verifier, ProcessStrictHandleCheckPolicy), which Wine does not have:
  * closing a handle that is not open raises STATUS_INVALID_HANDLE at the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof harness: backend sessions (begin, step, end).
  *
  * A backend evaluates steps on one target: the model, a live Windows (or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof compare: JSON result files of `ntprof run` (and of the live
  * backends) merged into one table, one row per vector and one column per
  * file (per file and target, for a file that ran several targets). Each

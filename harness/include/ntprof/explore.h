@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof explore: argument combinations generated from the boundaries that
  * SPEC.md names (harness/explore/explore_table.c), evaluated on the model for every
  * target through the same interpreter as vectors, and reported as

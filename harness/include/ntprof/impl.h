@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof: the interface an implementation of the profiling calls offers the
  * harness (ABI version 1).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof harness: known-divergence files (fixtures/known/README.md).
  *
  * A known-divergence file lists the failures a target is expected to show,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof matrix and ntprof diff: every vector evaluated on every version
  * and architecture of a backend (the model), kept step by step, so that the
  * versions can be read side by side (a row per vector and step, a column

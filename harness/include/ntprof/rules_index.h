@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof harness: the rule -> code -> vector -> test index built from
  * SPEC.md, model/ sources, fixtures and tests/. */
 #ifndef NTPROF_RULES_INDEX_H

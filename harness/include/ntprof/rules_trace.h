@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof trace: the rule matrix, rule -> implementing code -> vectors ->
  * tests, built from an np_index (rules_index.h), as Markdown and as one
  * self-contained HTML page. The problems it lists are np_index_check's. */

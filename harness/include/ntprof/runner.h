@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof harness: running vectors on a backend and classifying the results. */
 #ifndef NTPROF_RUNNER_H
 #define NTPROF_RUNNER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof harness: a step's arguments as typed values. A step is read once
  * (np_parse_step); each parameter of its function, written or left to its
  * fallback, becomes an np_arg of its catalog kind (harness/vectors/catalog.c),

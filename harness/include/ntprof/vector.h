@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof harness: test vectors as data (fixtures/README.md describes the format). */
 #ifndef NTPROF_VECTOR_H
 #define NTPROF_VECTOR_H

@@ -6,6 +6,7 @@
 #include <windows.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "win/impl_windows.h"
@@ -103,6 +104,11 @@ static void version(np_win_env *env)
 	 * set to Windows 7: 10.0.18362 there, 6.1.7601 from RtlGetVersion) */
 	if (!env->wine[0])
 		kernel_version(env);
+	/* Test hook: NTPROF_PROBE_BUILD=N reads the build as N, so that a build
+	 * newer than the version table can be tried under Wine. */
+	const char *hook = getenv("NTPROF_PROBE_BUILD");
+	if (hook && *hook)
+		env->build = (unsigned)strtoul(hook, NULL, 10);
 	snprintf(env->version_text, sizeof env->version_text, "%u.%u.%u SP%u%s%s%s", env->major,
 		 env->minor, env->build, env->service_pack, env->rtl_version[0] ? " (RtlGetVersion: " : "",
 		 env->rtl_version, env->rtl_version[0] ? ")" : "");

@@ -328,6 +328,39 @@ static void test_configure_all_order(void **state)
 	assert_null(np_machine_configure_all(m, NULL, 0));
 }
 
+/* HL-2: no HAL reports a minimum above its maximum, so a setting that leaves
+ * a supported row so is a state the machine cannot take, alone or among a
+ * vector's settings; a vector's min= and max= may come in either order. HL-4's
+ * clamp relies on it: an interval equal to the minimum is never out of range. */
+static void test_configure_hal_min_above_max_is_impossible(void **state)
+{
+	static const char want[] = "a supported HAL row has min above max, which no HAL reports (HL-2)";
+	np_machine *m = fresh(state, NP_V1809, NP_X64);
+	assert_impossible(m, "hal.ProfileTime.min", "10000001", want);   /* max is 10000000 */
+	assert_impossible(m, "hal.ProfileTime.max", "1220", want);       /* min is 1221 */
+	assert_null(apply(m, "hal.ProfileTime.min", "10000000"));       /* min == max is a HAL */
+	assert_int_equal(m->hal.source[0].min, 10000000);
+	assert_null(apply(m, "hal.0x30.min", "5"));   /* an unsupported row's limits are never used */
+	assert_impossible(m, "hal.0x30.supported", "on", want);
+	assert_null(apply(m, "hal.0x30.max", "5"));
+	assert_null(apply(m, "hal.0x30.supported", "on"));
+
+	m = fresh(state, NP_V1809, NP_X64);
+	const np_setting reversed[] = { { "hal.ProfileTime.min", "5000" }, { "hal.ProfileTime.max", "1000" } };
+	assert_string_equal(np_machine_configure_all(m, reversed, 2), want);
+	m = fresh(state, NP_V1809, NP_X64);
+	const np_setting after_reset[] = { { "hal.ProfileTime.max", "1000" }, { "hal", "default" } };
+	assert_string_equal(np_machine_configure_all(m, after_reset, 2), want);   /* hal= goes first */
+	m = fresh(state, NP_V1809, NP_X64);
+	const np_setting off[] = { { "hal.ProfileTime.supported", "off" }, { "hal.ProfileTime.max", "1000" } };
+	assert_null(np_machine_configure_all(m, off, 2));
+	m = fresh(state, NP_V1809, NP_X64);
+	const np_setting raised[] = { { "hal.ProfileTime.min", "20000000" }, { "hal.ProfileTime.max", "30000000" } };
+	assert_null(np_machine_configure_all(m, raised, 2));   /* above the old max, in passing */
+	assert_int_equal(m->hal.source[0].min, 20000000);
+	assert_int_equal(m->hal.source[0].max, 30000000);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup_blank, teardown)
 static const struct CMUnitTest tests[] = {
 	T(test_configure_malformed_and_impossible),
@@ -338,6 +371,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_configure_hal_rows),
 	T(test_configure_processor_properties),
 	T(test_configure_all_order),
+	T(test_configure_hal_min_above_max_is_impossible),
 };
 #undef T
 

@@ -372,9 +372,12 @@ static np_config_error apply_setting(np_machine *m, const setting *s)
 static const char hal_limits_impossible[] =
 	"a supported HAL row has min above max, which no HAL reports (HL-2)";
 
-static bool hal_row_possible(const np_hal_source *row)
+/* Indexed from the machine, not through a pointer to its np_hal (whose
+ * table is its last member, which the compiler does not bound): a bound one
+ * too far is then an out-of-bounds index that UBSan reports (make mutants). */
+static bool hal_row_possible(const np_machine *m, unsigned s)
 {
-	return !row->supported || row->min <= row->max;
+	return !m->hal.source[s].supported || m->hal.source[s].min <= m->hal.source[s].max;
 }
 
 np_config_error np_config_check(const char *key, const char *value)
@@ -395,7 +398,7 @@ np_config_error np_machine_configure(np_machine *m, const char *key, const char 
 		return apply_setting(m, &s);
 	np_hal_source before = m->hal.source[s.which];
 	apply_hal_row(m, &s);
-	if (hal_row_possible(&m->hal.source[s.which]))
+	if (hal_row_possible(m, s.which))
 		return NULL;
 	m->hal.source[s.which] = before;
 	return hal_limits_impossible;
@@ -434,7 +437,7 @@ np_config_error np_machine_configure_all(np_machine *m, const np_setting *settin
 		if (!is_early(settings[i].key) && (e = configure_unchecked(m, &settings[i])))
 			return e;
 	for (unsigned s = 0; s < NP_HAL_SOURCES; s++)
-		if (!hal_row_possible(&m->hal.source[s]))
+		if (!hal_row_possible(m, s))
 			return hal_limits_impossible;
 	return NULL;
 }

@@ -359,6 +359,11 @@ static void test_configure_hal_min_above_max_is_impossible(void **state)
 	assert_null(np_machine_configure_all(m, raised, 2));   /* above the old max, in passing */
 	assert_int_equal(m->hal.source[0].min, 20000000);
 	assert_int_equal(m->hal.source[0].max, 30000000);
+	m = fresh(state, NP_V1809, NP_X64);
+	const np_setting last_row[] = {   /* the last source is judged too */
+		{ "hal.0xFF.supported", "on" }, { "hal.0xFF.max", "1" }, { "hal.0xFF.min", "5" },
+	};
+	assert_string_equal(np_machine_configure_all(m, last_row, 3), want);
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, setup_blank, teardown)

@@ -255,6 +255,8 @@ static void test_configure_hal_rows(void **state)
 	assert_malformed(m, "hal.Time.min", "1", "hal.SOURCE needs a source name or a number below 0x100");
 	assert_malformed(m, "hal.ProfileTime.supported", "yes", "hal.SOURCE.supported takes on or off");
 	assert_malformed(m, "hal.ProfileTime.min", "0x100000000", "hal.SOURCE.min/max/default take a 32-bit number");
+	assert_null(apply(m, "hal.ProfileTime.max", "0xFFFFFFFF"));   /* the largest 32-bit number is one */
+	assert_int_equal(m->hal.source[0].max, 0xFFFFFFFFu);
 	assert_malformed(m, "hal.ProfileTime.colour", "x", "hal.SOURCE.min/max/default take a 32-bit number");
 	assert_malformed(m, "hal.ProfileTime.colour", "1", "hal.SOURCE.FIELD: FIELD is supported, min, max or default");
 }

@@ -290,6 +290,7 @@ static void test_configure_processor_properties(void **state)
 	assert_int_equal(m->cpu[3].vendor, NP_VENDOR_INTEL);
 	assert_malformed(m, "cpu.pebs", "on", "expected cpuN.FIELD=VALUE with N from 0 to 63");
 	assert_malformed(m, "cpu64.pebs", "on", "expected cpuN.FIELD=VALUE with N from 0 to 63");
+	assert_null(np_config_check("cpu63.pebs", "on"));   /* the last processor is well formed */
 	assert_malformed(m, "cpux.pebs", "on", "expected cpuN.FIELD=VALUE with N from 0 to 63");
 	assert_malformed(m, "cpu00000001.pebs", "on", "expected cpuN.FIELD=VALUE with N from 0 to 63");
 	assert_null(apply(m, "cpu0000001.pebs", "off"));   /* seven digits are still a processor */

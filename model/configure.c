@@ -366,6 +366,20 @@ static np_config_error apply_setting(np_machine *m, const setting *s)
 
 /* ---- The API ---- */
 
+/* HL-2: a HAL reports its limits as a range, minimum first; a supported row
+ * with min > max is a state no machine can be in. (An unsupported row's
+ * limits are never consulted or reported.) */
+static const char hal_limits_impossible[] =
+	"a supported HAL row has min above max, which no HAL reports (HL-2)";
+
+/* Indexed from the machine, not through a pointer to its np_hal (whose
+ * table is its last member, which the compiler does not bound): a bound one
+ * too far is then an out-of-bounds index that UBSan reports (make mutants). */
+static bool hal_row_possible(const np_machine *m, unsigned s)
+{
+	return !m->hal.source[s].supported || m->hal.source[s].min <= m->hal.source[s].max;
+}
+
 np_config_error np_config_check(const char *key, const char *value)
 {
 	setting s;
@@ -378,6 +392,24 @@ np_config_error np_machine_configure(np_machine *m, const char *key, const char 
 	np_config_error e = read_setting(key, value, &s);
 	if (malformed)
 		*malformed = e != NULL;
+	if (e)
+		return e;
+	if (s.kind != SET_HAL_ROW)
+		return apply_setting(m, &s);
+	np_hal_source before = m->hal.source[s.which];
+	apply_hal_row(m, &s);
+	if (hal_row_possible(m, s.which))
+		return NULL;
+	m->hal.source[s.which] = before;
+	return hal_limits_impossible;
+}
+
+/* One setting of np_machine_configure_all: the HAL rows are judged once all
+ * are applied, so that the order of a row's min= and max= does not matter. */
+static np_config_error configure_unchecked(np_machine *m, const np_setting *setting_text)
+{
+	setting s;
+	np_config_error e = read_setting(setting_text->key, setting_text->value, &s);
 	return e ? e : apply_setting(m, &s);
 }
 
@@ -399,13 +431,14 @@ np_config_error np_machine_configure_all(np_machine *m, const np_setting *settin
 	np_config_error e;
 	for (unsigned k = 0; k < EARLY_COUNT; k++)
 		for (unsigned i = 0; i < n; i++)
-			if (strcmp(settings[i].key, early[k]) == 0 &&
-			    (e = np_machine_configure(m, settings[i].key, settings[i].value, NULL)))
+			if (strcmp(settings[i].key, early[k]) == 0 && (e = configure_unchecked(m, &settings[i])))
 				return e;
 	for (unsigned i = 0; i < n; i++)
-		if (!is_early(settings[i].key) &&
-		    (e = np_machine_configure(m, settings[i].key, settings[i].value, NULL)))
+		if (!is_early(settings[i].key) && (e = configure_unchecked(m, &settings[i])))
 			return e;
+	for (unsigned s = 0; s < NP_HAL_SOURCES; s++)
+		if (!hal_row_possible(m, s))
+			return hal_limits_impossible;
 	return NULL;
 }
 

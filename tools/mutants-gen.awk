@@ -14,7 +14,8 @@
 #   cmp    flip a comparison: < <=, > >=, == != (operators written with a
 #          space on each side, outside comments, strings and #lines)
 #   ver    a version threshold moved to the previous or next key of the
-#          ordered table (version_predicates.h, and every NP_Vx of a .c file but versions.c)
+#          ordered table (version_predicates.h, the knobs' version defaults
+#          in knobs.h, and every NP_Vx of a .c file but versions.c)
 #   bound  a literal, or an upper-case constant on the right of < <= > >=,
 #          off by one: (X + 1), (X - 1)
 #   drop   a check removed: `if (C) return ...;` becomes `if (0 && (C))`
@@ -68,11 +69,13 @@ END {
 	n = NR
 	split(versions, vlist, " ")
 	for (i = 1; vlist[i] != ""; i++) { vindex[vlist[i]] = i; nvers = i }
-	is_rules = FILENAME ~ /version_predicates\.h$/
-	# every version named in a .c file is a threshold (the knobs' defaults in
-	# machine.c, the export table, the sub-class table of class 0x1F, the
-	# processor limit), except in versions.c, where NP_Vx indexes the table
-	# of names and builds rather than comparing with anything
+	# the predicates, and the default versions of the knobs (K-FIX-1703,
+	# K-INCLUSIVE-END), which np_machine_init takes from knobs.h
+	is_rules = FILENAME ~ /(version_predicates|knobs)\.h$/
+	# every version named in a .c file is a threshold (the export table, the
+	# sub-class table of class 0x1F, the processor limit), except in
+	# versions.c, where NP_Vx indexes the table of names and builds rather
+	# than comparing with anything
 	is_table = FILENAME ~ /\.c$/ && FILENAME !~ /(^|\/)versions\.c$/
 
 	for (i = 1; i <= n; i++) {

@@ -4,10 +4,11 @@
 #
 # Each mutant of tools/mutants-gen.awk is applied, one at a time, to a COPY of
 # model/ under OUT (model/ itself is only ever read, so an interrupt cannot
-# leave it mutated). Only the mutated object is recompiled (for version_predicates.h, the
-# model objects that include it) and linked with the harness and test objects
+# leave it mutated). Only the mutated object is recompiled (for a header of
+# $headers, version_predicates.h or knobs.h, the model objects that include
+# it) and linked with the harness and test objects
 # of the plain tree BUILD, which were compiled against the real model headers:
-# the tests' own use of version_predicates.h keeps the true thresholds. Then:
+# the tests' own use of those headers keeps the true thresholds and defaults. Then:
 #   1. ntprof run (every vector on every target); a difference kills it;
 #   2. if it survived, the CMocka model tests; a failing test kills it.
 # Sanitizers are part of the oracle, as in the asan tree of make check: the
@@ -15,8 +16,11 @@
 # out-of-bounds index), the tests on objects with ASan and UBSan (a read or
 # write past an allocation, or a leak, kills the mutant too).
 # A mutant listed in tests/data/mutants-equivalent.txt with the same mutation
-# text counts as equivalent. Report: build/reports/mutants.txt, in file and
-# line order.
+# text counts as equivalent (it does not change what the model does); one
+# listed in tests/data/mutants-untestable.txt counts as untestable (it does,
+# but only where no test can go, e.g. a host malloc failure). The kill rate
+# is over the mutants that are neither. Report: build/reports/mutants.txt, in
+# file and line order.
 #
 # Environment: CC, MUTANT_CFLAGS (compile and link flags of the model objects
 # of the vector run; MUTANT_TEST_CFLAGS for the tests' run),
@@ -24,10 +28,13 @@
 # only matching mutants run), MUTANT_JOBS (workers, default: processors),
 # MUTANT_TIMEOUT (seconds per program, default 20), MUTANTS_EQUIVALENT (the
 # equivalence list, default tests/data/mutants-equivalent.txt),
-# MUTANTS_CHECK_ONLY=1 (list the mutants and check the equivalence entries
-# against them, build nothing: exit 0, or 1 when an entry is stale).
-# Exit status: 0 when no non-equivalent mutant survives and no equivalence entry
-# is contradicted, 1 otherwise, 2 when the unmutated build already fails.
+# MUTANTS_UNTESTABLE (the untestable list, default
+# tests/data/mutants-untestable.txt), MUTANTS_CHECK_ONLY=1 (list the mutants
+# and check the entries of both lists against them, build nothing: exit 0, or
+# 1 when an entry is stale).
+# Exit status: 0 when no mutant survives that neither list names and no entry
+# of either list is contradicted, 1 otherwise, 2 when the unmutated build
+# already fails.
 set -uo pipefail
 
 root=$1 build=$2 out=$3
@@ -39,6 +46,9 @@ limit=${MUTANT_TIMEOUT:-20}
 jobs=${MUTANT_JOBS:-$(nproc 2>/dev/null || echo 1)}
 gen=$root/tools/mutants-gen.awk
 equiv_file=${MUTANTS_EQUIVALENT:-$root/tests/data/mutants-equivalent.txt}
+untestable_file=${MUTANTS_UNTESTABLE:-$root/tests/data/mutants-untestable.txt}
+# The headers mutated in place of the objects that include them.
+headers="include/ntprof/version_predicates.h include/ntprof/knobs.h"
 report=$root/build/reports/mutants.txt
 # The CMocka programs that test the model (the others test the harness).
 model_tests="test_create_profile test_profile_control test_profile_interrupt test_set_interval
@@ -54,9 +64,9 @@ export NTPROF_SOURCE_ROOT=$root
 die() { echo "mutants: $*" >&2; exit 2; }
 
 cd "$root" || die "no $root"
-# The include paths are the script's (the copy first, then a mutated version_predicates.h
+# The include paths are the script's (the copy first, then a mutated header
 # ahead of it): an -I of model/ in the flags would compile the real headers
-# and make every version_predicates.h mutant a silent no-op.
+# and make every header mutant a silent no-op.
 case " $cflags $tflags " in *" -I"*) die "MUTANT_CFLAGS and MUTANT_TEST_CFLAGS must not carry -I" ;; esac
 case $jobs in ''|*[!0-9]*|0) die "MUTANT_JOBS must be a positive number, not '$jobs'" ;; esac
 versions=$(sed -n '/typedef enum np_ver {/,/} np_ver;/p' "$root/model/include/ntprof/version.h" |
@@ -68,7 +78,7 @@ sources=$(cd model && ls *.c | LC_ALL=C sort)
 # The list: ID FILE ORDINAL LINE KIND MUTATION, in file then line order.
 list=$(mktemp "${TMPDIR:-/tmp}/ntprof-mutants.XXXXXX") || die "no temporary file"
 trap 'rm -f "$list" "$list.f"' EXIT
-for f in $sources include/ntprof/version_predicates.h; do
+for f in $sources $headers; do
 	awk -v versions="$versions" -f "$gen" "$root/model/$f" |
 		sort -t "$(printf '\t')" -k2,2n -k1,1n |
 		awk -F '\t' -v f="model/$f" 'BEGIN { OFS = "\t" }
@@ -79,29 +89,46 @@ if [ -n "$filter" ]; then
 	awk -F '\t' -v re="$filter" '($1 " " $2 " " $5 " " $6) ~ re' "$list" >"$list.f" && mv "$list.f" "$list"
 fi
 
-# Equivalences: ID | MUTATION | REASON (# comments, blank lines ignored).
-declare -A eq_mut eq_why
-if [ -f "$equiv_file" ]; then
+# The two lists, ID | MUTATION | REASON each (# comments, blank lines
+# ignored): eq_list[ID] is equivalent or untestable, the file it is in.
+declare -A eq_mut eq_why eq_list eq_file
+stale_ids=0
+n_equiv_entries=0 n_untestable_entries=0
+read_list() { # read_list CATEGORY FILE
+	local line id
+	[ -f "$2" ] || return 0
 	while IFS= read -r line; do
 		case $line in ''|'#'*) continue ;; esac
 		id=$(printf '%s' "$line" | awk -F ' [|] ' '{ print $1 }')
+		if [ -n "${eq_list[$id]+x}" ]; then
+			echo "mutants: $2: $id: also listed in ${eq_file[$id]}" >&2
+			stale_ids=$((stale_ids + 1))
+		fi
+		eq_list[$id]=$1
+		eq_file[$id]=$2
 		eq_mut[$id]=$(printf '%s' "$line" | awk -F ' [|] ' '{ print $2 }')
 		eq_why[$id]=$(printf '%s' "$line" | awk -F ' [|] ' '{ print $3 }')
-	done <"$equiv_file"
-fi
+		if [ "$1" = equivalent ]; then
+			n_equiv_entries=$((n_equiv_entries + 1))
+		else
+			n_untestable_entries=$((n_untestable_entries + 1))
+		fi
+	done <"$2"
+}
+read_list equivalent "$equiv_file"
+read_list untestable "$untestable_file"
 
 # An entry whose ID the full list no longer has (the line moved), or whose
 # mutation text is not that ID's, is stale.
-stale_ids=0
 if [ -z "$filter" ]; then
 	for id in "${!eq_mut[@]}"; do
 		# (not cut | grep -q: under pipefail, grep's early exit fails the pipe)
 		now=$(awk -F '\t' -v id="$id" '$1 == id { print $6; exit }' "$list")
 		if [ -z "$now" ]; then
-			echo "mutants: $equiv_file: $id: no such mutant (the line moved?)" >&2
+			echo "mutants: ${eq_file[$id]}: $id: no such mutant (the line moved?)" >&2
 			stale_ids=$((stale_ids + 1))
 		elif [ "$now" != "${eq_mut[$id]}" ]; then
-			echo "mutants: $equiv_file: $id: the mutant is now '$now', not '${eq_mut[$id]}'" >&2
+			echo "mutants: ${eq_file[$id]}: $id: the mutant is now '$now', not '${eq_mut[$id]}'" >&2
 			stale_ids=$((stale_ids + 1))
 		fi
 	done
@@ -112,7 +139,7 @@ fi
 # next `make mutants`).
 if [ -n "${MUTANTS_CHECK_ONLY:-}" ]; then
 	n=$(wc -l <"$list")
-	echo "mutants: $n generated, ${#eq_mut[@]} equivalence entries, $stale_ids stale"
+	echo "mutants: $n generated, $n_equiv_entries equivalence entries, $n_untestable_entries untestable entries, $stale_ids stale"
 	[ "$stale_ids" -eq 0 ]
 	exit
 fi
@@ -133,10 +160,15 @@ for f in $sources; do
 	"$cc" $cflags "${inc[@]}" -c -o "$out/base/${f%.c}.o" "$src/$f" || die "$f does not compile"
 	"$cc" $tflags "${inc[@]}" -c -o "$out/base-t/${f%.c}.o" "$src/$f" || die "$f does not compile"
 done
-# Model sources that include version_predicates.h (directly or through internal.h).
-predicate_users=$(for f in $sources; do
-	"$cc" "${inc[@]}" -MM "$src/$f" | tr -d '\\\n' | grep -q 'ntprof/version_predicates.h' && echo "$f"
-done)
+# The model sources that include each header of $headers (directly or
+# through another header).
+declare -A header_users
+for h in $headers; do
+	header_users[$h]=$(for f in $sources; do
+		"$cc" "${inc[@]}" -MM "$src/$f" | tr -d '\\\n' | grep -q "$h" && echo "$f"
+	done)
+	[ -n "${header_users[$h]}" ] || die "no model source includes $h"
+done
 # The objects of harness/*/*.c (not win/) as it is now: a build tree that
 # predates a deleted source still holds its object, which would be linked twice over.
 harness_lib=$(for f in harness/*/*.c; do
@@ -213,11 +245,13 @@ build_mutant() {
 	rm -f "$d"/*.o
 	mkdir -p "$d"
 	cp "$3"/*.o "$d/"
-	if [ "$file" = model/include/ntprof/version_predicates.h ]; then
+	if [ -n "${header_users[${file#model/}]+x}" ]; then
+		# only this header ahead of the copy: not one a previous mutant left
+		rm -rf "$w/inc"
 		mkdir -p "$w/inc/ntprof"
-		awk -v versions="$versions" -v want="$ord" -f "$gen" "$src/include/ntprof/version_predicates.h" \
-			>"$w/inc/ntprof/version_predicates.h" || return 1
-		for f in $predicate_users; do
+		awk -v versions="$versions" -v want="$ord" -f "$gen" "$src/${file#model/}" \
+			>"$w/inc/ntprof/$(basename "$file")" || return 1
+		for f in ${header_users[${file#model/}]}; do
 			"$cc" $flags -I"$w/inc" "${inc[@]}" -c -o "$d/${f%.c}.o" "$src/$f" 2>"$w/cc.log" ||
 				return 1
 		done
@@ -250,11 +284,11 @@ one() { # one WDIR ID FILE ORDINAL LINE KIND MUTATION
 	fi
 	if [ -z "$why" ]; then
 		if [ -n "${eq_mut[$id]+x}" ] && [ "${eq_mut[$id]}" = "$what" ]; then
-			cat=equivalent result="equivalent: ${eq_why[$id]}"
+			cat=${eq_list[$id]} result="${eq_list[$id]}: ${eq_why[$id]}"
 		else
 			cat=survived result="SURVIVED"
 			[ -n "${eq_mut[$id]+x}" ] &&
-				result="SURVIVED (the equivalence listed for $id is for another mutation: ${eq_mut[$id]})"
+				result="SURVIVED (the entry for $id in ${eq_file[$id]##*/} is for another mutation: ${eq_mut[$id]})"
 		fi
 	elif [ "${why#invalid}" != "$why" ]; then
 		cat=invalid result=$why
@@ -262,7 +296,7 @@ one() { # one WDIR ID FILE ORDINAL LINE KIND MUTATION
 		case $why in vectors*) cat=vectors ;; *) cat=tests ;; esac
 		result="killed by $why"
 		if [ -n "${eq_mut[$id]+x}" ]; then
-			cat=$cat-stale result="$result (listed as equivalent: remove the entry)"
+			cat=$cat-stale result="$result (listed as ${eq_list[$id]}: remove the entry)"
 		fi
 	fi
 	printf '%s\t%s  %s:%s  %s  %s  =>  %s\n' "$cat" "$id" "$file" "$line" "$kind" "$what" "$result"
@@ -283,6 +317,7 @@ worker() { # worker N: every JOBS-th mutant from the N-th, results in $out/wN/re
 }
 
 start=$(date +%s)
+load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 pids=()
 for ((j = 0; j < jobs; j++)); do
 	worker "$j" &
@@ -291,6 +326,7 @@ done
 trap 'kill "${pids[@]}" 2>/dev/null; rm -f "$tmp_report" "$src"/.mutant-*; exit 130' INT TERM
 wait "${pids[@]}"
 secs=$(( $(date +%s) - start ))
+load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 
 merged=$out/results.tsv
 cat "$out"/w*/results | sort -n >"$merged"
@@ -299,18 +335,22 @@ total=$(wc -l <"$list")
 done_n=$(wc -l <"$merged")
 [ "$done_n" -eq "$total" ] || die "only $done_n of $total mutants have a result (see $out/w*/)"
 by_vec=$(count '^vectors'); by_test=$(count '^tests'); stale=$(count -stale)
-equiv=$(count '^equivalent$'); surv=$(count '^survived$'); invalid=$(count '^invalid$')
+equiv=$(count '^equivalent$'); untestable=$(count '^untestable$')
+surv=$(count '^survived$'); invalid=$(count '^invalid$')
 killed=$((by_vec + by_test))
+# kills that were a sanitizer's report (sanitizer_said), of either step
+by_san=$(awk -F '\t' '$2 ~ /^(vectors|tests)/ && $3 ~ /=>  killed by [^(]*\((UBSan|AddressSanitizer|LeakSanitizer|sanitizer)/' "$merged" | wc -l)
+kinds=$(cut -f5 "$list" | sort | uniq -c | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }')
 {
 	echo "# ntprof mutation testing of model/ (tools/mutants.sh), $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "# ID  FILE:LINE  KIND  MUTATION  =>  RESULT"
 	cut -f3- "$merged"
 } >"$tmp_report"
-nonequiv=$((total - invalid - equiv))
-rate=$(awk -v k="$killed" -v n="$nonequiv" 'BEGIN { printf "%.1f", n ? 100 * k / n : 100 }')
-summary="mutants: $total generated${filter:+ (filter '$filter')}, $killed killed ($by_vec by the vectors, $by_test by the model tests), $equiv equivalent, $surv surviving, $invalid invalid; kill rate $rate% of $nonequiv non-equivalent; ${secs}s with $jobs workers"
-[ "$stale" -gt 0 ] && summary="$summary; $stale equivalence entries are contradicted (the mutant was killed)"
-[ "$stale_ids" -gt 0 ] && summary="$summary; $stale_ids equivalence entries name no mutant"
+counted=$((total - invalid - equiv - untestable))
+rate=$(awk -v k="$killed" -v n="$counted" 'BEGIN { printf "%.1f", n ? 100 * k / n : 100 }')
+summary="mutants: $total generated${filter:+ (filter '$filter')} ($kinds), $killed killed ($by_vec by the vectors, $by_test by the model tests; $by_san of them sanitizer reports), $equiv equivalent, $untestable untestable, $surv surviving, $invalid invalid; kill rate $rate% of the $counted neither equivalent nor untestable; ${secs}s with $jobs workers, load ${load_start:-?} at the start, ${load_end:-?} at the end"
+[ "$stale" -gt 0 ] && summary="$summary; $stale list entries are contradicted (the mutant was killed)"
+[ "$stale_ids" -gt 0 ] && summary="$summary; $stale_ids list entries name no mutant, or are in both lists"
 echo "$summary" >>"$tmp_report"
 mv -f "$tmp_report" "$report"
 trap - INT TERM

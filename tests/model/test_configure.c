@@ -259,6 +259,8 @@ static void test_configure_hal_rows(void **state)
 	assert_malformed(m, "hal.Time.min", "1", "hal.SOURCE needs a source name or a number below 0x100");
 	assert_malformed(m, "hal.ProfileTime.supported", "yes", "hal.SOURCE.supported takes on or off");
 	assert_malformed(m, "hal.ProfileTime.min", "0x100000000", "hal.SOURCE.min/max/default take a 32-bit number");
+	assert_null(apply(m, "hal.ProfileTime.max", "0xFFFFFFFF"));   /* the largest 32-bit number is one */
+	assert_int_equal(m->hal.source[0].max, 0xFFFFFFFFu);
 	assert_malformed(m, "hal.ProfileTime.colour", "x", "hal.SOURCE.min/max/default take a 32-bit number");
 	assert_malformed(m, "hal.ProfileTime.colour", "1", "hal.SOURCE.FIELD: FIELD is supported, min, max or default");
 }
@@ -293,6 +295,7 @@ static void test_configure_processor_properties(void **state)
 	assert_int_equal(m->cpu[3].vendor, NP_VENDOR_INTEL);
 	assert_malformed(m, "cpu.pebs", "on", "expected cpuN.FIELD=VALUE with N from 0 to 63");
 	assert_malformed(m, "cpu64.pebs", "on", "expected cpuN.FIELD=VALUE with N from 0 to 63");
+	assert_null(np_config_check("cpu63.pebs", "on"));   /* the last processor is well formed */
 	assert_malformed(m, "cpux.pebs", "on", "expected cpuN.FIELD=VALUE with N from 0 to 63");
 	assert_malformed(m, "cpu00000001.pebs", "on", "expected cpuN.FIELD=VALUE with N from 0 to 63");
 	assert_null(apply(m, "cpu0000001.pebs", "off"));   /* seven digits are still a processor */
@@ -333,6 +336,44 @@ static void test_configure_all_order(void **state)
 	assert_null(np_machine_configure_all(m, NULL, 0));
 }
 
+/* HL-2: no HAL reports a minimum above its maximum, so a setting that leaves
+ * a supported row so is a state the machine cannot take, alone or among a
+ * vector's settings; a vector's min= and max= may come in either order. HL-4's
+ * clamp relies on it: an interval equal to the minimum is never out of range. */
+static void test_configure_hal_min_above_max_is_impossible(void **state)
+{
+	static const char want[] = "a supported HAL row has min above max, which no HAL reports (HL-2)";
+	np_machine *m = fresh(state, NP_V1809, NP_X64);
+	assert_impossible(m, "hal.ProfileTime.min", "10000001", want);   /* max is 10000000 */
+	assert_impossible(m, "hal.ProfileTime.max", "1220", want);       /* min is 1221 */
+	assert_null(apply(m, "hal.ProfileTime.min", "10000000"));       /* min == max is a HAL */
+	assert_int_equal(m->hal.source[0].min, 10000000);
+	assert_null(apply(m, "hal.0x30.min", "5"));   /* an unsupported row's limits are never used */
+	assert_impossible(m, "hal.0x30.supported", "on", want);
+	assert_null(apply(m, "hal.0x30.max", "5"));
+	assert_null(apply(m, "hal.0x30.supported", "on"));
+
+	m = fresh(state, NP_V1809, NP_X64);
+	const np_setting reversed[] = { { "hal.ProfileTime.min", "5000" }, { "hal.ProfileTime.max", "1000" } };
+	assert_string_equal(np_machine_configure_all(m, reversed, 2), want);
+	m = fresh(state, NP_V1809, NP_X64);
+	const np_setting after_reset[] = { { "hal.ProfileTime.max", "1000" }, { "hal", "default" } };
+	assert_string_equal(np_machine_configure_all(m, after_reset, 2), want);   /* hal= goes first */
+	m = fresh(state, NP_V1809, NP_X64);
+	const np_setting off[] = { { "hal.ProfileTime.supported", "off" }, { "hal.ProfileTime.max", "1000" } };
+	assert_null(np_machine_configure_all(m, off, 2));
+	m = fresh(state, NP_V1809, NP_X64);
+	const np_setting raised[] = { { "hal.ProfileTime.min", "20000000" }, { "hal.ProfileTime.max", "30000000" } };
+	assert_null(np_machine_configure_all(m, raised, 2));   /* above the old max, in passing */
+	assert_int_equal(m->hal.source[0].min, 20000000);
+	assert_int_equal(m->hal.source[0].max, 30000000);
+	m = fresh(state, NP_V1809, NP_X64);
+	const np_setting last_row[] = {   /* the last source is judged too */
+		{ "hal.0xFF.supported", "on" }, { "hal.0xFF.max", "1" }, { "hal.0xFF.min", "5" },
+	};
+	assert_string_equal(np_machine_configure_all(m, last_row, 3), want);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup_blank, teardown)
 static const struct CMUnitTest tests[] = {
 	T(test_configure_malformed_and_impossible),
@@ -343,6 +384,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_configure_hal_rows),
 	T(test_configure_processor_properties),
 	T(test_configure_all_order),
+	T(test_configure_hal_min_above_max_is_impossible),
 };
 #undef T
 

@@ -71,7 +71,7 @@ static void test_as1_user_probe_address(void **state)
 }
 
 /* The address space AS-2 and AS-3 probe (no rule of its own): regions
- * larger than 16 MiB keep only the pages written; reads of the rest give
+ * larger than 1 MiB keep only the pages written; reads of the rest give
  * the fill; the end of the region is exact. */
 static void test_memory_large_sparse_region(void **state)
 {
@@ -345,6 +345,56 @@ static void test_as2_adjacent_regions(void **state)
 	assert_int_equal(np_probe_input_array(m, RW_PAGE + NP_PAGE_SIZE - 4, 8, 4), NP_STATUS_SUCCESS);
 }
 
+/* np_machine_fini with a full region table: it frees the regions the table
+ * holds and nothing past them. What follows the table in np_machine is the
+ * handle table, which open handles fill with non-zero words, so a fini that
+ * also freed the entry after the last would free those words as pointers. */
+static void test_memory_fini_full_table_with_handles(void **state)
+{
+	np_machine *m = *state;
+	while (m->mem.count < NP_MAX_REGIONS)
+		assert_null(np_mem_map(m, 0x1000000ull * (m->mem.count + 1), 16, RW, 0, 0));
+	for (unsigned h = 0; h < 4; h++)
+		assert_int_not_equal(np_handle_open(m, NP_OBJ_PROCESS, NP_PROCESS_CURRENT,
+						    NP_PROCESS_QUERY_INFORMATION | NP_SYNCHRONIZE), 0);
+	np_machine_fini(m);
+	assert_int_equal(m->mem.count, 0);
+	assert_int_equal(m->handle[3].type, NP_OBJ_PROCESS);   /* fini leaves the handles alone */
+}
+
+/* After np_machine_fini nothing is mapped (ntprof/machine.h): the regions it
+ * freed are not in the way of a new mapping at the same addresses. */
+static void test_memory_map_again_after_fini(void **state)
+{
+	np_machine *m = *state;
+	np_machine_fini(m);
+	assert_null(np_mem_find(m, RW_PAGE, 1));
+	assert_null(np_mem_map(m, RW_PAGE, NP_PAGE_SIZE, RW, 0, 0x11));
+	assert_null(np_mem_map(m, RO_PAGE, NP_PAGE_SIZE, NP_PROT_READ, 0, 0x22));
+	assert_int_equal(rd32(m, RW_PAGE), 0x11111111u);
+	assert_int_equal(rd32(m, RO_PAGE), 0x22222222u);
+}
+
+/* How a region is stored (ntprof/machine.h, np_region): up to 1 MiB in one
+ * block of bytes, above it in pages made when first written. */
+#define ONE_BLOCK_MAX (1u << 20)
+static void test_memory_one_block_up_to_1_mib(void **state)
+{
+	np_machine *m = *state;
+	assert_null(np_mem_map(m, BIG, ONE_BLOCK_MAX, RW, 0, 0x5A));
+	np_region *r = np_mem_find(m, BIG, 1);
+	assert_non_null(r);
+	assert_non_null(r->bytes);
+	assert_null(r->page);
+	assert_int_equal(rd32(m, BIG + ONE_BLOCK_MAX - 4), 0x5A5A5A5Au);
+	assert_null(np_mem_map(m, BIG + 0x10000000ull, ONE_BLOCK_MAX + 1, RW, 0, 0x5A));
+	r = np_mem_find(m, BIG + 0x10000000ull, 1);
+	assert_non_null(r);
+	assert_null(r->bytes);
+	assert_non_null(r->page);
+	assert_int_equal(rd32(m, BIG + 0x10000000ull + ONE_BLOCK_MAX - 3), 0x5A5A5A5Au);
+}
+
 #define T(f, s) cmocka_unit_test_setup_teardown(f, setup_##s, teardown)
 static const struct CMUnitTest tests[] = {
 	T(test_as1_user_probe_address, x64),
@@ -359,6 +409,9 @@ static const struct CMUnitTest tests[] = {
 	T(test_memory_two_gib_profile_buffer, x64),
 	T(test_as2_adjacent_regions, x64),
 	T(test_memory_zero_large_region, x64),
+	T(test_memory_fini_full_table_with_handles, x64),
+	T(test_memory_map_again_after_fini, x64),
+	T(test_memory_one_block_up_to_1_mib, x64),
 };
 #undef T
 

@@ -108,6 +108,10 @@ static void test_number_rule(void **state)
 	assert_int_equal(n, 0x19);
 	assert_true(np_number_parse("0XaBcDeF", &n));
 	assert_int_equal(n, 0xABCDEF);
+	assert_true(np_number_parse("0xabcdef", &n));   /* every letter, in either case */
+	assert_int_equal(n, 0xABCDEF);
+	assert_true(np_number_parse("0XABCDEF", &n));
+	assert_int_equal(n, 0xABCDEF);
 	/* leading zeros are decimal, never octal */
 	assert_true(np_number_parse("010", &n));
 	assert_int_equal(n, 10);
@@ -126,7 +130,7 @@ static void test_number_rule(void **state)
 	static const char *const refused[] = {
 		"", "+1", "-1", " 1", "1 ", "0x", "0X", "x1", "1x", "0x1g", "12a", "0b1", "1.5",
 		"18446744073709551616", "99999999999999999999", "0x10000000000000000",
-		"0x1FFFFFFFFFFFFFFFF", ":", "/",
+		"0x1FFFFFFFFFFFFFFFF", ":", "/", "0x1@", "0x1`", "0x1G", "0x1:",
 	};
 	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
 		if (np_number_parse(refused[i], &n))

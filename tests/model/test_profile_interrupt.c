@@ -305,6 +305,23 @@ static void assert_no_qualification(np_machine *m)
 /* rules: IN-2 */
 static void test_in2_3_10_no_qualification(void **state) { assert_no_qualification(*state); }
 
+/* IN-2: 3.10 tests no processor at all, so a processor that becomes active
+ * after the start (MC-2) counts too; from 3.51 a start selects the
+ * processors active then (ST-6), so the same sequence counts nothing there. */
+static void test_in2_3_10_processor_added_after_start(void **state)
+{
+	np_machine *m = *state;
+	start(m, simple(m, BUF));
+	assert_null(np_machine_set_cpus(m, 2));
+	assert_int_equal(irq_full(m, NP_PROFILE_TIME, REGION, 1, 0, NP_PROCESS_CURRENT), 1);
+	assert_int_equal(rd32(m, BUF), 1);
+	np_machine *later = boot(NP_V3_51, NP_X86);
+	start(later, simple(later, BUF));
+	assert_null(np_machine_set_cpus(later, 2));
+	assert_int_equal(irq_full(later, NP_PROFILE_TIME, REGION, 1, 0, NP_PROCESS_CURRENT), 0);
+	machine_free(later);
+}
+
 /* IN-2: 3.50. */
 /* rules: IN-2 */
 static void test_in2_3_50_no_qualification(void **state) { assert_no_qualification(*state); }
@@ -1103,6 +1120,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_in2_processor, x64_6_1),
 	T(test_in2_groups, x64_6_1),
 	T(test_in2_3_10_no_qualification, x86_3_10),
+	T(test_in2_3_10_processor_added_after_start, x86_3_10),
 	T(test_in2_3_50_no_qualification, x86_3_50),
 	T(test_in2_3_51_sources, x86_3_51),
 	T(test_in3_end_excluded, bare),

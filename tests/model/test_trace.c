@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ntprof/calls.h"
+#include "ntprof/configure.h"
 #include "ntprof/machine.h"
 #include "ntprof/names.h"
 #include "ntprof/version_predicates.h"
@@ -23,6 +24,7 @@
 #define LIST      0x100000u    /* source-list buffer */
 #define LIST_SIZE 0x4000u
 #define POISON    0xCCCCCCCCu
+#define LIBRARY_BUFFER 0x7FF00000u   /* the Trace* functions' own buffers (SY-25) */
 
 #define CLASS_INTERVAL NP_TRACE_SAMPLED_PROFILE_INTERVAL_INFO
 #define CLASS_LIST     NP_TRACE_PROFILE_SOURCE_LIST_INFO
@@ -1067,6 +1069,36 @@ static void test_trace_other_class_before_session(void **state)
 	assert_int_equal(np_trace_query_information(m, 1, 3, 0, 8, 0).kind, NP_RESULT_NOT_APPLICABLE);
 }
 
+/* TR-7 (the order of SPEC.md's class 7 steps): the chain is copied, then
+ * *ReturnLength is written. A copy into a read-only buffer faults in the
+ * caller's process, which is not applicable, and *ReturnLength, not yet
+ * reached, still holds what it held (a later step can read it). */
+static void test_trace_source_list_copy_before_retlen(void **state)
+{
+	np_machine *m = *state;
+	poke(m, RETLEN, POISON);
+	assert_kind(np_trace_query_information(m, 0, CLASS_LIST, RO_PAGE, NP_PAGE_SIZE, RETLEN),
+		    NP_RESULT_NOT_APPLICABLE);
+	assert_int_equal(peek(m, RETLEN), POISON);
+	assert_int_equal(peek(m, RO_PAGE), 0xCCCCCCCCu);   /* the fill of the read-only page */
+}
+
+/* SY-25: the second query of sub-class 0x0D gets the chain's size plus 8,
+ * but 0x28 bytes at least. With no source supported the chain is empty:
+ * the first query returned 8, and a second one of 0x28 bytes succeeds and
+ * returns 8 again into the functions' own buffer, which is the caller's
+ * memory at 0x7FF00000 (a ULONG at its start). A shorter second query
+ * would fail there and leave 0x28. */
+static void test_trace_source_list_empty_second_query(void **state)
+{
+	np_machine *m = *state;
+	assert_null(np_machine_configure(m, "hal.ProfileTime.supported", "off", NULL));
+	poke(m, RETLEN, POISON);
+	assert_win32(np_trace_query_information(m, 0, CLASS_LIST, LIST, LIST_SIZE, RETLEN), NP_ERROR_SUCCESS);
+	assert_int_equal(peek(m, RETLEN), 0);
+	assert_int_equal(peek(m, LIBRARY_BUFFER), 8);
+}
+
 #define T(f, s) cmocka_unit_test_setup_teardown(f, setup_##s, teardown)
 /* one function run on several machines: the name says which */
 #define TV(f, s) { #f "_on_" #s, f, setup_##s, teardown, NULL }
@@ -1119,6 +1151,8 @@ static const struct CMUnitTest tests[] = {
 	T(test_trace_source_list_retlen_null, x64_1507),
 	T(test_trace_source_list_more_data, x64_1507_emon),
 	T(test_trace_source_list_bad_length_retlen, x64_1507),
+	T(test_trace_source_list_copy_before_retlen, x64_1507),
+	T(test_trace_source_list_empty_second_query, x64_1507),
 	T(test_trace_source_list_out_of_memory, x64_1507),
 	T(test_trace_source_list_allocates_after_size_check, x64_1507),
 	T(test_trace_interval_class_does_not_allocate, x64_1507),

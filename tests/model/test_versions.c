@@ -369,6 +369,42 @@ static void test_arch_names_parse(void **state)
 	assert_string_equal(np_arch_name(NP_WOW64), "wow64");
 }
 
+/* The version ranges of vectors and K-INCLUSIVE-END (np_parse_range): the
+ * ends of the table, a one-version range, and a low end too long to read. */
+static void test_version_range_edges(void **state)
+{
+	(void)state;
+	np_applicability a;
+	char text[128];
+	const np_ver last = NP_VERSION_COUNT - 1;
+	assert_null(np_parse_range("all", &a));
+	assert_int_equal(a.lo, 0);
+	assert_int_equal(a.hi, last);
+	assert_null(np_parse_range("1703..1703", &a));   /* one version */
+	assert_int_equal(a.lo, NP_V1703);
+	assert_int_equal(a.hi, NP_V1703);
+	assert_string_equal(np_parse_range("1709..1703", &a), "version range is empty (low above high)");
+	snprintf(text, sizeof text, ">%s", np_version_key(last));
+	assert_string_equal(np_parse_range(text, &a), "version range is empty");
+	snprintf(text, sizeof text, ">%s", np_version_key(last - 1));
+	assert_null(np_parse_range(text, &a));
+	assert_int_equal(a.lo, last);
+	assert_int_equal(a.hi, last);
+	snprintf(text, sizeof text, "<%s", np_version_key(0));
+	assert_string_equal(np_parse_range(text, &a), "version range is empty");
+	snprintf(text, sizeof text, "<%s", np_version_key(1));
+	assert_null(np_parse_range(text, &a));
+	assert_int_equal(a.lo, 0);
+	assert_int_equal(a.hi, 0);
+	/* a low end of 47 characters is read (and is no version), 48 is too long */
+	snprintf(text, sizeof text, "%047d..1703", 1);
+	assert_string_equal(np_parse_range(text, &a), "unknown version in range (see `ntprof versions`)");
+	snprintf(text, sizeof text, "%048d..1703", 1);
+	assert_string_equal(np_parse_range(text, &a), "version range too long");
+	snprintf(text, sizeof text, "%080d..1703", 1);
+	assert_string_equal(np_parse_range(text, &a), "version range too long");
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_version_table_has_every_key_with_its_build),
 	cmocka_unit_test(test_version_table_in_release_order),
@@ -391,6 +427,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_setup_teardown(test_machine_init_out_of_range_rejected, setup_blank,
 					teardown),
 	cmocka_unit_test(test_arch_names_parse),
+	cmocka_unit_test(test_version_range_edges),
 };
 
 NP_TEST_MAIN(tests)

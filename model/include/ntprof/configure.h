@@ -24,7 +24,8 @@ typedef struct np_setting {
 
 /* Applies key=value to m. Returns NULL, or what is wrong; then *malformed
  * (unless NULL) tells a malformed setting (true) from a state m cannot take
- * (false), and m is as it was. */
+ * (false), and m is as it was. A HAL row whose minimum would be above its
+ * maximum is such a state (HL-2): set the limit that makes room first. */
 np_config_error np_machine_configure(np_machine *m, const char *key, const char *value, bool *malformed);
 
 /* The spelling check alone: NULL when key=value is well formed, whether or
@@ -36,7 +37,9 @@ const char *np_config_nearest(const char *key);
 
 /* Applies n settings: every hal= first (it resets the HAL table), then every
  * cpus= (it decides which processors cpu= and cpuN.* may name), then the
- * rest in order. Stops at the first that fails and returns its message. */
+ * rest in order. Stops at the first that fails and returns its message.
+ * The HAL rows are judged once all are applied (HL-2: no supported row with
+ * min above max), so a row's min= and max= may come in either order. */
 np_config_error np_machine_configure_all(np_machine *m, const np_setting *settings, unsigned n);
 
 /* ---- The knobs (ntprof/knobs.h), for `given`, `ntprof explain` and tests ---- */

@@ -102,7 +102,7 @@ typedef struct np_region {
 	unsigned prot;
 	unsigned flags;
 	bool revoked;        /* a VANISHES region after its probe, or freed (FreeBuffer) */
-	uint8_t *bytes;      /* backing store of size bytes, for regions up to 16 MiB */
+	uint8_t *bytes;      /* backing store of size bytes, for regions up to 1 MiB */
 	uint8_t ***page;     /* larger regions: leaves of NP_REGION_LEAF_PAGES page
 			      * pointers, each leaf and page allocated when first written */
 	uint8_t fill;        /* what an unwritten page of a large region holds */
@@ -201,6 +201,8 @@ typedef const char *np_config_error;
 /* Fills a machine with the defaults of SPEC.md MC-1 for that version and
  * architecture. Returns an error text when the pair does not exist (VR-3). */
 np_config_error np_machine_init(np_machine *m, np_ver v, np_arch a);
+/* Frees what the mapped regions hold and unmaps them all; nothing else
+ * changes, and the machine may map regions again. */
 void np_machine_fini(np_machine *m);
 
 /* Re-fills the HAL table for a HAL kind (HL-1, HL-2). Fails when the kind

@@ -63,7 +63,7 @@ WIN_CC_i686   = i686-w64-mingw32-gcc
 # The fuzzers' compiler (libFuzzer ships with clang; Debian: libclang-rt-14-dev)
 # and how long `make fuzz` runs each one: FUZZ_SECONDS, or FUZZ_RUNS
 # executions when that comes first; FUZZ_NAMES picks fuzzers (default: all),
-# FUZZ_JOBS how many run at once. Issue 7's ten million each, slowest first:
+# FUZZ_JOBS how many run at once. Ten million executions each, slowest first:
 #   make fuzz FUZZ_SECONDS=7200 FUZZ_RUNS=10000000 FUZZ_NAMES='model interrupts json call vectors known'
 FUZZ_CC = clang-14
 FUZZ_SECONDS = 60
@@ -107,7 +107,7 @@ B = build/asan
 VARIANT_CFLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 VARIANT_LDFLAGS = $(VARIANT_CFLAGS)
 else ifeq ($(VARIANT),fuzz)
-# The fuzzers (tests/fuzz/fuzz_*.c, issue 7): everything instrumented for
+# The fuzzers (tests/fuzz/fuzz_*.c): everything instrumented for
 # libFuzzer's coverage feedback; only the fuzzers link its main().
 B = build/fuzz
 override CC = $(FUZZ_CC)
@@ -151,7 +151,7 @@ DL_SRC      := $(wildcard tests/dl/dl_*.c)
 DL_SO       := $(DL_SRC:%.c=$(B)/%.so)
 PIC_OBJ     := $(patsubst %.c,$(B)/pic/%.o,$(MODEL_SRC) harness/run/impl_model.c)
 TEST_SCRIPT := $(TEST_SH:%=$(B)/%)
-# The benchmark (bench/, issue 6): built with the tests, so that it keeps
+# The benchmark (bench/): built with the tests, so that it keeps
 # compiling under every compiler and tree, and run only by `make bench`.
 BENCH_SRC   := $(wildcard bench/*.c)
 BENCH_BIN   := $(BENCH_SRC:%.c=$(B)/%)
@@ -406,7 +406,7 @@ coverage: deps
 	+@$(SUBMAKE) VARIANT=cov all
 	@tools/coverage.sh $(ROOT) $(ROOT)/build/cov $(ROOT)/build/coverage
 
-# Mutation testing (issue 7): slow (minutes), so never run by check. The
+# Mutation testing: slow (minutes), so never run by check. The
 # mutated copies live in build/mutants/; model/ is only read. Warnings are not
 # errors there: a mutant that warns is still a mutant to kill.
 # Sanitizers turn a mutant's access past an array (UBSan, on the vectors' run)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* make bench: how fast the model is (issue 6, "Speed"). Not a test: it
+/* make bench: how fast the model is. Not a test: it
  * prints figures and never fails on them; `make check` does not run it.
  *
  * For the model on 1809/x64 it prints nanoseconds per call of each function
@@ -17,7 +17,7 @@
  * the rest of the machine), each batch long enough (~20 ms) for the clock.
  * Results go to a volatile sink, and the model sits in another translation
  * unit (libntprof.a, no LTO), so the compiler cannot drop or hoist the
- * measured calls. Targets (issue 6): a failure path under 50 ns and cheaper
+ * measured calls. Targets: a failure path under 50 ns and cheaper
  * than the system call; counting within 1.5x of the bare loop; the sweep
  * under 60 s. */
 #define _GNU_SOURCE   /* syscall() */

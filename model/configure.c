@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Configures a machine with `given` keys (ntprof/configure.h). The spelling
  * of the keys and values is a stable contract (privilege, tracing, mode,
  * integrity, cpus, hal, pebs, cpuN.pebs, alloc); others are added here and

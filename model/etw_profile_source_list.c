@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernel side of ETW's profile-source list: class
  * SystemPerformanceTraceInformation (0x1F), sub-class
  * EventTraceProfileSourceListInformation (0x0D) (SY-24, records per TR-7). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The kernel side of ETW's time-profile interval: class
  * SystemPerformanceTraceInformation (0x1F), sub-class
  * EventTraceTimeProfileInformation (0x03) (SY-23, TR-4, TR-5). */

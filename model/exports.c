@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which profiling entry points a caller can reach (CP-0, ST-0, SP-0, SI-0,
  * QI-0): NTDLL's exports in user mode, the kernel's in kernel mode. */
 #include <string.h>

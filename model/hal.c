@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The simulated HAL: which sources each profile interface supports (HL-1),
  * their limits (HL-2), and what set and query do (HL-3..HL-5). */
 #include <string.h>

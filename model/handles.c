@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The caller's handle table and the object-manager calls vectors need
  * around profiles (MC-3, MC-5). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal helpers shared by the model's files. Not installed. */
 #ifndef NTPROF_MODEL_INTERNAL_H
 #define NTPROF_MODEL_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* NtSetIntervalProfile (SPEC.md §SI) and NtQueryIntervalProfile (§QI). */
 #include "internal.h"
 

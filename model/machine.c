@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Machine defaults (MC-1, MC-2) and the model's failure path. */
 #include <stdio.h>
 #include <stdlib.h>

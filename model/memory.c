@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The caller's address space (AS-1) and the user-mode probes (AS-2). */
 #include <stdlib.h>
 #include <string.h>

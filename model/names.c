@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Names of profile sources (KS-1) and HAL kinds (HL-1). */
 #include <ctype.h>
 #include <string.h>

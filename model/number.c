@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one number rule (ntprof/number.h). Its own digit loop rather than
  * strtoull: base 0 would read a leading zero as octal, and strtoull skips
  * spaces and takes a sign. */

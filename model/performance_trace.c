@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SystemPerformanceTraceInformation (0x1F): the EVENT_TRACE_INFORMATION_CLASS
  * in the buffer's first dword picks the behaviour (SPEC.md SY-20..SY-22). */
 #include "sysinfo.h"

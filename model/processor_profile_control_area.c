@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SystemProcessorProfileControlArea (0x81): NtSetSystemInformation creates or
  * removes the current processor's PROCESSOR_PROFILE_CONTROL_AREA, the PEBS
  * DS save area (SPEC.md SY-6..SY-17). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* NtStartProfile and NtStopProfile (SPEC.md ST-0..ST-8, SP-0..SP-5). */
 #include <string.h>
 

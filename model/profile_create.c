@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* NtCreateProfile and NtCreateProfileEx (SPEC.md CP-0..CP-25).
  *
  * The checks run in the order of SPEC.md "Order of checks"; the block of

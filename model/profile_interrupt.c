@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Counting at a profile interrupt (SPEC.md IN-1..IN-8). */
 #include "internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Status, error and bug check names (SPEC.md §1 table), and the NTSTATUS to Win32
  * translation used by the Trace* wrappers (TR-9). */
 #include <stddef.h>

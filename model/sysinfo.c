@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* NtSetSystemInformation and NtQuerySystemInformation as far as profiling
  * needs them (SPEC.md §SY): availability, the general user-mode defences that
  * run before any class is looked at, the class gate, and the access rules

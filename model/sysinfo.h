@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: one NtSetSystemInformation or NtQuerySystemInformation request
  * after the general defences (SY-1..SY-4), as the class handlers see it. */
 #ifndef NTPROF_MODEL_SYSINFO_H

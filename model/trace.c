@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* TraceSetInformation and TraceQueryInformation, classes 0x05 and 0x07
  * (SPEC.md §TR). These are user-mode functions (ADVAPI32, later SECHOST) that
  * repackage the native calls: NtSetIntervalProfile and NtQueryIntervalProfile,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The ordered version table (VR-1) and its parsing (VR-2, VR-3). */
 #include <stdint.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# mutants.sh ROOT BUILD OUT: mutation testing of model/ (issue 7, `make mutants`).
+# mutants.sh ROOT BUILD OUT: mutation testing of model/ (`make mutants`).
 #
 # Each mutant of tools/mutants-gen.awk is applied, one at a time, to a COPY of
 # model/ under OUT (model/ itself is only ever read, so an interrupt cannot

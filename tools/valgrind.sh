@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # valgrind.sh ROOT BUILD_DIR
-#     Runs the suite's programs under valgrind's memcheck (issue 7): every
+#     Runs the suite's programs under valgrind's memcheck: every
 #     CMocka test program of BUILD_DIR/tests/{model,harness}, then ntprof over the
 #     fixtures on the model and through a dl: shared object, a `call`, the
 #     version matrix and a malformed file. Any memcheck report (invalid

@@ -131,7 +131,7 @@ want_out "call: a not-applicable step says why" \
 	'NtQueryIntervalProfile -> not-applicable (3.10 and 3.50 have no ProfileSource argument; only ProfileTime can be meant (SI-0, QI-0)) Interval=-' \
 	call --target 3.10 'NtQueryIntervalProfile Source=ProfileAlignmentFixup'
 
-# ---- ntprof call: profile objects (issue 3) ----
+# ---- ntprof call: profile objects ----
 
 # rules: CP-5
 want_out "call: the pre-4.0sp4 divide by zero is a kernel fault (CP-5)" \
@@ -520,7 +520,7 @@ for f in "$root"/tests/data/bad-known/*.known; do
 		pass "run --known ${f##*/}: exit 2, file:$where:, nothing written"
 	fi
 done
-# every malformed vector file of tests/data/bad (issue 7): exit 2, the
+# every malformed vector file of tests/data/bad: exit 2, the
 # message its line 1 (or bad/expected.txt) names as file:line: message, and
 # neither the --output file nor its temporary file left in the directory
 mkdir -p "$tmp/badvec"
@@ -648,7 +648,7 @@ want_error "compare: unknown option" 2 'compare: unknown option --bogus' compare
 want_error "compare --output: a directory that does not exist" 2 "--output $tmp/none/t.txt: cannot write" \
 	compare --output "$tmp/none/t.txt" "$tmp/cmp/win8.json"
 
-# ---- ntprof matrix and ntprof diff (issue 6) ----
+# ---- ntprof matrix and ntprof diff ----
 si="$root/fixtures/interval/set-interval.vec"
 
 # SI-1: the 6.2 cell of set-interval/privilege-threshold is marked (text: *)

@@ -3,7 +3,7 @@
 # The libFuzzer fuzzers (tests/fuzz/fuzz_*.c) over their seed corpora only:
 # every seed, and every regression input of a fixed finding, runs once
 # under ASan and UBSan and must pass the fuzzer's checks. `make fuzz` is the
-# long run; this is the fast replay make check does (issue 7).
+# long run; this is the fast replay make check does.
 #
 # Environment: NTPROF_SOURCE_ROOT (the repository), NTPROF_FUZZ_DIR (where the
 # fuzzers are; default: the repository's build/fuzz/tests/fuzz, which

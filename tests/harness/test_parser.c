@@ -951,7 +951,7 @@ static void test_parser_bad_data_files(void **state)
 	}
 	for (unsigned i = 0; i < count; i++)
 		free(names[i]);
-	if (count < 50)   /* issue 7: at least 50 malformed files */
+	if (count < 50)   /* at least 50 malformed files */
 		fail_msg("%s holds %u *.vec files, want at least 50", BAD_DIR, count);
 	if (failures)
 		fail_msg("%u of %u files in %s did not fail as their first line says", failures, count, BAD_DIR);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof: the calls, evaluated on a simulated machine.
  *
  * Each function is the behaviour of one Windows entry point as SPEC.md states

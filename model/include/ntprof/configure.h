@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof: configuring a machine with KEY=VALUE settings, the `given` keys of
  * a vector (fixtures/README.md, Given keys): privilege=on, cpus=4, hal=emon,
  * hal.SOURCE.FIELD=N, cpuN.pebs=off, K-HAL-CLAMP=store, ...

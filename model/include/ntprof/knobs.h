@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof: every knob of SPEC.md §Knobs, declared once (an X-macro list).
  *
  * Not a header to include on its own, and without an include guard on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof: the simulated machine on which calls are evaluated.
  *
  * A machine is plain data: configure it, evaluate calls on it (ntprof/calls.h),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof: names of profile sources and of the model's enumerations. */
 #ifndef NTPROF_NAMES_H
 #define NTPROF_NAMES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof: the one rule for a number written as text, wherever the model or
  * the harness reads one (a vector's argument, a `given` value, a source or
  * status number, a part of a build number).

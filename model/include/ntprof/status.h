@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof: NTSTATUS and Win32 error values used by the profiling API family,
  * with their names (SPEC.md ST-codes table, values from ntstatus.h/winerror.h). */
 #ifndef NTPROF_STATUS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof: the ordered table of Windows versions and the architectures.
  *
  * Versions are data (SPEC.md VR-1..VR-3): every behaviour change is a named

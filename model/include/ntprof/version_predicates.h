@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ntprof: version behaviour as named predicates over the ordered table.
  *
  * Each predicate is defined once, names the SPEC.md rule whose version

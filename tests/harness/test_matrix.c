@@ -23,37 +23,7 @@
 #endif
 #define FIXTURES NTPROF_SOURCE_ROOT "/fixtures"
 
-typedef struct fx {
-	np_vector_set set;
-	np_backend *model;
-	np_matrix *m;
-	np_index rules;
-	char *out;
-	size_t len;
-} fx;
-
-static int setup(void **state)
-{
-	fx *f = calloc(1, sizeof *f);
-	if (!f)
-		return -1;
-	f->model = np_backend_model_new();
-	*state = f;
-	return f->model ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	fx *f = *state;
-	np_matrix_free(f->m);
-	if (f->model)
-		f->model->destroy(f->model);
-	np_vectors_free(&f->set);
-	np_index_free(&f->rules);
-	free(f->out);
-	free(f);
-	return 0;
-}
+#include "np_matrix_fixture.h"
 
 /* Loads fixture files (relative to fixtures/) and builds the matrix on
  * every version and the architectures in arches ("x86,x64,wow64"). */

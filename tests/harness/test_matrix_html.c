@@ -145,37 +145,7 @@ static const char *check_page(const char *page)
 
 /* ---- the page ---- */
 
-typedef struct fx {
-	np_vector_set set;
-	np_backend *model;
-	np_matrix *m;
-	np_index rules;
-	char *out;
-	size_t len;
-} fx;
-
-static int setup(void **state)
-{
-	fx *f = calloc(1, sizeof *f);
-	if (!f)
-		return -1;
-	f->model = np_backend_model_new();
-	*state = f;
-	return f->model ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	fx *f = *state;
-	np_matrix_free(f->m);
-	if (f->model)
-		f->model->destroy(f->model);
-	np_vectors_free(&f->set);
-	np_index_free(&f->rules);
-	free(f->out);
-	free(f);
-	return 0;
-}
+#include "np_matrix_fixture.h"
 
 /* The page of these fixture files (below fixtures/) on every version and
  * architecture, with SPEC.md's rules when rules. */

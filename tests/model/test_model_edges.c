@@ -78,6 +78,18 @@ static void test_status_names_roundtrip(void **state)
 	assert_false(np_bugcheck_parse("0x100000000", &v));
 }
 
+/* "Did you mean" for status and Win32 error names offers each table's
+ * names, the last ones too. */
+static void test_status_nearest(void **state)
+{
+	(void)state;
+	assert_string_equal(np_status_nearest("STATUS_SUCESS"), "STATUS_SUCCESS");
+	assert_string_equal(np_status_nearest("STATUS_ADDRESS_ALREADY_EXIST"), "STATUS_ADDRESS_ALREADY_EXISTS");
+	assert_string_equal(np_win32_nearest("ERROR_INCORECT_SIZE"), "ERROR_INCORRECT_SIZE");
+	assert_null(np_status_nearest("STATUS_NOTHING_OF_THE_KIND"));
+	assert_null(np_win32_nearest("ERROR_NOTHING_OF_THE_KIND"));
+}
+
 /* The distance behind "did you mean" (ntprof/names.h): edits counted case
  * blind, a swap of neighbours one edit; a word of 64 characters or more is
  * as far as the limit from anything, so it is never anyone's guess. */
@@ -346,6 +358,7 @@ static void test_out_of_range_enumerations(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_status_names_roundtrip),
 	cmocka_unit_test(test_status_unmapped_translation),
+	cmocka_unit_test(test_status_nearest),
 	cmocka_unit_test(test_edit_distance),
 	cmocka_unit_test(test_edit_distance_length_limit),
 	cmocka_unit_test(test_edit_distance_swaps),

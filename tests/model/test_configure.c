@@ -374,6 +374,26 @@ static void test_configure_hal_min_above_max_is_impossible(void **state)
 	assert_string_equal(np_machine_configure_all(m, last_row, 3), want);
 }
 
+/* "Did you mean" offers every key: the last machine key, the last processor
+ * property and the last knob are found as they are and when mistyped. */
+static void test_configure_nearest_offers_every_key(void **state)
+{
+	(void)state;
+	unsigned count;
+	const np_knob_info *knobs = np_knob_table(&count);
+	const char *last = knobs[count - 1].name;
+	assert_string_equal(np_config_nearest(last), last);
+	char typo[64];
+	snprintf(typo, sizeof typo, "%s", last);
+	typo[strlen(typo) - 1] = '?';
+	assert_string_equal(np_config_nearest(typo), last);
+	assert_string_equal(np_config_nearest("cpuid1_ecx"), "cpuid1_ecx");
+	assert_string_equal(np_config_nearest("cpuid1_ecz"), "cpuid1_ecx");
+	assert_string_equal(np_config_nearest("alloc"), "alloc");
+	assert_string_equal(np_config_nearest("aloc"), "alloc");
+	assert_null(np_config_nearest("nothing-like-a-key"));
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup_blank, teardown)
 static const struct CMUnitTest tests[] = {
 	T(test_configure_malformed_and_impossible),
@@ -385,6 +405,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_configure_processor_properties),
 	T(test_configure_all_order),
 	T(test_configure_hal_min_above_max_is_impossible),
+	cmocka_unit_test(test_configure_nearest_offers_every_key),
 };
 #undef T
 

@@ -6,6 +6,7 @@
  * one rule for numbers written as text (ntprof/number.h). */
 #include "np_test.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ntprof/calls.h"
@@ -77,6 +78,18 @@ static void test_status_names_roundtrip(void **state)
 	assert_false(np_bugcheck_parse("0x100000000", &v));
 }
 
+/* "Did you mean" for status and Win32 error names offers each table's
+ * names, the last ones too. */
+static void test_status_nearest(void **state)
+{
+	(void)state;
+	assert_string_equal(np_status_nearest("STATUS_SUCESS"), "STATUS_SUCCESS");
+	assert_string_equal(np_status_nearest("STATUS_ADDRESS_ALREADY_EXIST"), "STATUS_ADDRESS_ALREADY_EXISTS");
+	assert_string_equal(np_win32_nearest("ERROR_INCORECT_SIZE"), "ERROR_INCORRECT_SIZE");
+	assert_null(np_status_nearest("STATUS_NOTHING_OF_THE_KIND"));
+	assert_null(np_win32_nearest("ERROR_NOTHING_OF_THE_KIND"));
+}
+
 /* The distance behind "did you mean" (ntprof/names.h): edits counted case
  * blind, a swap of neighbours one edit; a word of 64 characters or more is
  * as far as the limit from anything, so it is never anyone's guess. */
@@ -92,6 +105,100 @@ static void test_edit_distance(void **state)
 	assert_int_equal(np_edit_distance("", "abc"), 3);
 	assert_int_equal(np_edit_distance(longer, "a"), 64);
 	assert_int_equal(np_edit_distance("a", longer), 64);
+}
+
+/* The limit is by length, on either side: 63 characters are still measured,
+ * 64 and 65 are as far as the limit. */
+static void test_edit_distance_length_limit(void **state)
+{
+	(void)state;
+	char w[66];
+	for (size_t len = 63; len <= 65; len++) {
+		memset(w, 'a', len);
+		w[len] = '\0';
+		assert_int_equal(np_edit_distance(w, w), len < 64 ? 0 : 64);
+		assert_int_equal(np_edit_distance(w, "a"), len < 64 ? len - 1 : 64);
+		assert_int_equal(np_edit_distance("a", w), len < 64 ? len - 1 : 64);
+	}
+}
+
+static char *heap_copy(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+	assert_non_null(p);
+	memcpy(p, s, n);
+	return p;
+}
+
+/* A swap of neighbours is one edit from the first two letters on. It looks
+ * back one letter on each side, never before the first: the words are heap
+ * copies, so a look before either start is an overflow a sanitizer reports. */
+static void test_edit_distance_swaps(void **state)
+{
+	(void)state;
+	assert_int_equal(np_edit_distance("ab", "ba"), 1);
+	assert_int_equal(np_edit_distance("xab", "xba"), 1);
+	assert_int_equal(np_edit_distance("abc", "acb"), 1);
+	assert_int_equal(np_edit_distance("abc", "bca"), 2);
+	char *a = heap_copy("ab"), *b = heap_copy("ab"), *c = heap_copy("ba");
+	assert_int_equal(np_edit_distance(a, b), 0);
+	assert_int_equal(np_edit_distance(a, c), 1);
+	assert_int_equal(np_edit_distance(c, a), 1);
+	free(a);
+	free(b);
+	free(c);
+}
+
+/* A word is guessed within a third of its length, one at least and three at
+ * most, and of equally near candidates the first offered wins. */
+static void test_nearest_limit_and_ties(void **state)
+{
+	(void)state;
+	static const struct { size_t len; unsigned limit; } rows[] = {
+		{ 0, 1 }, { 2, 1 }, { 3, 1 }, { 5, 1 }, { 6, 2 }, { 8, 2 },
+		{ 9, 3 }, { 11, 3 }, { 12, 3 }, { 14, 3 }, { 20, 3 },
+	};
+	char word[24], near[24], far[24];
+	for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
+		size_t len = rows[r].len, lim = rows[r].limit;
+		memset(word, 'a', len);
+		word[len] = '\0';
+		/* as far as the limit, then one more: substitutions only */
+		memset(near, 'a', len > lim ? len : lim);
+		memset(near, 'b', lim);
+		near[len > lim ? len : lim] = '\0';
+		memset(far, 'a', len > lim + 1 ? len : lim + 1);
+		memset(far, 'b', lim + 1);
+		far[len > lim + 1 ? len : lim + 1] = '\0';
+		np_nearest n;
+		np_nearest_start(&n, word);
+		assert_null(np_nearest_found(&n));
+		np_nearest_offer(&n, far);
+		assert_int_equal(n.distance, lim + 1);
+		if (np_nearest_found(&n))
+			fail_msg("length %zu: distance %zu found, limit %zu", len, lim + 1, lim);
+		np_nearest_offer(&n, near);
+		assert_int_equal(n.distance, lim);
+		assert_ptr_equal(np_nearest_found(&n), near);
+	}
+	static const char first[] = "abd", second[] = "abe";
+	np_nearest n;
+	np_nearest_start(&n, "abc");
+	np_nearest_offer(&n, first);
+	np_nearest_offer(&n, second);
+	assert_ptr_equal(np_nearest_found(&n), first);
+}
+
+/* Every source name is a candidate, the last (ProfileMaximum) too. */
+static void test_source_nearest(void **state)
+{
+	(void)state;
+	assert_string_equal(np_source_nearest("ProfileMaximun"), "ProfileMaximum");
+	assert_string_equal(np_source_nearest("ProfileMaximum"), "ProfileMaximum");
+	assert_string_equal(np_source_nearest("profiletime"), "ProfileTime");
+	assert_string_equal(np_source_nearest("ProfileLoadLinkedIsues"), "ProfileLoadLinkedIssues");
+	assert_null(np_source_nearest("Bogus"));
 }
 
 /* The one number rule (ntprof/number.h): decimal or 0x hex, leading zeros
@@ -251,7 +358,12 @@ static void test_out_of_range_enumerations(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_status_names_roundtrip),
 	cmocka_unit_test(test_status_unmapped_translation),
+	cmocka_unit_test(test_status_nearest),
 	cmocka_unit_test(test_edit_distance),
+	cmocka_unit_test(test_edit_distance_length_limit),
+	cmocka_unit_test(test_edit_distance_swaps),
+	cmocka_unit_test(test_nearest_limit_and_ties),
+	cmocka_unit_test(test_source_nearest),
 	cmocka_unit_test(test_number_rule),
 	cmocka_unit_test_setup_teardown(test_memory_map_refusals, setup, teardown),
 	cmocka_unit_test_setup_teardown(test_trace_unusable_buffers, setup, teardown),

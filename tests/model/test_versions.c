@@ -405,6 +405,27 @@ static void test_version_range_edges(void **state)
 	assert_string_equal(np_parse_range(text, &a), "version range too long");
 }
 
+/* The everyday names (VR-2's friendly table) read as their keys and back; a
+ * key without one has none; "did you mean" offers the last key and the last
+ * everyday name too. */
+static void test_version_friendly_and_nearest(void **state)
+{
+	(void)state;
+	np_ver v;
+	assert_true(np_version_parse("11", &v));
+	assert_int_equal(v, NP_V11_21H2);
+	assert_string_equal(np_version_friendly(NP_V11_21H2), "11");
+	assert_string_equal(np_version_friendly(NP_V5_0), "2000");
+	assert_null(np_version_friendly(NP_V11_24H2));
+	assert_null(np_version_friendly(NP_VERSION_COUNT));
+	const char *last = np_version_key(NP_VERSION_COUNT - 1);
+	assert_string_equal(np_version_nearest(last), last);
+	assert_string_equal(np_version_nearest("11-24H3"), "11-24H2");
+	assert_string_equal(np_version_nearest("11"), "11");
+	assert_string_equal(np_version_nearest("win8.2"), "win8.1");
+	assert_null(np_version_nearest("nothing-like-a-version"));
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_version_table_has_every_key_with_its_build),
 	cmocka_unit_test(test_version_table_in_release_order),
@@ -428,6 +449,7 @@ static const struct CMUnitTest tests[] = {
 					teardown),
 	cmocka_unit_test(test_arch_names_parse),
 	cmocka_unit_test(test_version_range_edges),
+	cmocka_unit_test(test_version_friendly_and_nearest),
 };
 
 NP_TEST_MAIN(tests)

@@ -119,7 +119,7 @@ divergence np_xdiverges(const np_xresults *m, const np_xresults *b, unsigned t)
 		return d;
 	for (unsigned s = 0; s < m->nstep; s++) {
 		const np_record *mr = &m->rec[t][s], *br = &b->rec[t][s];
-		if (br->outcome.kind == NP_OUT_NOT_APPLICABLE || mr->outcome.kind == NP_OUT_NOT_APPLICABLE)
+		if (br->outcome.kind == NP_RESULT_NOT_APPLICABLE || mr->outcome.kind == NP_RESULT_NOT_APPLICABLE)
 			return d;
 		bool other = !same_outcome(&mr->outcome, &br->outcome);
 		if (other || !outputs_equal(mr, br)) {

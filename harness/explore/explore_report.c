@@ -86,7 +86,7 @@ static void unique_words(const np_function *f, char *text, unsigned max)
 		}
 	}
 	if (n == 0) {   /* never empty: the function's signature rule */
-		np_outcome none = { NP_OUT_NOT_EXPORTED, 0 };
+		np_outcome none = { NP_RESULT_NOT_EXPORTED, 0 };
 		snprintf(out, sizeof out, "%s", np_xoutcome_rules(f, &none));
 	}
 	strcpy(text, out);

@@ -39,7 +39,7 @@ bool np_xspace_init(np_xspace *sp, const np_function *f)
 		sp->d[sp->nd++] = (np_xdim){ NP_XDIM_ARG, p->name, p, l->b, l->n };
 	}
 	if (f->alias && sp->nd < NP_X_MAX_DIMS) {   /* CP-0, ST-0, SP-0, SI-0, QI-0, SY-0 */
-		np_outcome none = { NP_OUT_NOT_EXPORTED, 0 };
+		np_outcome none = { NP_RESULT_NOT_EXPORTED, 0 };
 		const char *rules = np_xoutcome_rules(f, &none);
 		sp->spelling[0] = (np_xbound){ f->name, NP_XD_TEXT, 0, rules };
 		sp->spelling[1] = (np_xbound){ f->alias, NP_XD_TEXT, 0, rules };

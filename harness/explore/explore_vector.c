@@ -117,28 +117,28 @@ void np_xoutcome_text(const np_outcome *o, char *buf, size_t cap)
 {
 	const char *name;
 	switch (o->kind) {
-	case NP_OUT_STATUS:
+	case NP_RESULT_STATUS:
 		name = np_status_name(o->code);
 		name ? snprintf(buf, cap, "%s", name) : snprintf(buf, cap, "0x%08X", o->code);
 		break;
-	case NP_OUT_WIN32:
+	case NP_RESULT_WIN32:
 		name = np_win32_name(o->code);
 		snprintf(buf, cap, "%s", name ? name : "ERROR_?");
 		break;
-	case NP_OUT_FAULT:
+	case NP_RESULT_FAULT:
 		name = np_status_name(o->code);
 		name ? snprintf(buf, cap, "fault %s", name) : snprintf(buf, cap, "fault 0x%08X", o->code);
 		break;
-	case NP_OUT_BUGCHECK:
+	case NP_RESULT_BUGCHECK:
 		name = np_bugcheck_name(o->code);
 		name ? snprintf(buf, cap, "bugcheck %s", name) : snprintf(buf, cap, "bugcheck 0x%X", o->code);
 		break;
-	case NP_OUT_NOT_EXPORTED:   snprintf(buf, cap, "not-exported"); break;
-	case NP_OUT_NOT_APPLICABLE: snprintf(buf, cap, "not-applicable"); break;
-	case NP_OUT_STUB:           snprintf(buf, cap, "stub"); break;
-	case NP_OUT_CRASHED:        snprintf(buf, cap, "crashed"); break;
-	case NP_OUT_CORRUPTION:     snprintf(buf, cap, "corruption"); break;
-	case NP_OUT_NONE:
+	case NP_RESULT_NOT_EXPORTED:   snprintf(buf, cap, "not-exported"); break;
+	case NP_RESULT_NOT_APPLICABLE: snprintf(buf, cap, "not-applicable"); break;
+	case NP_RESULT_STUB:           snprintf(buf, cap, "stub"); break;
+	case NP_RESULT_CRASHED:        snprintf(buf, cap, "crashed"); break;
+	case NP_RESULT_CORRUPTION:     snprintf(buf, cap, "corruption"); break;
+	case NP_RESULT_NONE:
 	default:                    buf[0] = '\0'; break;
 	}
 }
@@ -286,9 +286,9 @@ static void add_words(char *buf, size_t cap, const char *list, unsigned max)
 	}
 }
 
-static bool hazardous_outcome(np_outcome_kind k)
+static bool hazardous_outcome(np_result_kind k)
 {
-	return k == NP_OUT_FAULT || k == NP_OUT_BUGCHECK || k == NP_OUT_CORRUPTION;
+	return k == NP_RESULT_FAULT || k == NP_RESULT_BUGCHECK || k == NP_RESULT_CORRUPTION;
 }
 
 /* The architectures the vector applies to: those whose every version takes
@@ -304,7 +304,7 @@ static unsigned applicable_archs(const np_xresults *r, const np_target_list *all
 			continue;
 		}
 		ok |= bit;
-		if (r->rec[t][r->nstep - 1].outcome.kind != NP_OUT_NOT_APPLICABLE)
+		if (r->rec[t][r->nstep - 1].outcome.kind != NP_RESULT_NOT_APPLICABLE)
 			any_expressible |= bit;
 	}
 	return ok & ~refused & any_expressible;

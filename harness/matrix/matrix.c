@@ -93,40 +93,40 @@ void np_matrix_cell_of(const np_step *st, const np_record *rec, char *buf, size_
 	const char *name;
 	size_t used;
 	switch (rec->outcome.kind) {
-	case NP_OUT_STATUS:
+	case NP_RESULT_STATUS:
 		used = (size_t)snprintf(buf, cap, "%s", short_status(rec->outcome.code, number, sizeof number));
 		break;
-	case NP_OUT_WIN32:
+	case NP_RESULT_WIN32:
 		name = np_win32_name(rec->outcome.code);
 		used = name ? (size_t)snprintf(buf, cap, "%s", name)
 			    : (size_t)snprintf(buf, cap, "ERROR_%u", rec->outcome.code);
 		break;
-	case NP_OUT_FAULT:
+	case NP_RESULT_FAULT:
 		used = (size_t)snprintf(buf, cap, "fault %s", short_status(rec->outcome.code, number, sizeof number));
 		break;
-	case NP_OUT_BUGCHECK:
+	case NP_RESULT_BUGCHECK:
 		name = np_bugcheck_name(rec->outcome.code);
 		used = name ? (size_t)snprintf(buf, cap, "bugcheck %s", name)
 			    : (size_t)snprintf(buf, cap, "bugcheck 0x%08X", rec->outcome.code);
 		break;
-	case NP_OUT_NOT_EXPORTED:
+	case NP_RESULT_NOT_EXPORTED:
 		snprintf(buf, cap, "n/e");
 		return;
-	case NP_OUT_NOT_APPLICABLE:
+	case NP_RESULT_NOT_APPLICABLE:
 		snprintf(buf, cap, "n/a");
 		return;
-	case NP_OUT_STUB:       used = (size_t)snprintf(buf, cap, "stub"); break;
-	case NP_OUT_CRASHED:    used = (size_t)snprintf(buf, cap, "crashed"); break;
-	case NP_OUT_CORRUPTION: used = (size_t)snprintf(buf, cap, "corruption"); break;
-	case NP_OUT_NONE:
+	case NP_RESULT_STUB:       used = (size_t)snprintf(buf, cap, "stub"); break;
+	case NP_RESULT_CRASHED:    used = (size_t)snprintf(buf, cap, "crashed"); break;
+	case NP_RESULT_CORRUPTION: used = (size_t)snprintf(buf, cap, "corruption"); break;
+	case NP_RESULT_NONE:
 	default:                used = 0; buf[0] = '\0'; break;
 	}
 	/* The out-values the fixture thinks worth comparing, on every version
 	 * alike (the union over the step's expect and accept lines). An
 	 * unwritten one ("-") is left out after a failure, where it is the
 	 * rule: "PRIVILEGE_NOT_HELD", not "PRIVILEGE_NOT_HELD ProfileHandle=-". */
-	bool failed = (rec->outcome.kind == NP_OUT_STATUS && rec->outcome.code >= 0x80000000u) ||
-		      (rec->outcome.kind == NP_OUT_WIN32 && rec->outcome.code != 0);
+	bool failed = (rec->outcome.kind == NP_RESULT_STATUS && rec->outcome.code >= 0x80000000u) ||
+		      (rec->outcome.kind == NP_RESULT_WIN32 && rec->outcome.code != 0);
 	for (unsigned i = 0; i < rec->nout && used < cap; i++)
 		if (named_by_step(st, rec->out[i].name) && !(failed && strcmp(rec->out[i].value, "-") == 0))
 			used += (size_t)snprintf(buf + used, cap - used, "%s%s=%s", used ? " " : "",

@@ -10,28 +10,28 @@ void np_format_outcome(const np_outcome *o, char *buf, size_t cap)
 {
 	const char *name;
 	switch (o->kind) {
-	case NP_OUT_STATUS:
+	case NP_RESULT_STATUS:
 		name = np_status_name(o->code);
 		snprintf(buf, cap, "%s (0x%08X)", name ? name : "STATUS_?", o->code);
 		break;
-	case NP_OUT_WIN32:
+	case NP_RESULT_WIN32:
 		name = np_win32_name(o->code);
 		snprintf(buf, cap, "%s (%u)", name ? name : "ERROR_?", o->code);
 		break;
-	case NP_OUT_FAULT:
+	case NP_RESULT_FAULT:
 		name = np_status_name(o->code);
 		snprintf(buf, cap, "fault %s (0x%08X)", name ? name : "STATUS_?", o->code);
 		break;
-	case NP_OUT_BUGCHECK:
+	case NP_RESULT_BUGCHECK:
 		name = np_bugcheck_name(o->code);
 		snprintf(buf, cap, "bugcheck %s (0x%08X)", name ? name : "?", o->code);
 		break;
-	case NP_OUT_NOT_EXPORTED:   snprintf(buf, cap, "not-exported"); break;
-	case NP_OUT_NOT_APPLICABLE: snprintf(buf, cap, "not-applicable"); break;
-	case NP_OUT_STUB:           snprintf(buf, cap, "stub"); break;
-	case NP_OUT_CRASHED:        snprintf(buf, cap, "crashed"); break;
-	case NP_OUT_NONE:           snprintf(buf, cap, "done"); break;
-	case NP_OUT_CORRUPTION:     snprintf(buf, cap, "corruption"); break;
+	case NP_RESULT_NOT_EXPORTED:   snprintf(buf, cap, "not-exported"); break;
+	case NP_RESULT_NOT_APPLICABLE: snprintf(buf, cap, "not-applicable"); break;
+	case NP_RESULT_STUB:           snprintf(buf, cap, "stub"); break;
+	case NP_RESULT_CRASHED:        snprintf(buf, cap, "crashed"); break;
+	case NP_RESULT_NONE:           snprintf(buf, cap, "done"); break;
+	case NP_RESULT_CORRUPTION:     snprintf(buf, cap, "corruption"); break;
 	}
 }
 
@@ -39,7 +39,7 @@ void np_format_record(const char *function, const np_record *r, char *buf, size_
 {
 	char outcome[96];
 	np_format_outcome(&r->outcome, outcome, sizeof outcome);
-	size_t used = r->outcome.kind == NP_OUT_NONE  /* a pseudo-step: out-values only */
+	size_t used = r->outcome.kind == NP_RESULT_NONE  /* a pseudo-step: out-values only */
 			      ? (size_t)snprintf(buf, cap, "%s ->", function)
 			      : (size_t)snprintf(buf, cap, "%s -> %s", function, outcome);
 	if (r->why[0] && used < cap)

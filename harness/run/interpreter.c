@@ -66,11 +66,11 @@ static void native_end(np_backend *self)
 void np_native_result(np_native_state *s, np_record *r, ntprof_result res)
 {
 	if (res.kind > NP_RESULT_LAST) {
-		r->outcome.kind = NP_OUT_CRASHED;
+		r->outcome.kind = NP_RESULT_CRASHED;
 		snprintf(r->why, sizeof r->why, "the implementation returned result kind %u", res.kind);
 		return;
 	}
-	r->outcome.kind = (np_outcome_kind)res.kind;
+	r->outcome.kind = (np_result_kind)res.kind;
 	r->outcome.code = res.code;
 	if (res.why)
 		snprintf(r->why, sizeof r->why, "%s", res.why);
@@ -84,7 +84,7 @@ const ntprof_result np_lacking_op = { NTPROF_NOT_APPLICABLE, 0, "the implementat
 
 void np_native_not_applicable(np_record *r, const char *why)
 {
-	r->outcome.kind = NP_OUT_NOT_APPLICABLE;
+	r->outcome.kind = NP_RESULT_NOT_APPLICABLE;
 	snprintf(r->why, sizeof r->why, "%s", why);
 }
 
@@ -140,11 +140,11 @@ static void native_step(np_backend *self, const np_step *st, np_record *r)
 	if (!f)
 		abort(); /* LCOV_EXCL_LINE: a step runs once read (np_parse_step, np_step_type) */
 	if (f->kind == NP_KIND_NATIVE && !s->impl->exported(s->sys, st->function)) {
-		r->outcome.kind = NP_OUT_NOT_EXPORTED;   /* CP-0, ST-0, SP-0, SI-0, QI-0 */
+		r->outcome.kind = NP_RESULT_NOT_EXPORTED;   /* CP-0, ST-0, SP-0, SI-0, QI-0 */
 		return;
 	}
 	if (s->halted) {                            /* a bug check stopped the system */
-		r->outcome = (np_outcome){ NP_OUT_BUGCHECK, s->halt_code };
+		r->outcome = (np_outcome){ NP_RESULT_BUGCHECK, s->halt_code };
 		return;
 	}
 	dispatch(s, st, r);

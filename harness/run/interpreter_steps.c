@@ -76,7 +76,7 @@ void np_native_create(np_native_state *s, const np_step *st, np_record *r)
 		return;
 	}
 	create_call(s, st, &a, r);
-	if (r->outcome.kind != NP_OUT_NOT_APPLICABLE)
+	if (r->outcome.kind != NP_RESULT_NOT_APPLICABLE)
 		np_native_out_handle(s, r, "ProfileHandle", handle, a.profile_handle);
 }
 
@@ -102,7 +102,7 @@ void np_native_interrupt(np_native_state *s, const np_step *st, np_record *r)
 		return;
 	}
 	np_native_result(s, r, s->impl->interrupt(s->sys, &irq, &counted));
-	if (r->outcome.kind == NP_OUT_NONE || r->outcome.kind == NP_OUT_CORRUPTION)
+	if (r->outcome.kind == NP_RESULT_NONE || r->outcome.kind == NP_RESULT_CORRUPTION)
 		np_record_out_u32(r, "Counted", counted);
 }
 
@@ -164,7 +164,7 @@ void np_native_interrupts(np_native_state *s, const np_step *st, np_record *r)
 			break;
 	}
 	np_native_result(s, r, worst);
-	if (r->outcome.kind == NP_OUT_NONE || r->outcome.kind == NP_OUT_CORRUPTION) {
+	if (r->outcome.kind == NP_RESULT_NONE || r->outcome.kind == NP_RESULT_CORRUPTION) {
 		char text[24];
 		snprintf(text, sizeof text, "%" PRIu64, total);
 		np_record_out(r, "Counted", text);
@@ -175,7 +175,7 @@ void np_native_buffer_step(np_native_state *s, const np_step *st, np_record *r)
 {
 	const np_capture *c = np_native_find_capture(s, arg(st, "Buffer")->captured);
 	np_function_id id = st->catalog->id;
-	r->outcome.kind = NP_OUT_NONE;
+	r->outcome.kind = NP_RESULT_NONE;
 	/* The parser admits only names an earlier step captures, but that step
 	 * may not have made the buffer: its create was not applicable (a buffer
 	 * that does not fit the caller's address space) or it had no room for
@@ -356,7 +356,7 @@ void np_native_move_thread(np_native_state *s, const np_step *st, np_record *r)
 		return;
 	}
 	np_native_result(s, r, s->impl->move_thread(s->sys, u32_arg(st, "Cpu"), &now));
-	if (r->outcome.kind == NP_OUT_NONE)
+	if (r->outcome.kind == NP_RESULT_NONE)
 		np_record_out_u32(r, "Cpu", now);
 }
 
@@ -368,6 +368,6 @@ void np_native_read_events(np_native_state *s, np_record *r)
 		return;
 	}
 	np_native_result(s, r, s->impl->read_events(s->sys, text, sizeof text));
-	if (r->outcome.kind == NP_OUT_NONE)
+	if (r->outcome.kind == NP_RESULT_NONE)
 		np_record_out(r, "Events", text);
 }

@@ -80,7 +80,7 @@ bool np_record_decode(const char *line, np_record *r)
 	unsigned long code = strtoul(text, &end, 16);
 	if (*end)
 		return false;
-	r->outcome.kind = (np_outcome_kind)kind;
+	r->outcome.kind = (np_result_kind)kind;
 	r->outcome.code = (uint32_t)code;
 	if (!field(&p, r->why, sizeof r->why, &last))
 		return false;

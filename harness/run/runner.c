@@ -136,12 +136,12 @@ static const np_expect *primary_for(const np_step *st, np_target t)
 	return NULL;
 }
 
-static np_class live_class(np_outcome_kind k)
+static np_class live_class(np_result_kind k)
 {
 	switch (k) {
-	case NP_OUT_NOT_EXPORTED: return NP_CLASS_NOT_EXPORTED;
-	case NP_OUT_STUB:         return NP_CLASS_STUB;
-	case NP_OUT_CRASHED:      return NP_CLASS_CRASHED;
+	case NP_RESULT_NOT_EXPORTED: return NP_CLASS_NOT_EXPORTED;
+	case NP_RESULT_STUB:         return NP_CLASS_STUB;
+	case NP_RESULT_CRASHED:      return NP_CLASS_CRASHED;
 	default:                  return NP_CLASS_STATUS_MISMATCH;
 	}
 }
@@ -209,7 +209,7 @@ static const np_expect *step_against_reference(np_backend *b, np_backend *ref, c
 {
 	np_record ref_rec;
 	ref->step(ref, st, &ref_rec);
-	if (ref_rec.outcome.kind == NP_OUT_NOT_APPLICABLE) {
+	if (ref_rec.outcome.kind == NP_RESULT_NOT_APPLICABLE) {
 		/* the reference cannot judge this step: nothing to compare it with */
 		row->step = (int)s;
 		row->cls = NP_CLASS_NOT_APPLICABLE;
@@ -246,7 +246,7 @@ static bool classify_difference(const np_step *st, unsigned s, np_target t, cons
 		snprintf(row->note, sizeof row->note, "%s", alt->flag);
 		return true;
 	}
-	if (rec->outcome.kind == NP_OUT_NOT_APPLICABLE) {
+	if (rec->outcome.kind == NP_RESULT_NOT_APPLICABLE) {
 		row->cls = NP_CLASS_NOT_APPLICABLE;
 		snprintf(row->note, sizeof row->note, "%s", rec->why);
 	} else if (diff == 1) {

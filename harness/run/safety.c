@@ -105,9 +105,9 @@ const char *np_global_unrestorable(np_global g, np_target t, bool privilege, cha
 	return NULL;
 }
 
-static bool is_hazard(np_outcome_kind k)
+static bool is_hazard(np_result_kind k)
 {
-	return k == NP_OUT_FAULT || k == NP_OUT_BUGCHECK || k == NP_OUT_CORRUPTION;
+	return k == NP_RESULT_FAULT || k == NP_RESULT_BUGCHECK || k == NP_RESULT_CORRUPTION;
 }
 
 static const np_expect *primary_for(const np_step *st, np_target t)
@@ -221,13 +221,13 @@ static const char *from_model(const np_vector *v, np_target t, np_backend *model
 		const np_step *st = &v->step[s];
 		np_record r;
 		model->step(model, st, &r);
-		bool ok = r.outcome.kind == NP_OUT_STATUS && r.outcome.code == 0;
+		bool ok = r.outcome.kind == NP_RESULT_STATUS && r.outcome.code == 0;
 		if (is_hazard(r.outcome.kind)) {
 			np_format_outcome(&r.outcome, outcome, sizeof outcome);
 			snprintf(why, cap, "hazardous here: the model predicts %s at step %u (%s)", outcome,
 				 s + 1, st->function);
 			found = why;
-		} else if (r.outcome.kind == NP_OUT_NOT_APPLICABLE && s > 0) {
+		} else if (r.outcome.kind == NP_RESULT_NOT_APPLICABLE && s > 0) {
 			snprintf(why, cap, "hazardous here: the model cannot say what step %u (%s) does "
 				 "(%.120s), and the steps before it would run for real", s + 1,
 				 st->function, r.why);

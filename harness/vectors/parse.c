@@ -79,33 +79,33 @@ const char *np_parse_outcome(const char *const *tok, unsigned ntok, unsigned *us
 	*used = 1;
 	if (ntok == 0 || strchr(tok[0], '=')) {
 		*used = 0;
-		out->kind = NP_OUT_NONE;
+		out->kind = NP_RESULT_NONE;
 		out->code = 0;
 		return NULL;
 	}
 	const char *t = tok[0];
 	out->code = 0;
-	if (strcmp(t, "not-exported") == 0) { out->kind = NP_OUT_NOT_EXPORTED; return NULL; }
-	if (strcmp(t, "not-applicable") == 0) { out->kind = NP_OUT_NOT_APPLICABLE; return NULL; }
-	if (strcmp(t, "stub") == 0) { out->kind = NP_OUT_STUB; return NULL; }
-	if (strcmp(t, "crashed") == 0) { out->kind = NP_OUT_CRASHED; return NULL; }
-	if (strcmp(t, "corruption") == 0) { out->kind = NP_OUT_CORRUPTION; return NULL; }
+	if (strcmp(t, "not-exported") == 0) { out->kind = NP_RESULT_NOT_EXPORTED; return NULL; }
+	if (strcmp(t, "not-applicable") == 0) { out->kind = NP_RESULT_NOT_APPLICABLE; return NULL; }
+	if (strcmp(t, "stub") == 0) { out->kind = NP_RESULT_STUB; return NULL; }
+	if (strcmp(t, "crashed") == 0) { out->kind = NP_RESULT_CRASHED; return NULL; }
+	if (strcmp(t, "corruption") == 0) { out->kind = NP_RESULT_CORRUPTION; return NULL; }
 	if (strcmp(t, "fault") == 0 || strcmp(t, "bugcheck") == 0) {
 		if (ntok < 2)
 			return "fault and bugcheck need a name or number after them";
 		*used = 2;
 		if (t[0] == 'f') {
-			out->kind = NP_OUT_FAULT;
+			out->kind = NP_RESULT_FAULT;
 			return np_status_parse(tok[1], &out->code) ? NULL : "unknown exception status";
 		}
-		out->kind = NP_OUT_BUGCHECK;
+		out->kind = NP_RESULT_BUGCHECK;
 		return np_bugcheck_parse(tok[1], &out->code) ? NULL : "unknown bug check";
 	}
 	if (strncmp(t, "ERROR_", 6) == 0) {
-		out->kind = NP_OUT_WIN32;
+		out->kind = NP_RESULT_WIN32;
 		return np_win32_parse(t, &out->code) ? NULL : "unknown Win32 error name";
 	}
-	out->kind = NP_OUT_STATUS;
+	out->kind = NP_RESULT_STATUS;
 	if (strncmp(t, "STATUS_", 7) == 0 || strncmp(t, "0x", 2) == 0)
 		return np_status_parse(t, &out->code) ? NULL : "unknown NTSTATUS";
 	return "expected an outcome: STATUS_*, ERROR_*, 0x........, fault S, bugcheck B, not-exported, not-applicable";
@@ -197,8 +197,8 @@ bool np_vector_finish(np_vector *v, np_error *err)
 			return fail(err, v->file, st->line, "step has no `expect` line");
 		for (unsigned e = 0; e < st->nexpect; e++) {
 			const char *flag = st->expect[e].flag;
-			np_outcome_kind k = st->expect[e].outcome.kind;
-			if ((k == NP_OUT_FAULT || k == NP_OUT_BUGCHECK || k == NP_OUT_CORRUPTION) &&
+			np_result_kind k = st->expect[e].outcome.kind;
+			if ((k == NP_RESULT_FAULT || k == NP_RESULT_BUGCHECK || k == NP_RESULT_CORRUPTION) &&
 			    !np_vector_has_flag(v, "hazardous"))
 				return fail(err, v->file, st->expect[e].line,
 					    "a fault, bug check or corruption outcome needs the flag `hazardous`");

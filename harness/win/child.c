@@ -79,7 +79,7 @@ static LONG CALLBACK on_stub(EXCEPTION_POINTERS *ep)
 	const EXCEPTION_RECORD *e = ep->ExceptionRecord;
 	if (e->ExceptionCode != WINE_STUB_EXCEPTION)
 		return EXCEPTION_CONTINUE_SEARCH;
-	np_record r = { .outcome = { NP_OUT_STUB, WINE_STUB_EXCEPTION } };
+	np_record r = { .outcome = { NP_RESULT_STUB, WINE_STUB_EXCEPTION } };
 	char dll[64] = "?", function[80] = "?";
 	if (e->NumberParameters >= 2) {
 		copy_name(e->ExceptionInformation[0], dll, sizeof dll);
@@ -95,7 +95,7 @@ static LONG CALLBACK on_stub(EXCEPTION_POINTERS *ep)
 static LONG WINAPI on_unhandled(EXCEPTION_POINTERS *ep)
 {
 	const EXCEPTION_RECORD *e = ep->ExceptionRecord;
-	np_record r = { .outcome = { NP_OUT_CRASHED, (uint32_t)e->ExceptionCode } };
+	np_record r = { .outcome = { NP_RESULT_CRASHED, (uint32_t)e->ExceptionCode } };
 	if (e->ExceptionCode == EXCEPTION_ACCESS_VIOLATION && e->NumberParameters >= 2)
 		snprintf(r.why, sizeof r.why, "unhandled exception 0x%08lX at %p (%s 0x%llX)",
 			 (unsigned long)e->ExceptionCode, e->ExceptionAddress,
@@ -135,7 +135,7 @@ static bool read_command(HANDLE from, char *buf, size_t cap)
 
 static void refuse_step(const char *why)
 {
-	np_record r = { .outcome = { NP_OUT_NOT_APPLICABLE, 0 } };
+	np_record r = { .outcome = { NP_RESULT_NOT_APPLICABLE, 0 } };
 	snprintf(r.why, sizeof r.why, "the child could not take the step: %s", why);
 	send_record(&r);
 }

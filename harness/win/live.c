@@ -102,7 +102,7 @@ static void probe_hal(np_live *l, char *limits, size_t cap)
 		return;
 	}
 	const char *text = np_live_out(&r, "Limits");
-	if (r.outcome.kind == NP_OUT_WIN32 && r.outcome.code == 0 && text) {
+	if (r.outcome.kind == NP_RESULT_WIN32 && r.outcome.code == 0 && text) {
 		snprintf(l->hal, sizeof l->hal, "%s (source:min:max)", text);
 		snprintf(limits, cap, "%s", text);
 	} else {

@@ -28,7 +28,7 @@ bool np_live_one_step(np_backend *b, np_target t, const char *const *given, unsi
 			v.ngiven++;
 	const char *e = np_parse_step(line, &st);
 	if (e) {   /* LCOV_EXCL_LINE: the lines are the harness's own */
-		out->outcome.kind = NP_OUT_NOT_APPLICABLE;
+		out->outcome.kind = NP_RESULT_NOT_APPLICABLE;
 		snprintf(out->why, sizeof out->why, "%s: %s", line, e);
 		return false;
 	}
@@ -36,7 +36,7 @@ bool np_live_one_step(np_backend *b, np_target t, const char *const *given, unsi
 	v.nstep = 1;
 	const char *why = b->begin(b, t, &v);
 	if (why) {
-		out->outcome.kind = NP_OUT_NOT_APPLICABLE;
+		out->outcome.kind = NP_RESULT_NOT_APPLICABLE;
 		snprintf(out->why, sizeof out->why, "%s", why);
 		b->end(b);
 		return false;
@@ -85,7 +85,7 @@ static const char *set_call(np_global g)
 
 static bool succeeded(np_global g, const np_record *r)
 {
-	np_outcome_kind kind = g.kind == NP_GLOBAL_ETW_TIME ? NP_OUT_WIN32 : NP_OUT_STATUS;
+	np_result_kind kind = g.kind == NP_GLOBAL_ETW_TIME ? NP_RESULT_WIN32 : NP_RESULT_STATUS;
 	return r->outcome.kind == kind && r->outcome.code == 0;
 }
 

@@ -304,7 +304,7 @@ static DWORD exit_code(remote *r)
 static void lost(remote *r, int how, const char *line, np_record *rec)
 {
 	memset(rec, 0, sizeof *rec);
-	rec->outcome.kind = NP_OUT_CRASHED;
+	rec->outcome.kind = NP_RESULT_CRASHED;
 	if (how == LINE_TIMEOUT) {
 		TerminateProcess(r->process, NP_CHILD_EXIT_ENDED);
 		snprintf(rec->why, sizeof rec->why,
@@ -359,20 +359,20 @@ static void remote_step(np_backend *self, const np_step *st, np_record *out)
 	char line[NP_RECORD_LINE_MAX + 8];
 	memset(out, 0, sizeof *out);
 	if (!r->alive) {
-		out->outcome.kind = NP_OUT_CRASHED;
+		out->outcome.kind = NP_RESULT_CRASHED;
 		snprintf(out->why, sizeof out->why, "the child process is gone");
 		return;
 	}
 	memcpy(line, "S ", 2);
 	if (!np_step_line(st, line + 2, sizeof line - 2)) {
-		out->outcome.kind = NP_OUT_NOT_APPLICABLE;
+		out->outcome.kind = NP_RESULT_NOT_APPLICABLE;
 		snprintf(out->why, sizeof out->why, "the step is too long to send to the child");
 		return;
 	}
 	int how = send_line(r, line) ? read_line(r, line, sizeof line) : LINE_GONE;
 	if (how != LINE_OK || !np_record_decode(line, out))
 		lost(r, how == LINE_OK ? LINE_TOO_LONG : how, line, out);
-	else if (out->outcome.kind == NP_OUT_STUB || out->outcome.kind == NP_OUT_CRASHED)
+	else if (out->outcome.kind == NP_RESULT_STUB || out->outcome.kind == NP_RESULT_CRASHED)
 		finish(r);   /* the child ended itself after that record */
 }
 

@@ -112,10 +112,10 @@ static void check_cited(const np_function *f, void *ctx)
 			check_rule_list(c, sp.d[d].b[b].rules, where);
 		}
 	static const np_outcome outcomes[] = {
-		{ NP_OUT_NOT_EXPORTED, 0 }, { NP_OUT_NOT_APPLICABLE, 0 },
-		{ NP_OUT_STATUS, NP_STATUS_SUCCESS }, { NP_OUT_STATUS, NP_STATUS_ACCESS_VIOLATION },
-		{ NP_OUT_STATUS, NP_STATUS_INVALID_PARAMETER }, { NP_OUT_STATUS, NP_STATUS_UNSUCCESSFUL },
-		{ NP_OUT_FAULT, NP_STATUS_ACCESS_VIOLATION }, { NP_OUT_WIN32, NP_ERROR_SUCCESS },
+		{ NP_RESULT_NOT_EXPORTED, 0 }, { NP_RESULT_NOT_APPLICABLE, 0 },
+		{ NP_RESULT_STATUS, NP_STATUS_SUCCESS }, { NP_RESULT_STATUS, NP_STATUS_ACCESS_VIOLATION },
+		{ NP_RESULT_STATUS, NP_STATUS_INVALID_PARAMETER }, { NP_RESULT_STATUS, NP_STATUS_UNSUCCESSFUL },
+		{ NP_RESULT_FAULT, NP_STATUS_ACCESS_VIOLATION }, { NP_RESULT_WIN32, NP_ERROR_SUCCESS },
 	};
 	for (size_t o = 0; o < sizeof outcomes / sizeof *outcomes; o++) {
 		const char *rules = np_xoutcome_rules(f, &outcomes[o]);
@@ -192,7 +192,7 @@ static void planted_step(np_backend *b, const np_step *st, np_record *r)
 	const np_function *f = np_function_find(st->function);
 	if (f->id == NP_FN_CREATE_PROFILE && strcmp(np_step_arg(st, np_param_find(f, "ProfileHandle")), "null") == 0) {
 		memset(r, 0, sizeof *r);
-		r->outcome = (np_outcome){ NP_OUT_STATUS, NP_STATUS_ACCESS_VIOLATION };
+		r->outcome = (np_outcome){ NP_RESULT_STATUS, NP_STATUS_ACCESS_VIOLATION };
 		np_record_out(r, "ProfileHandle", "-");
 		return;
 	}

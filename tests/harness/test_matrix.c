@@ -96,7 +96,7 @@ static void lacks(const fx *f, const char *unwanted)
 
 /* ---- cells ---- */
 
-static void cell_of(const char *expects, np_outcome_kind kind, uint32_t code, const char *outs,
+static void cell_of(const char *expects, np_result_kind kind, uint32_t code, const char *outs,
 		    const char *want)
 {
 	np_step st;
@@ -131,25 +131,25 @@ static void cell_of(const char *expects, np_outcome_kind kind, uint32_t code, co
 static void test_matrix_cell_texts(void **state)
 {
 	(void)state;
-	cell_of("", NP_OUT_STATUS, NP_STATUS_PRIVILEGE_NOT_HELD, "", "PRIVILEGE_NOT_HELD");
-	cell_of("", NP_OUT_STATUS, NP_STATUS_SUCCESS, "", "SUCCESS");
-	cell_of("", NP_OUT_STATUS, 0xC0DE0001u, "", "0xC0DE0001");
-	cell_of("", NP_OUT_WIN32, NP_ERROR_SUCCESS, "", "ERROR_SUCCESS");
-	cell_of("", NP_OUT_WIN32, 4242, "", "ERROR_4242");
-	cell_of("", NP_OUT_FAULT, NP_STATUS_INTEGER_DIVIDE_BY_ZERO, "", "fault INTEGER_DIVIDE_BY_ZERO");
-	cell_of("", NP_OUT_BUGCHECK, 0x0A, "", "bugcheck IRQL_NOT_LESS_OR_EQUAL");
-	cell_of("", NP_OUT_BUGCHECK, 0x1234, "", "bugcheck 0x00001234");
-	cell_of("", NP_OUT_NOT_EXPORTED, 0, "", "n/e");
-	cell_of("Interval", NP_OUT_NOT_APPLICABLE, 0, "Interval=-", "n/a");
-	cell_of("Counted", NP_OUT_CORRUPTION, 0, "Counted=1", "corruption Counted=1");
-	cell_of("", NP_OUT_NONE, 0, "", "done");
+	cell_of("", NP_RESULT_STATUS, NP_STATUS_PRIVILEGE_NOT_HELD, "", "PRIVILEGE_NOT_HELD");
+	cell_of("", NP_RESULT_STATUS, NP_STATUS_SUCCESS, "", "SUCCESS");
+	cell_of("", NP_RESULT_STATUS, 0xC0DE0001u, "", "0xC0DE0001");
+	cell_of("", NP_RESULT_WIN32, NP_ERROR_SUCCESS, "", "ERROR_SUCCESS");
+	cell_of("", NP_RESULT_WIN32, 4242, "", "ERROR_4242");
+	cell_of("", NP_RESULT_FAULT, NP_STATUS_INTEGER_DIVIDE_BY_ZERO, "", "fault INTEGER_DIVIDE_BY_ZERO");
+	cell_of("", NP_RESULT_BUGCHECK, 0x0A, "", "bugcheck IRQL_NOT_LESS_OR_EQUAL");
+	cell_of("", NP_RESULT_BUGCHECK, 0x1234, "", "bugcheck 0x00001234");
+	cell_of("", NP_RESULT_NOT_EXPORTED, 0, "", "n/e");
+	cell_of("Interval", NP_RESULT_NOT_APPLICABLE, 0, "Interval=-", "n/a");
+	cell_of("Counted", NP_RESULT_CORRUPTION, 0, "Counted=1", "corruption Counted=1");
+	cell_of("", NP_RESULT_NONE, 0, "", "done");
 	/* only the out-values some expect line of the step names, in the record's order */
-	cell_of("Interval", NP_OUT_STATUS, 0, "Interval=5000,Other=7", "SUCCESS Interval=5000");
-	cell_of("Counted;Buffer", NP_OUT_NONE, 0, "Buffer=0*3,Counted=1", "Buffer=0*3 Counted=1");
+	cell_of("Interval", NP_RESULT_STATUS, 0, "Interval=5000,Other=7", "SUCCESS Interval=5000");
+	cell_of("Counted;Buffer", NP_RESULT_NONE, 0, "Buffer=0*3,Counted=1", "Buffer=0*3 Counted=1");
 	/* an unwritten value: left out after a failure, shown after a success */
-	cell_of("ProfileHandle", NP_OUT_STATUS, NP_STATUS_INVALID_PARAMETER, "ProfileHandle=-", "INVALID_PARAMETER");
-	cell_of("ProfileHandle", NP_OUT_STATUS, 0, "ProfileHandle=-", "SUCCESS ProfileHandle=-");
-	cell_of("ReturnLength", NP_OUT_WIN32, NP_ERROR_BAD_LENGTH, "ReturnLength=8", "ERROR_BAD_LENGTH ReturnLength=8");
+	cell_of("ProfileHandle", NP_RESULT_STATUS, NP_STATUS_INVALID_PARAMETER, "ProfileHandle=-", "INVALID_PARAMETER");
+	cell_of("ProfileHandle", NP_RESULT_STATUS, 0, "ProfileHandle=-", "SUCCESS ProfileHandle=-");
+	cell_of("ReturnLength", NP_RESULT_WIN32, NP_ERROR_BAD_LENGTH, "ReturnLength=8", "ERROR_BAD_LENGTH ReturnLength=8");
 }
 
 /* ---- the model's matrix ---- */

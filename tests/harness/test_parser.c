@@ -264,7 +264,7 @@ static void test_parser_good_vector_steps_and_expectations(void **state)
 	assert_pair(&s->arg[0], "Interval", "0x2710");
 	assert_pair(&s->arg[1], "Source", "ProfileTime");
 	assert_int_equal(s->nexpect, 3);
-	assert_int_equal(s->expect[0].outcome.kind, NP_OUT_STATUS);
+	assert_int_equal(s->expect[0].outcome.kind, NP_RESULT_STATUS);
 	assert_int_equal(s->expect[0].outcome.code, NP_STATUS_PRIVILEGE_NOT_HELD);
 	assert_false(s->expect[0].alternative);
 	assert_string_equal(s->expect[0].flag, "");
@@ -276,7 +276,7 @@ static void test_parser_good_vector_steps_and_expectations(void **state)
 	assert_when(&s->expect[1].when, NP_V3_51, NP_V6_1, true, true, false);
 	assert_true(s->expect[2].alternative);
 	assert_string_equal(s->expect[2].flag, "alternative");
-	assert_int_equal(s->expect[2].outcome.kind, NP_OUT_STATUS);
+	assert_int_equal(s->expect[2].outcome.kind, NP_RESULT_STATUS);
 	assert_int_equal(s->expect[2].outcome.code, NP_STATUS_ACCESS_DENIED);
 	assert_int_equal(s->expect[2].line, 14);
 	assert_when(&s->expect[2].when, NP_V6_2, NP_V6_2, false, true, false);
@@ -293,7 +293,7 @@ static void test_parser_good_vector_steps_and_expectations(void **state)
 	assert_pair(&s->expect[0].out[0], "Interval", "0x9897");
 	assert_pair(&s->expect[0].out[1], "Interval", "-");
 	assert_when(&s->expect[0].when, NP_V3_10, NP_V11_24H2, true, true, true);
-	assert_int_equal(s->expect[1].outcome.kind, NP_OUT_FAULT);
+	assert_int_equal(s->expect[1].outcome.kind, NP_RESULT_FAULT);
 	assert_int_equal(s->expect[1].outcome.code, NP_STATUS_ACCESS_VIOLATION);
 	assert_string_equal(s->expect[1].flag, "unknown:K-QI-ALIGN");
 	assert_int_equal(s->expect[1].line, 17);
@@ -303,7 +303,7 @@ static void test_parser_good_vector_steps_and_expectations(void **state)
 	assert_string_equal(s->function, "ReadEvents");
 	assert_int_equal(s->narg, 0);
 	assert_int_equal(s->nexpect, 1);
-	assert_int_equal(s->expect[0].outcome.kind, NP_OUT_NONE);
+	assert_int_equal(s->expect[0].outcome.kind, NP_RESULT_NONE);
 	assert_int_equal(s->expect[0].nout, 1);
 	assert_pair(&s->expect[0].out[0], "Events", "none");
 	assert_int_equal(s->expect[0].line, 19);
@@ -326,9 +326,9 @@ static void test_parser_crlf_vector_with_defaults(void **state)
 	assert_int_equal(v->nstep, 1);
 	assert_string_equal(v->step[0].function, "TraceQueryInformation");
 	assert_int_equal(v->step[0].narg, 0);
-	assert_int_equal(v->step[0].expect[0].outcome.kind, NP_OUT_NOT_EXPORTED);
+	assert_int_equal(v->step[0].expect[0].outcome.kind, NP_RESULT_NOT_EXPORTED);
 	assert_when(&v->step[0].expect[0].when, NP_V3_10, NP_V6_1, true, true, true);
-	assert_int_equal(v->step[0].expect[1].outcome.kind, NP_OUT_WIN32);
+	assert_int_equal(v->step[0].expect[1].outcome.kind, NP_RESULT_WIN32);
 	assert_int_equal(v->step[0].expect[1].outcome.code, NP_ERROR_SUCCESS);
 	assert_when(&v->step[0].expect[1].when, NP_V6_2, NP_V11_24H2, true, true, true);
 	assert_pair(&v->step[0].expect[1].out[1], "ReturnLength", "8");
@@ -1045,10 +1045,10 @@ static void test_parser_range_errors(void **state)
 
 /* ---- np_parse_outcome ---- */
 
-static void assert_outcome(const char *const *tok, unsigned ntok, np_outcome_kind kind, uint32_t code,
+static void assert_outcome(const char *const *tok, unsigned ntok, np_result_kind kind, uint32_t code,
 			   unsigned used)
 {
-	np_outcome o = { NP_OUT_CRASHED, 0xDEADBEEFu };
+	np_outcome o = { NP_RESULT_CRASHED, 0xDEADBEEFu };
 	unsigned u = 99;
 	const char *e = np_parse_outcome(tok, ntok, &u, &o);
 	if (e)
@@ -1067,27 +1067,27 @@ static void assert_outcome(const char *const *tok, unsigned ntok, np_outcome_kin
 static void test_parser_outcome_kinds(void **state)
 {
 	(void)state;
-	OUTCOME(NP_OUT_STATUS, NP_STATUS_SUCCESS, 1, "STATUS_SUCCESS");
-	OUTCOME(NP_OUT_STATUS, NP_STATUS_PRIVILEGE_NOT_HELD, 1, "STATUS_PRIVILEGE_NOT_HELD", "on", "6.2");
-	OUTCOME(NP_OUT_STATUS, 0xC0000061u, 1, "0xC0000061");
-	OUTCOME(NP_OUT_STATUS, 0x12345678u, 1, "0x12345678");
-	OUTCOME(NP_OUT_WIN32, NP_ERROR_BAD_LENGTH, 1, "ERROR_BAD_LENGTH");
-	OUTCOME(NP_OUT_WIN32, NP_ERROR_SUCCESS, 1, "ERROR_SUCCESS");
-	OUTCOME(NP_OUT_FAULT, NP_STATUS_ACCESS_VIOLATION, 2, "fault", "STATUS_ACCESS_VIOLATION");
-	OUTCOME(NP_OUT_FAULT, 0xC0000094u, 2, "fault", "0xC0000094", "Interval=-");
-	OUTCOME(NP_OUT_BUGCHECK, 0x0Au, 2, "bugcheck", "IRQL_NOT_LESS_OR_EQUAL");
-	OUTCOME(NP_OUT_BUGCHECK, 0xACu, 2, "bugcheck", "HAL_MEMORY_ALLOCATION");
-	OUTCOME(NP_OUT_BUGCHECK, 0x1Eu, 2, "bugcheck", "0x1E");
-	OUTCOME(NP_OUT_NOT_EXPORTED, 0, 1, "not-exported");
-	OUTCOME(NP_OUT_NOT_APPLICABLE, 0, 1, "not-applicable", "on", "<=3.50");
-	OUTCOME(NP_OUT_STUB, 0, 1, "stub");
-	OUTCOME(NP_OUT_CRASHED, 0, 1, "crashed");
+	OUTCOME(NP_RESULT_STATUS, NP_STATUS_SUCCESS, 1, "STATUS_SUCCESS");
+	OUTCOME(NP_RESULT_STATUS, NP_STATUS_PRIVILEGE_NOT_HELD, 1, "STATUS_PRIVILEGE_NOT_HELD", "on", "6.2");
+	OUTCOME(NP_RESULT_STATUS, 0xC0000061u, 1, "0xC0000061");
+	OUTCOME(NP_RESULT_STATUS, 0x12345678u, 1, "0x12345678");
+	OUTCOME(NP_RESULT_WIN32, NP_ERROR_BAD_LENGTH, 1, "ERROR_BAD_LENGTH");
+	OUTCOME(NP_RESULT_WIN32, NP_ERROR_SUCCESS, 1, "ERROR_SUCCESS");
+	OUTCOME(NP_RESULT_FAULT, NP_STATUS_ACCESS_VIOLATION, 2, "fault", "STATUS_ACCESS_VIOLATION");
+	OUTCOME(NP_RESULT_FAULT, 0xC0000094u, 2, "fault", "0xC0000094", "Interval=-");
+	OUTCOME(NP_RESULT_BUGCHECK, 0x0Au, 2, "bugcheck", "IRQL_NOT_LESS_OR_EQUAL");
+	OUTCOME(NP_RESULT_BUGCHECK, 0xACu, 2, "bugcheck", "HAL_MEMORY_ALLOCATION");
+	OUTCOME(NP_RESULT_BUGCHECK, 0x1Eu, 2, "bugcheck", "0x1E");
+	OUTCOME(NP_RESULT_NOT_EXPORTED, 0, 1, "not-exported");
+	OUTCOME(NP_RESULT_NOT_APPLICABLE, 0, 1, "not-applicable", "on", "<=3.50");
+	OUTCOME(NP_RESULT_STUB, 0, 1, "stub");
+	OUTCOME(NP_RESULT_CRASHED, 0, 1, "crashed");
 	/* a pseudo-step: no outcome word, nothing consumed */
-	OUTCOME(NP_OUT_NONE, 0, 0, "Events=none");
-	np_outcome o = { NP_OUT_STATUS, 7 };
+	OUTCOME(NP_RESULT_NONE, 0, 0, "Events=none");
+	np_outcome o = { NP_RESULT_STATUS, 7 };
 	unsigned used = 9;
 	assert_null(np_parse_outcome(NULL, 0, &used, &o));
-	assert_int_equal(o.kind, NP_OUT_NONE);
+	assert_int_equal(o.kind, NP_RESULT_NONE);
 	assert_int_equal(o.code, 0);
 	assert_int_equal(used, 0);
 }
@@ -1569,7 +1569,7 @@ static void test_parser_captures_good(void **state)
 	const np_vector *v = &set.v[0];
 	assert_int_equal(v->nstep, 6);
 	assert_string_equal(v->step[0].arg[0].value, ">h");
-	assert_int_equal(v->step[4].expect[0].outcome.kind, NP_OUT_CORRUPTION);
+	assert_int_equal(v->step[4].expect[0].outcome.kind, NP_RESULT_CORRUPTION);
 	assert_string_equal(v->step[5].expect[0].out[0].value, "0,1,0*3");
 	np_vectors_free(&set);
 }

@@ -44,23 +44,23 @@ static void round_trip(const np_record *r)
 static void test_record_line_round_trips(void **state)
 {
 	(void)state;
-	np_record r = { .outcome = { NP_OUT_STATUS, 0xC0000061u } };
+	np_record r = { .outcome = { NP_RESULT_STATUS, 0xC0000061u } };
 	round_trip(&r);
 	np_record_out(&r, "ProfileHandle", "h");
 	np_record_out(&r, "Interval", "1221");
 	round_trip(&r);
 
-	np_record stub = { .outcome = { NP_OUT_STUB, 0x80000100u } };
+	np_record stub = { .outcome = { NP_RESULT_STUB, 0x80000100u } };
 	strcpy(stub.why, "sechost.dll.TraceQueryInformation (an a=b in the reason)");
 	round_trip(&stub);
 
-	np_record none = { .outcome = { NP_OUT_NONE, 0 } };
+	np_record none = { .outcome = { NP_RESULT_NONE, 0 } };
 	np_record_out(&none, "Buffer", "0,1,0*4094");
 	np_record_out(&none, "Empty", "");
 	round_trip(&none);
 
 	/* the longest record fits the documented maximum */
-	np_record big = { .outcome = { NP_OUT_CORRUPTION, 0xFFFFFFFFu } };
+	np_record big = { .outcome = { NP_RESULT_CORRUPTION, 0xFFFFFFFFu } };
 	memset(big.why, 'w', sizeof big.why - 1);
 	for (unsigned i = 0; i < NP_MAX_OUTS; i++) {
 		np_pair *p = &big.out[big.nout++];
@@ -77,7 +77,7 @@ static void test_record_line_round_trips(void **state)
 static void test_record_line_control_characters(void **state)
 {
 	(void)state;
-	np_record r = { .outcome = { NP_OUT_CRASHED, 0xC0000005u } };
+	np_record r = { .outcome = { NP_RESULT_CRASHED, 0xC0000005u } };
 	strcpy(r.why, "two\tlines\nand\ra bell\a");
 	np_record_out(&r, "X", "a\tb");
 	char line[NP_RECORD_LINE_MAX];
@@ -115,7 +115,7 @@ static void test_record_line_malformed_refused(void **state)
 			fail_msg("accepted malformed line %zu: \"%s\"", i, bad[i]);
 	assert_true(np_record_decode("R\t0\t00000000\t", &r));   /* no newline is fine */
 	assert_true(np_record_decode("R\t8\t80000100\tntdll.dll.NtFoo\n", &r));
-	assert_int_equal(r.outcome.kind, NP_OUT_STUB);
+	assert_int_equal(r.outcome.kind, NP_RESULT_STUB);
 	assert_string_equal(r.why, "ntdll.dll.NtFoo");
 }
 

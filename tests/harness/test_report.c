@@ -773,7 +773,7 @@ static void test_report_format_parse(void **state)
 
 /* ---- the `ntprof call` line format ---- */
 
-static void record(np_record *r, np_outcome_kind kind, uint32_t code)
+static void record(np_record *r, np_result_kind kind, uint32_t code)
 {
 	memset(r, 0, sizeof *r);
 	r->outcome.kind = kind;
@@ -792,30 +792,30 @@ static void test_report_record_lines(void **state)
 {
 	(void)state;
 	np_record r;
-	record(&r, NP_OUT_STATUS, NP_STATUS_SUCCESS);
+	record(&r, NP_RESULT_STATUS, NP_STATUS_SUCCESS);
 	np_record_out_u32(&r, "Interval", 1221);
 	assert_line("NtQueryIntervalProfile", &r, "NtQueryIntervalProfile -> STATUS_SUCCESS (0x00000000) Interval=1221");
 
-	record(&r, NP_OUT_WIN32, NP_ERROR_SUCCESS);
+	record(&r, NP_RESULT_WIN32, NP_ERROR_SUCCESS);
 	assert_line("TraceSetInformation", &r, "TraceSetInformation -> ERROR_SUCCESS (0)");
-	record(&r, NP_OUT_WIN32, NP_ERROR_PRIVILEGE_NOT_HELD);
+	record(&r, NP_RESULT_WIN32, NP_ERROR_PRIVILEGE_NOT_HELD);
 	np_record_out(&r, "ReturnLength", "-");
 	assert_line("TraceQueryInformation", &r, "TraceQueryInformation -> ERROR_PRIVILEGE_NOT_HELD (1314) ReturnLength=-");
 
-	record(&r, NP_OUT_NONE, 0);
+	record(&r, NP_RESULT_NONE, 0);
 	np_record_out(&r, "Events", "none");
 	assert_line("ReadEvents", &r, "ReadEvents -> Events=none");
 
-	record(&r, NP_OUT_STATUS, NP_STATUS_PRIVILEGE_NOT_HELD);
+	record(&r, NP_RESULT_STATUS, NP_STATUS_PRIVILEGE_NOT_HELD);
 	assert_line("ZwSetIntervalProfile", &r, "ZwSetIntervalProfile -> STATUS_PRIVILEGE_NOT_HELD (0xC0000061)");
-	record(&r, NP_OUT_NOT_APPLICABLE, 0);
+	record(&r, NP_RESULT_NOT_APPLICABLE, 0);
 	snprintf(r.why, sizeof r.why, "no source argument");
 	assert_line("NtSetIntervalProfile", &r, "NtSetIntervalProfile -> not-applicable (no source argument)");
-	record(&r, NP_OUT_NOT_EXPORTED, 0);
+	record(&r, NP_RESULT_NOT_EXPORTED, 0);
 	assert_line("TraceQueryInformation", &r, "TraceQueryInformation -> not-exported");
 }
 
-static void assert_outcome_text(np_outcome_kind kind, uint32_t code, const char *want)
+static void assert_outcome_text(np_result_kind kind, uint32_t code, const char *want)
 {
 	np_outcome o = { kind, code };
 	char buf[128];
@@ -826,18 +826,18 @@ static void assert_outcome_text(np_outcome_kind kind, uint32_t code, const char 
 static void test_report_outcome_text(void **state)
 {
 	(void)state;
-	assert_outcome_text(NP_OUT_STATUS, 0xC0000005u, "STATUS_ACCESS_VIOLATION (0xC0000005)");
-	assert_outcome_text(NP_OUT_STATUS, 0x12345678u, "STATUS_? (0x12345678)");
-	assert_outcome_text(NP_OUT_WIN32, 24, "ERROR_BAD_LENGTH (24)");
-	assert_outcome_text(NP_OUT_WIN32, 4242, "ERROR_? (4242)");
-	assert_outcome_text(NP_OUT_FAULT, 0xC0000005u, "fault STATUS_ACCESS_VIOLATION (0xC0000005)");
-	assert_outcome_text(NP_OUT_BUGCHECK, 0x0Au, "bugcheck IRQL_NOT_LESS_OR_EQUAL (0x0000000A)");
-	assert_outcome_text(NP_OUT_BUGCHECK, 0x7Fu, "bugcheck ? (0x0000007F)");
-	assert_outcome_text(NP_OUT_NOT_EXPORTED, 0, "not-exported");
-	assert_outcome_text(NP_OUT_NOT_APPLICABLE, 0, "not-applicable");
-	assert_outcome_text(NP_OUT_STUB, 0, "stub");
-	assert_outcome_text(NP_OUT_CRASHED, 0, "crashed");
-	assert_outcome_text(NP_OUT_NONE, 0, "done");
+	assert_outcome_text(NP_RESULT_STATUS, 0xC0000005u, "STATUS_ACCESS_VIOLATION (0xC0000005)");
+	assert_outcome_text(NP_RESULT_STATUS, 0x12345678u, "STATUS_? (0x12345678)");
+	assert_outcome_text(NP_RESULT_WIN32, 24, "ERROR_BAD_LENGTH (24)");
+	assert_outcome_text(NP_RESULT_WIN32, 4242, "ERROR_? (4242)");
+	assert_outcome_text(NP_RESULT_FAULT, 0xC0000005u, "fault STATUS_ACCESS_VIOLATION (0xC0000005)");
+	assert_outcome_text(NP_RESULT_BUGCHECK, 0x0Au, "bugcheck IRQL_NOT_LESS_OR_EQUAL (0x0000000A)");
+	assert_outcome_text(NP_RESULT_BUGCHECK, 0x7Fu, "bugcheck ? (0x0000007F)");
+	assert_outcome_text(NP_RESULT_NOT_EXPORTED, 0, "not-exported");
+	assert_outcome_text(NP_RESULT_NOT_APPLICABLE, 0, "not-applicable");
+	assert_outcome_text(NP_RESULT_STUB, 0, "stub");
+	assert_outcome_text(NP_RESULT_CRASHED, 0, "crashed");
+	assert_outcome_text(NP_RESULT_NONE, 0, "done");
 }
 
 /* A short buffer is cut, never overrun, and stays a string. */
@@ -846,7 +846,7 @@ static void test_report_record_line_truncated(void **state)
 	(void)state;
 	np_record r;
 	char buf[24];
-	record(&r, NP_OUT_STATUS, NP_STATUS_SUCCESS);
+	record(&r, NP_RESULT_STATUS, NP_STATUS_SUCCESS);
 	np_record_out_u32(&r, "Interval", 39063);
 	np_record_out_u32(&r, "ReturnLength", 8);
 	memset(buf, 'Z', sizeof buf);
@@ -862,7 +862,7 @@ static void test_report_record_out_limits(void **state)
 	(void)state;
 	np_record r;
 	char name[16], big[400];
-	record(&r, NP_OUT_STATUS, 0);
+	record(&r, NP_RESULT_STATUS, 0);
 	for (unsigned i = 0; i < NP_MAX_OUTS + 2; i++) {
 		snprintf(name, sizeof name, "V%u", i);
 		np_record_out_u32(&r, name, i);
@@ -870,7 +870,7 @@ static void test_report_record_out_limits(void **state)
 	assert_int_equal(r.nout, NP_MAX_OUTS);
 	assert_string_equal(r.out[NP_MAX_OUTS - 1].name, "V7");
 	assert_string_equal(r.out[NP_MAX_OUTS - 1].value, "7");
-	record(&r, NP_OUT_STATUS, 0);
+	record(&r, NP_RESULT_STATUS, 0);
 	memset(big, 'x', sizeof big - 1);
 	big[sizeof big - 1] = '\0';
 	np_record_out(&r, "Big", big);

@@ -384,7 +384,7 @@ static void test_runner_not_exported(void **state)
 /* ---- a scripted backend: stub and crash outcomes, begin/end pairing ---- */
 
 typedef struct script {
-	np_outcome_kind kind[4];
+	np_result_kind kind[4];
 	unsigned next, begins, ends, steps;
 	const char *refuse;
 } script;
@@ -406,8 +406,8 @@ static void script_step(np_backend *self, const np_step *st, np_record *out)
 	memset(out, 0, sizeof *out);
 	out->outcome.kind = s->kind[s->next++ % 4];
 	s->steps++;
-	if (out->outcome.kind == NP_OUT_STUB || out->outcome.kind == NP_OUT_CRASHED)
-		snprintf(out->why, sizeof out->why, "scripted %s", out->outcome.kind == NP_OUT_STUB ? "stub" : "crash");
+	if (out->outcome.kind == NP_RESULT_STUB || out->outcome.kind == NP_RESULT_CRASHED)
+		snprintf(out->why, sizeof out->why, "scripted %s", out->outcome.kind == NP_RESULT_STUB ? "stub" : "crash");
 }
 
 static void script_end(np_backend *self)
@@ -418,7 +418,7 @@ static void script_end(np_backend *self)
 static void test_runner_live_classes(void **state)
 {
 	fx *f = *state;
-	script s = { { NP_OUT_STATUS, NP_OUT_STUB, NP_OUT_STATUS, NP_OUT_STATUS }, 0, 0, 0, 0, NULL };
+	script s = { { NP_RESULT_STATUS, NP_RESULT_STUB, NP_RESULT_STATUS, NP_RESULT_STATUS }, 0, 0, 0, 0, NULL };
 	np_backend b = { "script", script_begin, script_step, script_end, NULL, &s, NULL };
 	np_row row;
 	load(f, HEAD("run/live") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
@@ -432,12 +432,12 @@ static void test_runner_live_classes(void **state)
 	assert_int_equal(s.begins, 1);
 	assert_int_equal(s.ends, 1);
 
-	s.kind[1] = NP_OUT_CRASHED;
+	s.kind[1] = NP_RESULT_CRASHED;
 	np_run_one(&b, v, target("6.2/x64"), &row);
 	assert_row(&row, NP_CLASS_CRASHED, 1, "STATUS_SUCCESS (0x00000000)", "crashed", "scripted crash");
 	assert_true(np_class_is_failure(row.cls));
 
-	s.kind[1] = NP_OUT_NOT_EXPORTED;
+	s.kind[1] = NP_RESULT_NOT_EXPORTED;
 	np_run_one(&b, v, target("6.2/x64"), &row);
 	assert_row(&row, NP_CLASS_NOT_EXPORTED, 1, "STATUS_SUCCESS (0x00000000)", "not-exported", "");
 
@@ -624,7 +624,7 @@ static void twin_step(np_backend *self, const np_step *st, np_record *out)
 {
 	twin_state *s = self->state;
 	s->inner->step(s->inner, st, out);
-	if (is_set_interval(st) && out->outcome.kind == NP_OUT_STATUS &&
+	if (is_set_interval(st) && out->outcome.kind == NP_RESULT_STATUS &&
 	    out->outcome.code == NP_STATUS_PRIVILEGE_NOT_HELD) {
 		s->denied[s->sessions - 1] = true;
 		if (s->flip)

@@ -113,7 +113,7 @@ static void test_native_no_memory_is_not_applicable(void **state)
 	(void)state;
 	bend.no_memory = true;
 	assert_null(run_step("NtQueryIntervalProfile Source=ProfileTime Interval=user", &r, "privilege=on"));
-	assert_int_equal(r.outcome.kind, NP_OUT_NOT_APPLICABLE);
+	assert_int_equal(r.outcome.kind, NP_RESULT_NOT_APPLICABLE);
 	assert_string_equal(r.why, "the system has no memory to map");
 	assert_null(run_step("NtQueryIntervalProfile Source=ProfileTime Interval=vanishing", &r, NULL));
 	assert_string_equal(r.why, "the system cannot make vanishing memory");
@@ -132,15 +132,15 @@ static void test_native_no_process_handle_is_not_applicable(void **state)
 	/* the twin: with the handle made, the same step reaches the call */
 	snprintf(line, sizeof line, create, "other");
 	assert_null(run_step(line, &r, "privilege=on"));
-	assert_int_equal(r.outcome.kind, NP_OUT_STATUS);
+	assert_int_equal(r.outcome.kind, NP_RESULT_STATUS);
 	assert_int_equal(bend.creates, 1);
 	bend.no_process = true;
 	assert_null(run_step(line, &r, "privilege=on"));
-	assert_int_equal(r.outcome.kind, NP_OUT_NOT_APPLICABLE);
+	assert_int_equal(r.outcome.kind, NP_RESULT_NOT_APPLICABLE);
 	assert_string_equal(r.why, "the system cannot make a handle to another process (Process=other)");
 	snprintf(line, sizeof line, create, "noquery");
 	assert_null(run_step(line, &r, "privilege=on"));
-	assert_int_equal(r.outcome.kind, NP_OUT_NOT_APPLICABLE);
+	assert_int_equal(r.outcome.kind, NP_RESULT_NOT_APPLICABLE);
 	assert_string_equal(r.why, "the system cannot open this process with SYNCHRONIZE only (noquery)");
 	assert_int_equal(bend.creates, 1);
 	const char *others[] = { "NtClose Handle=other", "NtStartProfile ProfileHandle=other",
@@ -148,7 +148,7 @@ static void test_native_no_process_handle_is_not_applicable(void **state)
 				 "NtDuplicateObject SourceHandle=other DesiredAccess=0 TargetHandle=>d" };
 	for (unsigned i = 0; i < 4; i++) {
 		assert_null(run_step(others[i], &r, NULL));
-		assert_int_equal(r.outcome.kind, NP_OUT_NOT_APPLICABLE);
+		assert_int_equal(r.outcome.kind, NP_RESULT_NOT_APPLICABLE);
 		assert_non_null(strstr(r.why, "the system cannot"));
 	}
 }
@@ -161,7 +161,7 @@ static void test_native_missing_simulation_steps(void **state)
 				"Inject What=alloc", "ReadEvents", "MoveThread Cpu=0" };
 	for (unsigned i = 0; i < 5; i++) {
 		assert_null(run_step(lines[i], &r, NULL));
-		assert_int_equal(r.outcome.kind, NP_OUT_NOT_APPLICABLE);
+		assert_int_equal(r.outcome.kind, NP_RESULT_NOT_APPLICABLE);
 		assert_string_equal(r.why, "the implementation cannot take this step");
 		assert_int_equal(r.nout, 0);
 	}
@@ -183,7 +183,7 @@ static void test_native_not_exported(void **state)
 	(void)state;
 	bend.not_exported = true;
 	assert_null(run_step("NtSetIntervalProfile Interval=10000 Source=ProfileTime", &r, NULL));
-	assert_int_equal(r.outcome.kind, NP_OUT_NOT_EXPORTED);
+	assert_int_equal(r.outcome.kind, NP_RESULT_NOT_EXPORTED);
 }
 
 static void test_native_stub_and_crash(void **state)
@@ -192,11 +192,11 @@ static void test_native_stub_and_crash(void **state)
 	(void)state;
 	bend.set_kind = NTPROF_STUB;
 	assert_null(run_step("NtSetIntervalProfile Interval=10000 Source=ProfileTime", &r, NULL));
-	assert_int_equal(r.outcome.kind, NP_OUT_STUB);
+	assert_int_equal(r.outcome.kind, NP_RESULT_STUB);
 	assert_string_equal(r.why, "raised in the call");
 	bend.set_kind = NTPROF_CRASHED;
 	assert_null(run_step("NtSetIntervalProfile Interval=10000 Source=ProfileTime", &r, NULL));
-	assert_int_equal(r.outcome.kind, NP_OUT_CRASHED);
+	assert_int_equal(r.outcome.kind, NP_RESULT_CRASHED);
 	assert_int_equal(r.outcome.code, 0xC0000005u);
 }
 
@@ -206,7 +206,7 @@ static void test_native_unknown_result_kind(void **state)
 	(void)state;
 	bend.set_kind = 42;
 	assert_null(run_step("NtSetIntervalProfile Interval=10000 Source=ProfileTime", &r, NULL));
-	assert_int_equal(r.outcome.kind, NP_OUT_CRASHED);
+	assert_int_equal(r.outcome.kind, NP_RESULT_CRASHED);
 	assert_string_equal(r.why, "the implementation returned result kind 42");
 }
 
@@ -216,7 +216,7 @@ static void test_native_model_path(void **state)
 	np_record r;
 	(void)state;
 	assert_null(run_step("NtSetIntervalProfile Interval=10000 Source=ProfileTime", &r, "privilege=off"));
-	assert_int_equal(r.outcome.kind, NP_OUT_STATUS);
+	assert_int_equal(r.outcome.kind, NP_RESULT_STATUS);
 	assert_int_equal(r.outcome.code, NP_STATUS_PRIVILEGE_NOT_HELD);
 }
 
@@ -244,7 +244,7 @@ static void test_native_runs_typed_values(void **state)
 		snprintf(st.arg[1].value, sizeof st.arg[1].value, "null");
 	}
 	b->destroy(b);
-	assert_int_equal(want.outcome.kind, NP_OUT_STATUS);
+	assert_int_equal(want.outcome.kind, NP_RESULT_STATUS);
 	assert_int_equal(got.outcome.kind, want.outcome.kind);
 	assert_int_equal(got.outcome.code, want.outcome.code);
 	assert_int_equal(got.nout, 1);
@@ -259,17 +259,17 @@ static void test_native_runs_typed_values(void **state)
 static void test_native_result_kinds_are_the_abis(void **state)
 {
 	(void)state;
-	static const struct { uint32_t abi; np_result_kind model; np_outcome_kind record; } same[] = {
-		{ NTPROF_STATUS, NP_RESULT_STATUS, NP_OUT_STATUS },
-		{ NTPROF_WIN32, NP_RESULT_WIN32, NP_OUT_WIN32 },
-		{ NTPROF_FAULT, NP_RESULT_FAULT, NP_OUT_FAULT },
-		{ NTPROF_BUGCHECK, NP_RESULT_BUGCHECK, NP_OUT_BUGCHECK },
-		{ NTPROF_NOT_EXPORTED, NP_RESULT_NOT_EXPORTED, NP_OUT_NOT_EXPORTED },
-		{ NTPROF_NOT_APPLICABLE, NP_RESULT_NOT_APPLICABLE, NP_OUT_NOT_APPLICABLE },
-		{ NTPROF_NONE, NP_RESULT_NONE, NP_OUT_NONE },
-		{ NTPROF_CORRUPTION, NP_RESULT_CORRUPTION, NP_OUT_CORRUPTION },
-		{ NTPROF_STUB, NP_RESULT_STUB, NP_OUT_STUB },
-		{ NTPROF_CRASHED, NP_RESULT_CRASHED, NP_OUT_CRASHED },
+	static const struct { uint32_t abi; np_result_kind model; np_result_kind record; } same[] = {
+		{ NTPROF_STATUS, NP_RESULT_STATUS, NP_RESULT_STATUS },
+		{ NTPROF_WIN32, NP_RESULT_WIN32, NP_RESULT_WIN32 },
+		{ NTPROF_FAULT, NP_RESULT_FAULT, NP_RESULT_FAULT },
+		{ NTPROF_BUGCHECK, NP_RESULT_BUGCHECK, NP_RESULT_BUGCHECK },
+		{ NTPROF_NOT_EXPORTED, NP_RESULT_NOT_EXPORTED, NP_RESULT_NOT_EXPORTED },
+		{ NTPROF_NOT_APPLICABLE, NP_RESULT_NOT_APPLICABLE, NP_RESULT_NOT_APPLICABLE },
+		{ NTPROF_NONE, NP_RESULT_NONE, NP_RESULT_NONE },
+		{ NTPROF_CORRUPTION, NP_RESULT_CORRUPTION, NP_RESULT_CORRUPTION },
+		{ NTPROF_STUB, NP_RESULT_STUB, NP_RESULT_STUB },
+		{ NTPROF_CRASHED, NP_RESULT_CRASHED, NP_RESULT_CRASHED },
 	};
 	assert_int_equal(NTPROF_IMPL_ABI, 1);
 	for (unsigned k = 0; k < sizeof same / sizeof *same; k++) {
@@ -290,7 +290,7 @@ static void test_native_every_result_kind_crosses(void **state)
 		bend.set_kind = k;
 		assert_null(run_step("NtSetIntervalProfile Interval=10000 Source=ProfileTime", &r, NULL));
 		if (k == NP_RESULT_LAST + 1) {
-			assert_int_equal(r.outcome.kind, NP_OUT_CRASHED);
+			assert_int_equal(r.outcome.kind, NP_RESULT_CRASHED);
 			assert_string_equal(r.why, "the implementation returned result kind 10");
 		} else {
 			assert_int_equal(r.outcome.kind, k);
@@ -432,13 +432,13 @@ static void test_native_run_outcomes(void **state)
 {
 	np_record r[RUN_MAX_STEPS];
 	(void)state;
-	const struct { unsigned c, step; np_outcome_kind kind; const char *out; } want[] = {
-		{ 0, 2, NP_OUT_CORRUPTION, "3" }, { 0, 3, NP_OUT_NONE, "0*15,2,1" },
-		{ 1, 2, NP_OUT_NONE, "2" }, { 1, 3, NP_OUT_NONE, "0*15,2,0" },
-		{ 2, 2, NP_OUT_BUGCHECK, NULL }, { 2, 3, NP_OUT_BUGCHECK, NULL },
-		{ 3, 2, NP_OUT_CORRUPTION, "259" }, { 3, 3, NP_OUT_NONE, "16*16,3" },
-		{ 4, 2, NP_OUT_BUGCHECK, NULL },
-		{ 5, 2, NP_OUT_NOT_APPLICABLE, NULL }, { 5, 3, NP_OUT_NONE, "0" }, { 5, 4, NP_OUT_NONE, "0*16" },
+	const struct { unsigned c, step; np_result_kind kind; const char *out; } want[] = {
+		{ 0, 2, NP_RESULT_CORRUPTION, "3" }, { 0, 3, NP_RESULT_NONE, "0*15,2,1" },
+		{ 1, 2, NP_RESULT_NONE, "2" }, { 1, 3, NP_RESULT_NONE, "0*15,2,0" },
+		{ 2, 2, NP_RESULT_BUGCHECK, NULL }, { 2, 3, NP_RESULT_BUGCHECK, NULL },
+		{ 3, 2, NP_RESULT_CORRUPTION, "259" }, { 3, 3, NP_RESULT_NONE, "16*16,3" },
+		{ 4, 2, NP_RESULT_BUGCHECK, NULL },
+		{ 5, 2, NP_RESULT_NOT_APPLICABLE, NULL }, { 5, 3, NP_RESULT_NONE, "0" }, { 5, 4, NP_RESULT_NONE, "0*16" },
 	};
 	for (unsigned w = 0; w < sizeof want / sizeof *want; w++) {
 		const struct run_case *c = &run_cases[want[w].c];

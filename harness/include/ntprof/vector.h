@@ -20,23 +20,11 @@
 #define NP_MAX_RULES    12
 #define NP_MAX_FLAGS    8
 
-/* What a step ends in, as a record or an expectation states it: the model's
- * result kinds (ntprof/calls.h), whose numbers are also the ABI's
- * (ntprof/impl.h). The NP_OUT_ names are the harness's spelling of them. */
-typedef np_result_kind np_outcome_kind;
-#define NP_OUT_STATUS         NP_RESULT_STATUS
-#define NP_OUT_WIN32          NP_RESULT_WIN32
-#define NP_OUT_FAULT          NP_RESULT_FAULT
-#define NP_OUT_BUGCHECK       NP_RESULT_BUGCHECK
-#define NP_OUT_NOT_EXPORTED   NP_RESULT_NOT_EXPORTED
-#define NP_OUT_NOT_APPLICABLE NP_RESULT_NOT_APPLICABLE
-#define NP_OUT_NONE           NP_RESULT_NONE       /* a pseudo-step (ReadEvents): out-values only */
-#define NP_OUT_CORRUPTION     NP_RESULT_CORRUPTION /* IN-7: an increment outside the counters */
-#define NP_OUT_STUB           NP_RESULT_STUB       /* live only: an "unimplemented" trap */
-#define NP_OUT_CRASHED        NP_RESULT_CRASHED    /* live only: an unexpected exception */
-
+/* What a step ends in, as a record or an expectation states it: one of the
+ * model's result kinds (ntprof/calls.h), whose numbers are also the ABI's
+ * (ntprof/impl.h), and its code. */
 typedef struct np_outcome {
-	np_outcome_kind kind;
+	np_result_kind kind;
 	uint32_t code;
 } np_outcome;
 

@@ -451,29 +451,34 @@ mutants: deps
 clean:
 	rm -rf build
 
-# Rewritten only when PREFIX, LIBDIR or VERSION change: the pkg-config file
-# names the directories the library and the headers are installed in.
+# Rewritten only when PREFIX, LIBDIR or VERSION change: the pkg-config files
+# (ntprof.pc, the model; ntprof_impl_helpers.pc, the implementers' helpers)
+# name the directories the libraries and the headers are installed in.
 PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(libdir)|g' \
 	-e 's|@INCLUDEDIR@|$(includedir)|g' -e 's|@VERSION@|$(VERSION)|g'
-$(B)/ntprof.pc: ntprof.pc.in FORCE
+PC_FILES := $(B)/ntprof.pc $(B)/ntprof_impl_helpers.pc
+$(PC_FILES): $(B)/%.pc: %.pc.in FORCE
 	@mkdir -p $(@D)
-	@$(PC_SED) ntprof.pc.in > $@.tmp
+	@$(PC_SED) $< > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
-# The library's headers, and the ABI a `dl:` implementation exports
-# (impl.h, self-contained). The harness's other headers declare functions
-# that only the ntprof program holds, not libntprof.a: they stay private.
-PUBLIC_HEADERS := $(wildcard model/include/ntprof/*.h) harness/include/ntprof/impl.h
+# The library's headers, the ABI a `dl:` implementation exports (impl.h,
+# self-contained) and its helpers (impl_helpers.h, which needs only impl.h).
+# The harness's other headers declare functions that only the ntprof
+# program holds, not libntprof.a: they stay private.
+PUBLIC_HEADERS := $(wildcard model/include/ntprof/*.h) harness/include/ntprof/impl.h \
+	harness/include/ntprof/impl_helpers.h
 MAN1 := man/ntprof.1
 MAN5 := man/ntprof-vectors.5
 D = $(DESTDIR)
 
-install: $(LIB) $(PROGRAM) $(B)/ntprof.pc
+install: $(LIB) $(HELPERS_LIB) $(PROGRAM) $(PC_FILES)
 	install -d $(D)$(bindir) $(D)$(libdir)/pkgconfig $(D)$(includedir)/ntprof $(D)$(datadir)/fixtures \
 		$(D)$(man1dir) $(D)$(man5dir)
 	install -m 755 $(PROGRAM) $(D)$(bindir)/ntprof
 	install -m 644 $(LIB) $(D)$(libdir)/libntprof.a
-	install -m 644 $(B)/ntprof.pc $(D)$(libdir)/pkgconfig/ntprof.pc
+	install -m 644 $(HELPERS_LIB) $(D)$(libdir)/libntprof_impl_helpers.a
+	install -m 644 $(PC_FILES) $(D)$(libdir)/pkgconfig/
 	install -m 644 $(PUBLIC_HEADERS) $(D)$(includedir)/ntprof/
 	install -m 644 $(MAN1) $(D)$(man1dir)/
 	install -m 644 $(MAN5) $(D)$(man5dir)/
@@ -483,6 +488,7 @@ install: $(LIB) $(PROGRAM) $(B)/ntprof.pc
 
 uninstall:
 	rm -f $(D)$(bindir)/ntprof $(D)$(libdir)/libntprof.a $(D)$(libdir)/pkgconfig/ntprof.pc
+	rm -f $(D)$(libdir)/libntprof_impl_helpers.a $(D)$(libdir)/pkgconfig/ntprof_impl_helpers.pc
 	rm -f $(addprefix $(D)$(includedir)/ntprof/,$(notdir $(PUBLIC_HEADERS)))
 	rm -f $(D)$(man1dir)/$(notdir $(MAN1)) $(D)$(man5dir)/$(notdir $(MAN5))
 	-rmdir $(D)$(includedir)/ntprof 2>/dev/null

@@ -26,9 +26,14 @@
  * except through an object type's release callback. Functions that return
  * int return nonzero on success; those that return uint32_t return an
  * NTSTATUS (NTPROF_STATUS_SUCCESS, or the status the call would fail with).
- * No function keeps a pointer it was given, except the release context of
- * ntprof_handles_define_type. The statuses are the SPEC.md rules' (AS-1,
- * AS-2, AS-3 for memory, MC-3 and MC-5 for handles). */
+ * No function keeps a pointer it was given, except the object a handle is
+ * opened to and the release context of ntprof_handles_define_type. The
+ * statuses are the SPEC.md rules' (AS-1, AS-2, AS-3 for memory, MC-3 and
+ * MC-5 for handles).
+ *
+ * A static library rather than a header of inline functions: one copy,
+ * tested once, whose symbols stay hidden in the dl: object that links it,
+ * and a header that reads as the reference. */
 #ifndef NTPROF_IMPL_HELPERS_H
 #define NTPROF_IMPL_HELPERS_H
 

@@ -34,6 +34,8 @@ static void drop(ntprof_handles *t, ntprof_handle_entry *e)
 {
 	ntprof_handle_entry old = *e;
 	memset(e, 0, sizeof *e);
+	if ((size_t)(e - t->entry) < t->first_free)
+		t->first_free = (size_t)(e - t->entry);
 	const ntprof_object_type *type = &t->type[old.type];
 	if (type->release && ntprof_handles_count(t, old.object) == 0)
 		type->release(type->ctx, old.type, old.object);
@@ -64,10 +66,11 @@ uint64_t ntprof_handles_widen(const ntprof_handles *t, uint64_t handle)
 	return t->narrow ? (uint64_t)(int64_t)(int32_t)(uint32_t)handle : handle;
 }
 
-/* The lowest free entry, the table grown (doubled) when none is. */
+/* The lowest free entry, the table grown (doubled) when none is. The
+ * search starts at first_free, so that filling a table is not quadratic. */
 static ntprof_handle_entry *free_slot(ntprof_handles *t)
 {
-	for (size_t i = 0; i < t->capacity; i++)
+	for (size_t i = t->first_free; i < t->capacity; i++)
 		if (!t->entry[i].type)
 			return &t->entry[i];
 	if (t->capacity == NTPROF_HANDLES_MAX)
@@ -90,6 +93,7 @@ uint64_t ntprof_handles_open(ntprof_handles *t, uint32_t type, void *object, uin
 	if (!e)
 		return 0;
 	*e = (ntprof_handle_entry){ type, access, object };
+	t->first_free = (size_t)(e - t->entry) + 1;
 	return 4u * (uint64_t)(e - t->entry + 1);
 }
 

@@ -42,6 +42,13 @@ static void test_impl_helpers_handles_values(void **state)
 	assert_int_equal(ntprof_handles_close(&t, 6), NTPROF_STATUS_SUCCESS);
 	assert_null(ntprof_handles_lookup(&t, 4));
 	assert_true(ntprof_handles_open(&t, NTPROF_OBJECT_PROCESS, &object, 1) == 4);
+	/* the lowest free value first, whatever was freed last */
+	assert_true(ntprof_handles_open(&t, TAG_PROFILE, &object, 1) == 12);
+	ntprof_handles_close(&t, 4);
+	ntprof_handles_close(&t, 8);
+	assert_true(ntprof_handles_open(&t, TAG_PROFILE, &object, 1) == 4);
+	assert_true(ntprof_handles_open(&t, TAG_PROFILE, &object, 1) == 8);
+	assert_true(ntprof_handles_open(&t, TAG_PROFILE, &object, 1) == 16);
 	assert_true(ntprof_handles_open(&t, 0, &object, 1) == 0);
 	assert_true(ntprof_handles_open(&t, NTPROF_OBJECT_TAGS, &object, 1) == 0);
 	ntprof_handles_fini(&t);

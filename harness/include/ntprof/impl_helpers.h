@@ -178,6 +178,7 @@ typedef struct ntprof_handles {
 	ntprof_thread this_thread;
 	ntprof_handle_entry *entry;   /* capacity of them; entry i is handle 4 * (i + 1) */
 	size_t capacity;
+	size_t first_free;       /* every entry below this one is in use */
 	ntprof_object_type type[NTPROF_OBJECT_TAGS];
 } ntprof_handles;
 

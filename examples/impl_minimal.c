@@ -22,7 +22,7 @@
 #define TIME_MAX     10000000u
 
 typedef struct machine {
-	ntprof_sim sim;              /* first: the ntprof_sim_* members find it at the system */
+	ntprof_sim sim;              /* first: the table's ntprof_sim_* members find it there */
 	int kernel_mode;             /* given mode=kernel: the previous mode */
 	int privilege;               /* given privilege=on: SeSystemProfilePrivilege held */
 	int qi_align;                /* K-QI-ALIGN=checked (QI-2) */

@@ -10,6 +10,9 @@
 #define PAGE        4096u
 #define GRANULARITY 0x10000ull   /* regions are rounded up to it, with this much unmapped after */
 #define FIRST_BASE  0x100000ull  /* the first region's base: nothing is mapped below */
+/* The largest buffer a call takes is ULONG-sized: a region of more would
+ * only cost its page table. */
+#define MAX_REGION  (0x100000000ull + GRANULARITY)
 
 /* AS-1: the probe limit is the kernel's (x86: 2 GiB user space; a 64-bit
  * kernel's for x64 and WOW64), the top the caller's pointers reach. */
@@ -62,7 +65,7 @@ uint64_t ntprof_memory_map(ntprof_memory *mem, uint64_t size, unsigned prot, uns
 	uint64_t base = mem->next;
 	if (size == 0)
 		size = 1;
-	if (base >= mem->top || size > mem->top - base)
+	if (size > MAX_REGION || base >= mem->top || size > mem->top - base)
 		return 0;
 	/* base and top are multiples of the granularity: the rounded size still fits */
 	size = (size + GRANULARITY - 1) & ~(GRANULARITY - 1);

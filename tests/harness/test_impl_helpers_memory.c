@@ -113,6 +113,7 @@ static void test_impl_helpers_memory_large_region_is_sparse(void **state)
 	ntprof_memory m;
 	uint8_t data[6] = { 1, 2, 3, 4, 5, 6 }, got[6];
 	ntprof_memory_init(&m, "x64");
+	assert_true(ntprof_memory_map(&m, 0x100010001ull, RW, 0, 0) == 0);
 	uint64_t a = ntprof_memory_map(&m, 0x100000000ull, RW, 0, 0x5A);
 	assert_true(a != 0);
 	/* across a page boundary, near the end */

@@ -91,7 +91,7 @@ int ntprof_memory_init(ntprof_memory *mem, const char *arch);
 void ntprof_memory_fini(ntprof_memory *mem);
 
 /* impl.h's map(): the base of a new region of at least size bytes (0 is
- * taken as 1), every byte fill, with prot; NTPROF_MAP_VANISHING makes it
+ * taken as 1, at most 4 GiB + 64 KiB), every byte fill, with prot; NTPROF_MAP_VANISHING makes it
  * vanish once a probe passed over it; NTPROF_MAP_FREED returns the address
  * of a region that was mapped and freed (nothing is mapped there). 0 when
  * the caller's address space has no room left or memory runs out. */

@@ -126,7 +126,13 @@ endif
 MODEL_SRC   := $(wildcard model/*.c)
 # The harness: one folder per concern (harness/README.md); win/ is the
 # Windows exe's own and is compiled only by `make windows`.
-HARNESS_SRC := $(filter-out harness/win/%,$(wildcard harness/*/*.c))
+HARNESS_SRC := $(filter-out harness/win/% harness/impl_helpers/%,$(wildcard harness/*/*.c))
+# The helpers for implementers of the dl: ABI (ntprof/impl_helpers.h): a
+# library of their own, installed with impl.h, that the program does not
+# link. Position-independent, to go into a dl: shared object, with their
+# symbols hidden there; C99, as the header promises.
+HELPERS_SRC := $(wildcard harness/impl_helpers/*.c)
+HELPERS_OBJ := $(HELPERS_SRC:%.c=$(B)/pic/%.o)
 # The tests, laid out like the code (tests/README.md): CMocka programs of
 # model/ and of harness/, and the shell scripts that run ntprof or the tools.
 TEST_SRC    := $(wildcard tests/model/test_*.c tests/harness/test_*.c)
@@ -159,6 +165,11 @@ BENCH_BIN   := $(BENCH_SRC:%.c=$(B)/%)
 FUZZ_SRC    := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN    := $(FUZZ_SRC:%.c=$(B)/%)
 LIB         := $(B)/libntprof.a
+HELPERS_LIB := $(B)/libntprof_impl_helpers.a
+# examples/impl_minimal.c, an implementation of the interval calls on the
+# helpers, as a dl: object, and its twin with a deliberate bug
+# (tests/cli/test_impl_example.sh runs both).
+EXAMPLE_SO  := $(B)/examples/impl_minimal.so $(B)/examples/impl_minimal_bug.so
 PROGRAM     := $(B)/ntprof
 # Kyua's lists of programs: one Kyuafile per folder of $(B)/tests, and the
 # whole suite (Kyuafile) or all but SLOW_SH (Kyuafile.test, `make test`).
@@ -184,9 +195,9 @@ $(B)/tests/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) $(TEST_DEFS)
 .SUFFIXES:
 .DELETE_ON_ERROR:
 
-all: $(LIB) $(PROGRAM) tests
-lib: $(LIB)
-tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILES) $(DL_SO) $(BENCH_BIN)
+all: $(LIB) $(HELPERS_LIB) $(PROGRAM) tests
+lib: $(LIB) $(HELPERS_LIB)
+tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILES) $(DL_SO) $(BENCH_BIN) $(EXAMPLE_SO)
 
 # Objects depend on this file, which changes only when the compiler or the
 # flags do: `make CC=clang` after a gcc build rebuilds instead of saying
@@ -208,8 +219,14 @@ $(LIB): $(MODEL_OBJ)
 $(PROGRAM): $(HARNESS_OBJ) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(HELPERS_OBJ): private ALL_CFLAGS += -std=c99 -pedantic
+$(HELPERS_LIB): $(HELPERS_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
 # Static pattern rules: a plain pattern would also match test_x.o itself.
-$(TEST_BIN): $(B)/%: $(B)/%.o $(HARNESS_LIB) $(LIB)
+# The helpers' archive is there for their own tests (tests/harness/test_impl_helpers_*).
+$(TEST_BIN): $(B)/%: $(B)/%.o $(HARNESS_LIB) $(LIB) $(HELPERS_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
 $(TEST_SCRIPT): $(B)/%: %
@@ -226,6 +243,17 @@ $(B)/pic/%.o: %.c $(FLAGS_STAMP)
 $(DL_SO): $(B)/%.so: $(B)/pic/%.o $(PIC_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -shared -Wl,-z,defs -o $@ $^ $(LDLIBS)
+
+# The example as an implementer builds it: its own C99 source, the public
+# headers and the helpers' archive, nothing of the model (-I harness/include only).
+EXAMPLE_CFLAGS = $(CPPFLAGS) -std=c99 -pedantic -Wall -Wextra $(NP_WERROR) $(NP_PREFIX_MAP) $(CFLAGS) \
+	$(VARIANT_CFLAGS) -Iharness/include -fPIC -shared -Wl,-z,defs
+$(B)/examples/impl_minimal.so: examples/impl_minimal.c $(HELPERS_LIB) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(EXAMPLE_CFLAGS) $(ALL_LDFLAGS) -MMD -MP -o $@ $< $(HELPERS_LIB) $(LDLIBS)
+$(B)/examples/impl_minimal_bug.so: examples/impl_minimal.c $(HELPERS_LIB) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(EXAMPLE_CFLAGS) -DIMPL_MINIMAL_BUG $(ALL_LDFLAGS) -MMD -MP -o $@ $< $(HELPERS_LIB) $(LDLIBS)
 
 # Kyua reads the lists of programs from these: one atf_test_program per CMocka
 # program (np_test.h speaks ATF, so each CMocka test is one Kyua case), one
@@ -247,7 +275,7 @@ $(KYUAFILES): FORCE
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
 -include $(MODEL_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d) $(TEST_BIN:=.d) $(PIC_OBJ:.o=.d) \
-	$(DL_SRC:%.c=$(B)/pic/%.d) $(BENCH_BIN:=.d)
+	$(DL_SRC:%.c=$(B)/pic/%.d) $(BENCH_BIN:=.d) $(HELPERS_OBJ:.o=.d) $(EXAMPLE_SO:.so=.d)
 
 # The bench drives the explorer too (np_explore), so it links the harness.
 $(B)/bench/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
@@ -423,29 +451,34 @@ mutants: deps
 clean:
 	rm -rf build
 
-# Rewritten only when PREFIX, LIBDIR or VERSION change: the pkg-config file
-# names the directories the library and the headers are installed in.
+# Rewritten only when PREFIX, LIBDIR or VERSION change: the pkg-config files
+# (ntprof.pc, the model; ntprof_impl_helpers.pc, the implementers' helpers)
+# name the directories the libraries and the headers are installed in.
 PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(libdir)|g' \
 	-e 's|@INCLUDEDIR@|$(includedir)|g' -e 's|@VERSION@|$(VERSION)|g'
-$(B)/ntprof.pc: ntprof.pc.in FORCE
+PC_FILES := $(B)/ntprof.pc $(B)/ntprof_impl_helpers.pc
+$(PC_FILES): $(B)/%.pc: %.pc.in FORCE
 	@mkdir -p $(@D)
-	@$(PC_SED) ntprof.pc.in > $@.tmp
+	@$(PC_SED) $< > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
-# The library's headers, and the ABI a `dl:` implementation exports
-# (impl.h, self-contained). The harness's other headers declare functions
-# that only the ntprof program holds, not libntprof.a: they stay private.
-PUBLIC_HEADERS := $(wildcard model/include/ntprof/*.h) harness/include/ntprof/impl.h
+# The library's headers, the ABI a `dl:` implementation exports (impl.h,
+# self-contained) and its helpers (impl_helpers.h, which needs only impl.h).
+# The harness's other headers declare functions that only the ntprof
+# program holds, not libntprof.a: they stay private.
+PUBLIC_HEADERS := $(wildcard model/include/ntprof/*.h) harness/include/ntprof/impl.h \
+	harness/include/ntprof/impl_helpers.h
 MAN1 := man/ntprof.1
 MAN5 := man/ntprof-vectors.5
 D = $(DESTDIR)
 
-install: $(LIB) $(PROGRAM) $(B)/ntprof.pc
+install: $(LIB) $(HELPERS_LIB) $(PROGRAM) $(PC_FILES)
 	install -d $(D)$(bindir) $(D)$(libdir)/pkgconfig $(D)$(includedir)/ntprof $(D)$(datadir)/fixtures \
 		$(D)$(man1dir) $(D)$(man5dir)
 	install -m 755 $(PROGRAM) $(D)$(bindir)/ntprof
 	install -m 644 $(LIB) $(D)$(libdir)/libntprof.a
-	install -m 644 $(B)/ntprof.pc $(D)$(libdir)/pkgconfig/ntprof.pc
+	install -m 644 $(HELPERS_LIB) $(D)$(libdir)/libntprof_impl_helpers.a
+	install -m 644 $(PC_FILES) $(D)$(libdir)/pkgconfig/
 	install -m 644 $(PUBLIC_HEADERS) $(D)$(includedir)/ntprof/
 	install -m 644 $(MAN1) $(D)$(man1dir)/
 	install -m 644 $(MAN5) $(D)$(man5dir)/
@@ -455,6 +488,7 @@ install: $(LIB) $(PROGRAM) $(B)/ntprof.pc
 
 uninstall:
 	rm -f $(D)$(bindir)/ntprof $(D)$(libdir)/libntprof.a $(D)$(libdir)/pkgconfig/ntprof.pc
+	rm -f $(D)$(libdir)/libntprof_impl_helpers.a $(D)$(libdir)/pkgconfig/ntprof_impl_helpers.pc
 	rm -f $(addprefix $(D)$(includedir)/ntprof/,$(notdir $(PUBLIC_HEADERS)))
 	rm -f $(D)$(man1dir)/$(notdir $(MAN1)) $(D)$(man5dir)/$(notdir $(MAN5))
 	-rmdir $(D)$(includedir)/ntprof 2>/dev/null

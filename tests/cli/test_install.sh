@@ -6,15 +6,22 @@
 # DESTDIR, then used from the installed tree only:
 #   - the builder's CFLAGS, CPPFLAGS and LDFLAGS reach every compile and link,
 #     beside the project's own (-std=c11, -Werror); WERROR=0 drops -Werror;
-#   - every public header is installed (the model's and impl.h, the dl: ABI)
-#     and opens extern "C";
-#   - a C++ program includes them all, links libntprof.a through
-#     pkg-config and runs; the same program against the headers with their
-#     extern "C" taken out must fail to link (the check can fail);
+#   - every public header is installed (the model's, impl.h, the dl: ABI,
+#     and impl_helpers.h, its helpers) and opens extern "C";
+#   - a C++ program includes them all, links libntprof.a and
+#     libntprof_impl_helpers.a through pkg-config and runs; the same program
+#     against the headers with their extern "C" taken out must fail to link
+#     (the check can fail);
 #   - the README's "Using the model from C" block is examples/model_call.c,
 #     which builds with `pkg-config --cflags --libs ntprof` against the
 #     installed tree and prints what the README says it prints;
-#   - ntprof.pc names LIBDIR; the man pages are installed under MANDIR;
+#   - ntprof.pc and ntprof_impl_helpers.pc name LIBDIR; the man pages are
+#     installed under MANDIR;
+#   - examples/impl_minimal.c, an implementation of the interval calls on
+#     the helpers, builds as a dl: object (C99, pedantic) with `pkg-config
+#     --cflags --libs ntprof_impl_helpers` against the installed tree alone,
+#     and the installed ntprof runs it on the installed interval vectors for
+#     its target with no mismatch; its -DIMPL_MINIMAL_BUG twin is caught;
 #   - the installed ntprof holds no path of the build tree and reads its data
 #     from the installed datadir (--root here, since DESTDIR is not /).
 #
@@ -45,7 +52,7 @@ check() {
 # The make that runs this script (make check) must not steer the one below.
 unset MAKEFLAGS MFLAGS MAKELEVEL VARIANT CFLAGS CPPFLAGS LDFLAGS LDLIBS PREFIX DESTDIR LIBDIR
 
-echo "1..13"
+echo "1..15"
 
 src=$tmp/src dest=$tmp/dest
 mkdir -p "$src" "$dest"
@@ -92,7 +99,8 @@ esac
 # an X-macro list included inside machine.h's, with no declaration of its own).
 inc=$dest/usr/include/ntprof
 missing=
-for h in "$root"/model/include/ntprof/*.h "$root"/harness/include/ntprof/impl.h; do
+for h in "$root"/model/include/ntprof/*.h "$root"/harness/include/ntprof/impl.h \
+	"$root"/harness/include/ntprof/impl_helpers.h; do
 	b=$(basename "$h")
 	if ! cmp -s "$h" "$inc/$b"; then
 		missing="$missing $b(not installed)"
@@ -103,14 +111,17 @@ done
 [ -f "$inc/runner.h" ] && missing="$missing runner.h(private, installed)"
 check "every public header installed, each with extern \"C\"" "${missing:-ok}"
 
-# The pkg-config file and the man pages.
+# The pkg-config files and the man pages.
 pc=$dest$libdir/pkgconfig/ntprof.pc
+hpc=$dest$libdir/pkgconfig/ntprof_impl_helpers.pc
 if grep -qx "libdir=$libdir" "$pc" && grep -qx 'includedir=/usr/include' "$pc" &&
-	[ -f "$dest$libdir/libntprof.a" ] && [ -f "$dest/usr/share/man/man1/ntprof.1" ] &&
+	grep -qx "libdir=$libdir" "$hpc" && grep -qx 'includedir=/usr/include' "$hpc" &&
+	[ -f "$dest$libdir/libntprof.a" ] && [ -f "$dest$libdir/libntprof_impl_helpers.a" ] &&
+	[ -f "$dest/usr/share/man/man1/ntprof.1" ] &&
 	[ -f "$dest/usr/share/man/man5/ntprof-vectors.5" ]; then
-	check "ntprof.pc and libntprof.a in LIBDIR, the man pages under MANDIR" ok
+	check "both .pc files and both libraries in LIBDIR, the man pages under MANDIR" ok
 else
-	check "ntprof.pc and libntprof.a in LIBDIR, the man pages under MANDIR" \
+	check "both .pc files and both libraries in LIBDIR, the man pages under MANDIR" \
 		"$(cat "$pc" 2>&1; find "$dest" -name '*.a' -o -name '*.[15]')"
 fi
 
@@ -125,6 +136,7 @@ cat >"$tmp/use.cpp" <<'EOF'
 #include <ntprof/calls.h>
 #include <ntprof/configure.h>
 #include <ntprof/impl.h>
+#include <ntprof/impl_helpers.h>
 #include <ntprof/machine.h>
 #include <ntprof/names.h>
 #include <ntprof/number.h>
@@ -149,18 +161,25 @@ int main()
 		    parsed ? (unsigned long long)n : 0ull);
 	ntprof_impl_entry_fn *entry = nullptr;
 	np_machine_fini(&m);
+	ntprof_sim sim;
+	if (!ntprof_sim_init(&sim, "wow64"))
+		return 4;
+	std::printf("%u\n", sim.pointer_size);
+	ntprof_sim_fini(&sim);
 	return entry != nullptr;
 }
 EOF
-want='STATUS_PRIVILEGE_NOT_HELD 6.2 ProfileTime 1 1 16'
+want='STATUS_PRIVILEGE_NOT_HELD 6.2 ProfileTime 1 1 16
+4'
 # shellcheck disable=SC2086 # pkg-config's output is words
-if g++ -std=c++11 -Wall -Wextra -Werror -o "$tmp/use" "$tmp/use.cpp" $(pkg-config --cflags --libs ntprof) \
+if g++ -std=c++11 -Wall -Wextra -Werror -o "$tmp/use" "$tmp/use.cpp" \
+	$(pkg-config --cflags --libs ntprof ntprof_impl_helpers) \
 	>"$tmp/cxx.err" 2>&1; then
 	got=$("$tmp/use" 2>&1)
-	check "a C++ program of the installed headers links libntprof.a and runs" \
+	check "a C++ program of the installed headers links both libraries and runs" \
 		"$([ "$got" = "$want" ] && echo ok || echo "want '$want', got '$got'")"
 else
-	check "a C++ program of the installed headers links libntprof.a and runs" "$(head -10 "$tmp/cxx.err")"
+	check "a C++ program of the installed headers links both libraries and runs" "$(head -10 "$tmp/cxx.err")"
 fi
 
 # The fail twin: the same headers without their extern "C" must not link.
@@ -170,7 +189,7 @@ for h in "$inc"/*.h; do
 		>"$tmp/bare/ntprof/$(basename "$h")"
 done
 # shellcheck disable=SC2086
-if g++ -std=c++11 -I"$tmp/bare" -o "$tmp/use-bare" "$tmp/use.cpp" $(pkg-config --libs ntprof) \
+if g++ -std=c++11 -I"$tmp/bare" -o "$tmp/use-bare" "$tmp/use.cpp" $(pkg-config --libs ntprof ntprof_impl_helpers) \
 	>"$tmp/bare.err" 2>&1; then
 	check "without extern \"C\" the C++ program fails to link (the check can fail)" "it linked"
 else
@@ -224,6 +243,41 @@ fi
 status=$?
 check "the installed ntprof runs the installed fixtures" \
 	"$([ $status -eq 0 ] && echo ok || { echo "exit $status"; tail -3 "$tmp/run.out"; })"
+
+# examples/impl_minimal.c from the installed tree alone, run by the
+# installed ntprof on the installed interval vectors for its target; the
+# twin without the privilege check (SI-1) must be caught.
+data=$dest/usr/share/ntprof
+example() { # NAME [CFLAGS...]: builds $tmp/NAME.so, runs it; $rc, $tmp/NAME.out
+	name=$1
+	shift
+	# shellcheck disable=SC2046 # pkg-config's output is words
+	if ! cc -std=c99 -pedantic -Wall -Wextra -Werror -fPIC -shared "$@" -o "$tmp/$name.so" \
+		"$root/examples/impl_minimal.c" $(pkg-config --cflags --libs ntprof_impl_helpers) \
+		>"$tmp/$name.out" 2>&1; then
+		rc=build
+		return
+	fi
+	"$bin" run --root "$data" --backend "dl:$tmp/$name.so" --target 1809/x64 \
+		"$data/fixtures/interval/set-interval.vec" "$data/fixtures/interval/query-interval.vec" \
+		>"$tmp/$name.out" 2>&1
+	rc=$?
+}
+example impl_minimal
+summary=$(grep '^summary:' "$tmp/impl_minimal.out")
+case $rc/$summary in
+"0/summary: "[1-9]*" match, "*" 0 status-mismatch, 0 output-mismatch,"*)
+	check "examples/impl_minimal.c builds from the installed tree and matches on 1809/x64" ok ;;
+*) check "examples/impl_minimal.c builds from the installed tree and matches on 1809/x64" \
+	"rc $rc; $(tail -5 "$tmp/impl_minimal.out")" ;;
+esac
+example impl_minimal_bug -DIMPL_MINIMAL_BUG
+if [ "$rc" = 1 ] && grep -q '^status-mismatch *set-interval/privilege-threshold on 1809/x64 ' \
+	"$tmp/impl_minimal_bug.out"; then
+	check "its twin without the privilege check is caught (exit 1)" ok
+else
+	check "its twin without the privilege check is caught (exit 1)" "rc $rc; $(tail -5 "$tmp/impl_minimal_bug.out")"
+fi
 
 [ "$failed" -eq 0 ] || exit 1
 exit 0

@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# examples/impl_minimal.c, the interval calls of 1809/x64 written on the
+# implementers' helpers (ntprof/impl_helpers.h), run as a dl: object:
+#   - on the interval vectors for its target it matches, with no mismatch,
+#     the vectors that exercise what the helpers give it (the probe of a
+#     user pointer, its alignment, a vanishing page, a kernel-mode caller,
+#     a NULL pointer), and every vector it does not match is one it refused
+#     with its own reason (a given setting it does not model);
+#   - on another target every vector is refused by its open();
+#   - the twin built with -DIMPL_MINIMAL_BUG (no privilege check, SI-1) is
+#     caught: exit 1, with the model's outcome beside the wrong one, and no
+#     difference outside NtSetIntervalProfile.
+#
+# Environment: NTPROF_BIN, NTPROF_SOURCE_ROOT. Prints TAP; exits 1 on failure.
+set -u
+
+: "${NTPROF_BIN:?NTPROF_BIN must name the ntprof binary}"
+: "${NTPROF_SOURCE_ROOT:?NTPROF_SOURCE_ROOT must name the repository}"
+dir=$(dirname "$NTPROF_BIN")/examples
+vecs="$NTPROF_SOURCE_ROOT/fixtures/interval/set-interval.vec $NTPROF_SOURCE_ROOT/fixtures/interval/query-interval.vec"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-example.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)); failed=$((failed + 1))
+	echo "not ok $n - $1"
+	echo "#   $2"
+	sed 's/^/#   out: /' "$tmp/out" | head -20
+	sed 's/^/#   err: /' "$tmp/err" | head -5
+}
+# shellcheck disable=SC2086 # $vecs is two paths
+run() { "$NTPROF_BIN" run --verbose "$@" $vecs >"$tmp/out" 2>"$tmp/err"; rc=$?; }
+
+echo "1..6"
+
+run --backend "dl:$dir/impl_minimal.so" --target 1809/x64
+mismatches=$(grep -c -E '^(status|output)-mismatch' "$tmp/out")
+if [ "$rc" -eq 0 ] && [ "$mismatches" -eq 0 ] && grep -q '^ntprof run: backend impl-minimal,' "$tmp/out"; then
+	ok "impl_minimal.so on 1809/x64: exit 0, no mismatch"
+else
+	not_ok "impl_minimal.so on 1809/x64: exit 0, no mismatch" "rc $rc, $mismatches mismatches"
+fi
+
+missing=
+for v in set-interval/privilege-threshold set-interval/kernel-mode-caller set-interval/timer-boundaries-low \
+	set-interval/alignment-fixup-kept query-interval/null-pointer query-interval/kernel-pointer \
+	query-interval/readonly-pointer query-interval/unmapped-pointer query-interval/misaligned-pointer \
+	query-interval/misaligned-knob-none query-interval/write-faults-after-probe \
+	query-interval/write-fault-knob-exception query-interval/kernel-mode-not-probed; do
+	grep -q "^match  *$v on 1809/x64 " "$tmp/out" || missing="$missing $v"
+done
+if [ -z "$missing" ]; then
+	ok "the vectors of the probes, a vanishing page and a kernel-mode caller match"
+else
+	not_ok "the vectors of the probes, a vanishing page and a kernel-mode caller match" "not matched:$missing"
+fi
+
+others=$(grep -E '^[a-z-]+ ' "$tmp/out" | grep -v -E '^(match|summary:|ntprof run:)' |
+	grep -v -F '(this example takes only privilege, mode, K-QI-ALIGN and K-QI-WRITE-FAULT)' | head -3)
+if [ -z "$others" ] && grep -q '^not-applicable ' "$tmp/out"; then
+	ok "every other vector is one it refused for a given setting it does not model"
+else
+	not_ok "every other vector is one it refused for a given setting it does not model" "${others:-no refusal at all}"
+fi
+
+run --backend "dl:$dir/impl_minimal.so" --target 6.2/x64
+if [ "$rc" -eq 0 ] && ! grep -E '^[a-z-]+ ' "$tmp/out" | grep -v -E '^(summary:|ntprof run:)' |
+	grep -v -q -F '(this example is Windows 10 1809 on x64 only)' &&
+	grep -q '^not-applicable ' "$tmp/out"; then
+	ok "on another target every vector is refused by open()"
+else
+	not_ok "on another target every vector is refused by open()" "rc $rc"
+fi
+
+run --backend "dl:$dir/impl_minimal_bug.so" --target 1809/x64
+line=$(grep '^status-mismatch *set-interval/privilege-threshold on 1809/x64 ' "$tmp/out")
+case $rc/$line in
+1/*"expected STATUS_PRIVILEGE_NOT_HELD"*", got STATUS_SUCCESS"*"[model: STATUS_PRIVILEGE_NOT_HELD"*)
+	ok "the twin without the privilege check is caught (exit 1, SI-1)" ;;
+*) not_ok "the twin without the privilege check is caught (exit 1, SI-1)" "rc $rc; row: ${line:-none}" ;;
+esac
+
+outside=$(grep -E '^(status|output)-mismatch' "$tmp/out" |
+	grep -v -E 'step [0-9]+ (Nt|Zw)SetIntervalProfile:' | head -3)
+if [ -z "$outside" ]; then
+	ok "the twin differs in NtSetIntervalProfile only"
+else
+	not_ok "the twin differs in NtSetIntervalProfile only" "$outside"
+fi
+
+[ "$failed" -eq 0 ] || exit 1
+exit 0

@@ -147,6 +147,14 @@ else
 	pass "run --known-write: one exact pattern for a family, never one naming a vector that matched"
 fi
 
+# a pattern entry that listed the run's failures is written back once, as it was
+run_fam --known "$tmp/pattern.known" --known-write "$tmp/again.known"
+if [ "$rc" -ne 0 ] || [ "$(grep -v '^#' "$tmp/again.known")" != "fam/*  status-mismatch  step NtSetIntervalProfile: STATUS_PRIVILEGE_NOT_HELD (0xC0000061)  # one reason for the family" ]; then
+	fail "run --known P --known-write: a pattern kept" "want the pattern line once, with its reason"
+else
+	pass "run --known P --known-write: the pattern entry is written back once, with its reason"
+fi
+
 # ---- dl_faulty.so: the written list, its TODOs filled in, passes ----
 nt run --backend "dl:$dl/dl_faulty.so" --known-write "$tmp/faulty.known"
 summary=$(grep '^ntprof: --known-write: ' "$tmp/err")

@@ -2,7 +2,9 @@
 /* ntprof harness: known-divergence files (fixtures/known/README.md).
  *
  * A known-divergence file lists the failures a target is expected to show,
- * one line each, with why. Applied to a run, every failing row must be
+ * one line each, with why: a line for one vector, or a pattern of vector IDs
+ * (`*`) whose step is a number, a function or any, and whose outcome (GOT,
+ * compared by value) is one or any. Applied to a run, every failing row must be
  * listed with the same class and observed outcome (the row becomes `known`),
  * else it is unlisted; a listed entry that no failing row matches is stale.
  * Either makes the run fail, so the list stays true (Wine's todo_wine).
@@ -52,8 +54,9 @@ typedef struct np_known {
 } np_known;
 
 /* Reads a known-divergence file. False with err = "file:line: message" on the
- * first malformed line, unknown or non-failing class, missing or TODO reason,
- * or entry that covers a target an earlier entry for its vector covers. */
+ * first malformed line, unknown or non-failing class, unknown function or
+ * status, missing or TODO reason, entry that covers a target an earlier
+ * entry for its vector ID covers, or pattern that repeats an earlier one. */
 bool np_known_load(np_known *k, const char *path, np_error *err);
 /* The same from an open stream; path names it in messages. */
 bool np_known_read(np_known *k, const char *path, FILE *in, np_error *err);

@@ -12,11 +12,12 @@
 
 #include "cli/cli.h"
 #include "ntprof/explore.h"
+#include "ntprof/known.h"
 #include "vectors/catalog.h"
 
 typedef struct explore_settings {
 	np_explore_options o;
-	const char *output, *against;
+	const char *output, *against, *known;
 } explore_settings;
 
 /* --function F[,F...]: each a function the explorer can explore. */
@@ -84,6 +85,10 @@ static const cli_option explore_options[] = {
 	  "--seconds takes a whole number of seconds from 1 to 86400", "stop starting combinations after S seconds" },
 	{ "--seed", NULL, "N", AT(o.seed), check_seed,
 	  "--seed takes a number (decimal or 0x hex, up to 64 bits)", "the order of the sweep and its random part" },
+	{ "--known", NULL, "FILE", AT(known), NULL,
+	  "--known needs a known-divergence file", "with --against: divergences it lists are counted, not reported" },
+	{ "--no-sequences", NULL, NULL, AT(o.no_sequences), NULL,
+	  NULL, "single calls only, no sequences (set then query, create then start, ...)" },
 	{ "--output", NULL, "FILE", AT(output), NULL,
 	  "--output needs a file", "write the report to FILE (replaced whole) instead of stdout" },
 	{ NULL, NULL, NULL, 0, NULL, NULL, NULL },
@@ -98,7 +103,7 @@ static const cli_syntax explore_syntax = {
 static const char *const explore_usage[] = {
 	"ntprof explore [--function F]... [--target VERSION[/ARCH]]... [--targets LIST]",
 	"               [--against model|dl:PATH.so] [--budget N | --seconds S] [--seed N]",
-	"               [--output FILE]",
+	"               [--known FILE] [--no-sequences] [--output FILE]",
 	NULL,
 };
 
@@ -118,9 +123,12 @@ static int write_report(const explore_settings *s, np_backend *model)
 	if (!cli_sink_close(&out)) {
 		return cli_sink_error("--output", s->output, &out);
 	}
-	fprintf(stderr, "ntprof explore: %lu combinations, %lu evaluations, %.2f s (%.0f combinations/s)%s\n",
+	char known[96] = "";
+	if (s->known)
+		snprintf(known, sizeof known, "; %lu known", st.known);
+	fprintf(stderr, "ntprof explore: %lu combinations, %lu evaluations, %.2f s (%.0f combinations/s)%s%s\n",
 		st.combinations, st.evaluations, st.seconds,
-		st.seconds > 0 ? (double)st.combinations / st.seconds : 0.0,
+		st.seconds > 0 ? (double)st.combinations / st.seconds : 0.0, known,
 		st.stopped_by_time ? "; stopped by --seconds" : "");
 	return st.classes ? EXIT_DIFFERENCE : 0;
 }
@@ -135,15 +143,29 @@ static int explore_main(int argc, char **argv)
 		return status;
 	if (s.o.budget > 0 && s.o.seconds > 0)
 		return cli_usage("--budget and --seconds exclude each other");
+	if (s.known && !s.against)
+		return cli_usage("--known needs --against: only a backend diverges");
+	np_known known;
+	np_error err;
+	memset(&known, 0, sizeof known);
+	if (s.known && !np_known_load(&known, s.known, &err)) {
+		fprintf(stderr, "%s\n", err.text);
+		np_known_free(&known);
+		return EXIT_BAD_INPUT;
+	}
+	s.o.known = s.known ? &known : NULL;
+	s.o.known_name = s.known;
 	char why[400];
 	np_backend *model = np_backend_model_new(), *judged = NULL;
 	if (!model) {
 		fprintf(stderr, "ntprof: out of memory\n");
+		np_known_free(&known);
 		return EXIT_BAD_INPUT;
 	}
 	if (s.against && !(judged = cli_open_backend(s.against, why, sizeof why))) {
 		fprintf(stderr, "ntprof: --against %s: %s\n", s.against, why);
 		model->destroy(model);
+		np_known_free(&known);
 		return EXIT_BAD_INPUT;
 	}
 	s.o.against = judged;
@@ -152,6 +174,7 @@ static int explore_main(int argc, char **argv)
 	if (judged)
 		judged->destroy(judged);
 	model->destroy(model);
+	np_known_free(&known);
 	return status;
 }
 

@@ -118,13 +118,25 @@ static int write_reports(const cli_run_settings *s, const np_run *run)
 	}
 	int status = 0;
 	np_report(out.f, run, s->format, s->verbose);
+	np_known_written kw_done = { 0, 0, true };
 	if (s->known_write)
-		np_known_write(kw.f, run);
+		kw_done = np_known_write(kw.f, run);
+	if (!kw_done.ok) {
+		fprintf(stderr, "ntprof: out of memory\n");
+		cli_sink_abort(&out);
+		cli_sink_abort(&kw);
+		return EXIT_BAD_INPUT;
+	}
 	if (!cli_sink_close(&out)) {
 		status = cli_sink_error("--output", s->output, &out);
 	}
 	if (s->known_write && !cli_sink_close(&kw)) {
 		status = cli_sink_error("--known-write", s->known_write, &kw);
+	} else if (s->known_write) {
+		/* what the file holds: its entries stand for this many rows */
+		fprintf(stderr, "ntprof: --known-write: %u %s covering %u %s -> %s\n", kw_done.entries,
+			kw_done.entries == 1 ? "entry" : "entries", kw_done.divergences,
+			kw_done.divergences == 1 ? "divergence" : "divergences", s->known_write);
 	}
 	return status;
 }

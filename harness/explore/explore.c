@@ -47,10 +47,8 @@ static double elapsed(const explorer *x)
 /* ---- one function ---- */
 
 /* sp outlives the sweep: the classes' representatives point into it. */
-static bool explore_function(explorer *x, np_xspace *sp, const np_function *f)
+static bool explore_space(explorer *x, np_xspace *sp)
 {
-	if (!np_xspace_init(sp, f))
-		abort(); /* LCOV_EXCL_LINE: a defect of the table (test_explore checks every function) */
 	np_xsweep w;
 	np_xseen s = { 0 };
 	if (!np_xsweep_init(&w, sp, x->o->seed))
@@ -86,6 +84,58 @@ static bool explore_function(explorer *x, np_xspace *sp, const np_function *f)
 	free(w.fixed);
 	free(s.slot);
 	return ok;
+}
+
+static bool explore_function(explorer *x, np_xspace *sp, const np_function *f)
+{
+	if (!np_xspace_init(sp, f))
+		abort(); /* LCOV_EXCL_LINE: a defect of the table (test_explore checks every function) */
+	return explore_space(x, sp);
+}
+
+/* A sequence runs unless --function names functions and not every one it calls. */
+static bool sequence_wanted(const np_explore_options *o, const np_xsequence *q)
+{
+	if (o->no_sequences)
+		return false;
+	for (unsigned s = 0; o->nfunction && s <= NP_X_MAX_AFTER; s++) {
+		const char *name = s == 0 ? q->function : q->after[s - 1];
+		if (!name)
+			break;
+		char fn[NP_NAME_MAX];
+		snprintf(fn, sizeof fn, "%.*s", (int)strcspn(name, " "), name);
+		bool listed = false;
+		for (unsigned i = 0; i < o->nfunction && !listed; i++)
+			listed = np_function_find(o->function[i]) == np_function_find(fn);
+		if (!listed)
+			return false;
+	}
+	return true;
+}
+
+/* What was explored, where, how far. */
+static void write_header(FILE *out, const explorer *x, const np_function *const *fs, unsigned nf,
+			 const np_xsequence *const *qs, unsigned nq)
+{
+	const np_explore_options *o = x->o;
+	fprintf(out, "# ntprof explore, seed %llu: ", (unsigned long long)o->seed);
+	if (x->against)
+		fprintf(out, "%s (%s) against the model\n", o->against_name ? o->against_name : "?",
+			x->against->name);
+	else
+		fprintf(out, "where the model's versions disagree\n");
+	fprintf(out, "# functions:");
+	for (unsigned i = 0; i < nf; i++)
+		fprintf(out, " %s", fs[i]->name);
+	if (nq)
+		fprintf(out, "\n# sequences:");
+	for (unsigned i = 0; i < nq; i++)
+		fprintf(out, " %s", qs[i]->name);
+	if (o->budget)
+		fprintf(out, "\n# targets: %u; combinations per function: %lu\n\n", x->run.count, o->budget);
+	else
+		fprintf(out, "\n# targets: %u; combinations per function: each boundary alone, every pair, "
+			"numeric triples\n\n", x->run.count);
 }
 
 static int target_order(const np_target_list *l, unsigned a, unsigned b)
@@ -124,27 +174,28 @@ bool np_explore(FILE *out, np_backend *model, const np_explore_options *o, np_ex
 			if (np_xexplorable(np_function_at(i)))
 				fs[nf++] = np_function_at(i);
 	}
-	fprintf(out, "# ntprof explore, seed %llu: ", (unsigned long long)o->seed);
-	if (x.against)
-		fprintf(out, "%s (%s) against the model\n", o->against_name ? o->against_name : "?",
-			x.against->name);
-	else
-		fprintf(out, "where the model's versions disagree\n");
-	fprintf(out, "# functions:");
-	for (unsigned i = 0; i < nf; i++)
-		fprintf(out, " %s", fs[i]->name);
-	if (o->budget)
-		fprintf(out, "\n# targets: %u; combinations per function: %lu\n\n", x.run.count, o->budget);
-	else
-		fprintf(out, "\n# targets: %u; combinations per function: each boundary alone, every pair, "
-			"numeric triples\n\n", x.run.count);
-	np_xspace *spaces = calloc(nf ? nf : 1, sizeof *spaces);
+	unsigned nq = 0, nall;
+	const np_xsequence *all = np_xsequences(&nall), *qs[8];
+	for (unsigned i = 0; i < nall && nq < sizeof qs / sizeof *qs; i++)
+		if (sequence_wanted(o, &all[i]))
+			qs[nq++] = &all[i];
+	write_header(out, &x, fs, nf, qs, nq);
+	np_xspace *spaces = calloc(nf + nq ? nf + nq : 1, sizeof *spaces);
 	ok = ok && spaces;
 	for (unsigned i = 0; ok && i < nf && !st->stopped_by_time; i++)
 		ok = explore_function(&x, &spaces[i], fs[i]);
+	for (unsigned i = 0; ok && i < nq && !st->stopped_by_time; i++) {
+		if (!np_xspace_init_sequence(&spaces[nf + i], qs[i]))
+			abort(); /* LCOV_EXCL_LINE: a defect of the table (test_explore checks every sequence) */
+		ok = explore_space(&x, &spaces[nf + i]);
+		st->sequences++;
+	}
 	if (ok)
 		ok = x.against ? np_xreport_divergences(&x, out) : np_xreport_versions(&x, out);
 	st->classes = x.nc;
+	if (x.against && o->known)
+		fprintf(out, "# %lu divergent (combination, target) pair%s listed in %s, not reported\n", st->known,
+			st->known == 1 ? "" : "s", o->known_name ? o->known_name : "the known list");
 	fprintf(out, "# %zu %s from %lu combinations\n", x.nc,
 		x.against ? (x.nc == 1 ? "kind of divergence" : "kinds of divergence")
 			  : (x.nc == 1 ? "class of version difference" : "classes of version difference"),

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "explore/explore_classes.h"
+#include "ntprof/known.h"
 
 static bool same_outcome(const np_outcome *a, const np_outcome *b)
 {
@@ -190,6 +191,42 @@ static bool note_divergence(explorer *x, const np_xpoint *p, np_target t, const 
 	return true;
 }
 
+/* The class `ntprof run` gives a step that ends otherwise than the model's. */
+static np_class class_of(const divergence *d, const np_record *r)
+{
+	if (d->outputs)
+		return NP_CLASS_OUTPUT_MISMATCH;
+	switch (r->outcome.kind) {
+	case NP_RESULT_NOT_EXPORTED: return NP_CLASS_NOT_EXPORTED;
+	case NP_RESULT_STUB:         return NP_CLASS_STUB;
+	case NP_RESULT_CRASHED:      return NP_CLASS_CRASHED;
+	default:                     return NP_CLASS_STATUS_MISMATCH;
+	}
+}
+
+/* True when the known list lists this divergence of combination p on run
+ * target t, judged as `ntprof run` would judge the combination as a vector:
+ * its ID (explore/NAME-HASH), class, deciding step and what the backend got. */
+static bool listed(explorer *x, const np_xpoint *p, unsigned t, const divergence *d)
+{
+	static np_row row;
+	if (!x->o->known)
+		return false;
+	const np_record *r = &x->bres->rec[t][d->step];
+	memset(&row, 0, sizeof row);
+	np_xvector_id(p, x->v.id, sizeof x->v.id);
+	row.vector = &x->v;
+	row.target = x->run.t[t];
+	row.step = d->step;
+	row.cls = class_of(d, r);
+	np_format_outcome(&r->outcome, row.got, sizeof row.got);
+	for (unsigned i = 0; i < r->nout; i++) {
+		size_t used = strlen(row.got);
+		snprintf(row.got + used, sizeof row.got - used, " %s=%s", r->out[i].name, r->out[i].value);
+	}
+	return np_known_listing(x->o->known, &row) != NULL;
+}
+
 /* With --against: each kind of divergence of this combination, minimised
  * once on the first target that shows it. */
 bool np_xclassify_divergences(explorer *x, const np_xpoint *p)
@@ -201,6 +238,10 @@ bool np_xclassify_divergences(explorer *x, const np_xpoint *p)
 		divergence d = np_xdiverges(x->mres, x->bres, t);
 		if (d.step < 0)
 			continue;
+		if (listed(x, p, t, &d)) {
+			x->st->known++;
+			continue;
+		}
 		x->st->divergences++;
 		any = true;
 		bool known = false;
@@ -214,7 +255,7 @@ bool np_xclassify_divergences(explorer *x, const np_xpoint *p)
 		unsigned t = 0;
 		for (; t < x->run.count; t++) {
 			divergence d = np_xdiverges(x->mres, x->bres, t);
-			if (d.step >= 0 && same_divergence(&d, &found[i]))
+			if (d.step >= 0 && same_divergence(&d, &found[i]) && !listed(x, p, t, &d))
 				break;
 		}
 		np_xpoint q = *p;

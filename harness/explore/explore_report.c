@@ -262,6 +262,8 @@ bool np_xreport_divergences(explorer *x, FILE *out)
 			c + 1, dc->f->name, np_version_key(dc->where.version), np_arch_name(dc->where.arch),
 			who, o2, dc->outputs ? " with other out-values" : "", o1, dc->count,
 			dc->count == 1 ? "" : "s");
+		if (dc->rep.sp->sequence)   /* the later steps are the sequence's, as written */
+			snprintf(args + strlen(args), sizeof args - strlen(args), " (sequence %s)", dc->rep.sp->sequence);
 		fprintf(out, "# minimised to: %s\n# %s diverges with it on: %s\n", args, who, where);
 		if (shown_above(printed, c, &dc->rep)) {
 			np_xvector_id(&dc->rep, id, sizeof id);

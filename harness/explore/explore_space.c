@@ -28,6 +28,15 @@ static int find_dim(const np_xspace *sp, const char *name)
 	return -1;
 }
 
+/* The axes derived values read. */
+static void note_derived_axes(np_xspace *sp)
+{
+	sp->base = find_dim(sp, "ProfileBase");
+	sp->size = find_dim(sp, "ProfileSize");
+	sp->bucket = find_dim(sp, "BucketSize");
+	sp->cpus = find_dim(sp, "cpus");
+}
+
 bool np_xspace_init(np_xspace *sp, const np_function *f)
 {
 	memset(sp, 0, sizeof *sp);
@@ -51,16 +60,79 @@ bool np_xspace_init(np_xspace *sp, const np_function *f)
 		sp->d[sp->nd++] = (np_xdim){ NP_XDIM_GIVEN, g[i].name, NULL, g[i].b, g[i].n };
 	const char *const *pre = np_xprelude(f);
 	for (unsigned i = 0; pre && pre[i]; i++) {
-		if (i == NP_X_MAX_STEPS - 1 || np_parse_step(pre[i], &sp->prelude[i]) ||
+		if (i == NP_X_MAX_PRELUDE || np_parse_step(pre[i], &sp->prelude[i]) ||
 		    np_captures_check(sp->prelude, i, &sp->prelude[i]))
 			return false;
 		sp->prelude_text[i] = pre[i];
 		sp->nprelude = i + 1;
 	}
-	sp->base = find_dim(sp, "ProfileBase");
-	sp->size = find_dim(sp, "ProfileSize");
-	sp->bucket = find_dim(sp, "BucketSize");
-	sp->cpus = find_dim(sp, "cpus");
+	note_derived_axes(sp);
+	return true;
+}
+
+/* A later step of a sequence: its text with every Name=$Axis written with
+ * the axis' plain default, parsed; after_dim notes the axis of each such
+ * argument. */
+static bool add_after(np_xspace *sp, const char *text)
+{
+	char line[NP_TEXT_MAX * 2] = "", copy[NP_TEXT_MAX * 2];
+	char names[NP_MAX_ARGS][NP_NAME_MAX];
+	int dims[NP_MAX_ARGS];
+	unsigned k = sp->nafter, ntaken = 0;
+	if (k == NP_X_MAX_AFTER || strlen(text) >= sizeof copy)
+		return false;
+	strcpy(copy, text);
+	for (char *save = NULL, *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		char *dollar = strstr(w, "=$");
+		int d = dollar ? find_dim(sp, dollar + 2) : -1;
+		if (dollar && (d < 0 || sp->d[d].b[0].derive != NP_XD_TEXT || ntaken == NP_MAX_ARGS ||
+			       (size_t)(dollar - w) >= NP_NAME_MAX))
+			return false;
+		if (dollar) {
+			snprintf(names[ntaken], NP_NAME_MAX, "%.*s", (int)(dollar - w), w);
+			dims[ntaken++] = d;
+		}
+		size_t used = strlen(line);
+		snprintf(line + used, sizeof line - used, "%s%.*s%s", used ? " " : "",
+			 dollar ? (int)(dollar - w) + 1 : (int)strlen(w), w, dollar ? sp->d[d].b[0].text : "");
+	}
+	np_step *st = &sp->after[k];
+	if (np_parse_step(line, st))
+		return false;
+	for (unsigned a = 0; a < NP_MAX_ARGS; a++) {
+		sp->after_dim[k][a] = -1;
+		for (unsigned i = 0; a < st->narg && i < ntaken; i++)
+			if (strcmp(st->arg[a].name, names[i]) == 0)
+				sp->after_dim[k][a] = dims[i];
+	}
+	sp->nafter = k + 1;
+	return true;
+}
+
+bool np_xspace_init_sequence(np_xspace *sp, const np_xsequence *q)
+{
+	const np_function *f = np_function_find(q->function);
+	if (!f || !np_xspace_init(sp, f))
+		return false;
+	sp->sequence = q->name;
+	if (q->fixed) {
+		const char *eq = strchr(q->fixed, '=');
+		size_t n = eq ? (size_t)(eq - q->fixed) : 0;
+		if (!n || n >= sizeof sp->fixed.name)
+			return false;
+		memcpy(sp->fixed.name, q->fixed, n);
+		sp->fixed.name[n] = '\0';
+		snprintf(sp->fixed.value, sizeof sp->fixed.value, "%s", eq + 1);
+		int d = find_dim(sp, sp->fixed.name);
+		if (d < 0)
+			return false;
+		memmove(&sp->d[d], &sp->d[d + 1], (sp->nd - (unsigned)d - 1) * sizeof *sp->d);
+		sp->nd--;
+		note_derived_axes(sp);
+	}
+	for (unsigned i = 0; q->after[i]; i++)
+		if (!add_after(sp, q->after[i]))
+			return false;
 	return true;
 }
 

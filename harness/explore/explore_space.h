@@ -13,7 +13,9 @@
 #include "ntprof/explore.h"
 
 #define NP_X_MAX_DIMS  20
-#define NP_X_MAX_STEPS 3       /* a prelude of at most two steps, then the explored call */
+#define NP_X_MAX_PRELUDE 2     /* steps before the explored call */
+#define NP_X_MAX_AFTER 2       /* a sequence's steps after it */
+#define NP_X_MAX_STEPS (NP_X_MAX_PRELUDE + 1 + NP_X_MAX_AFTER)
 #define NP_X_VALUE_MAX 48
 #define NP_X_MAX_TARGETS (64 * NP_ARCH_COUNT)
 
@@ -33,9 +35,14 @@ typedef struct np_xspace {
 	const np_function *f;
 	np_xdim d[NP_X_MAX_DIMS];
 	unsigned nd;
-	np_step prelude[NP_X_MAX_STEPS - 1];
-	const char *prelude_text[NP_X_MAX_STEPS - 1];
+	np_step prelude[NP_X_MAX_PRELUDE];
+	const char *prelude_text[NP_X_MAX_PRELUDE];
 	unsigned nprelude;
+	const char *sequence;          /* a sequence's name; NULL: the call alone */
+	np_pair fixed;                 /* an argument of the call taken off the axes (name "": none) */
+	np_step after[NP_X_MAX_AFTER]; /* a sequence's later steps */
+	int after_dim[NP_X_MAX_AFTER][NP_MAX_ARGS];   /* the axis an argument takes, -1: as written */
+	unsigned nafter;
 	int base, size, bucket, cpus;  /* the axes derived values read, -1 for none */
 	np_xbound spelling[2];         /* the Nt and Zw names */
 } np_xspace;
@@ -57,6 +64,10 @@ typedef struct np_xresults {
  * list or a prelude does not parse: a defect of the table, which
  * tests/harness/test_explore.c rules out for every explorable function. */
 bool np_xspace_init(np_xspace *sp, const np_function *f);
+
+/* A sequence's space: its explored call's, less the fixed argument's axis,
+ * with its later steps. False on a defect of the table, as above. */
+bool np_xspace_init_sequence(np_xspace *sp, const np_xsequence *q);
 
 /* A combination: the index of a boundary on each axis (0: the plain default). */
 typedef struct np_xcombo {

@@ -411,3 +411,27 @@ bool np_xexplorable(const np_function *f)
 {
 	return f->kind == NP_KIND_NATIVE || f->kind == NP_KIND_WIN32 || f->kind == NP_KIND_SYSINFO;
 }
+
+/* ---- sequences ---- */
+
+/* Calls that only show a bug through what a later call sees: the interval
+ * set, then read back (SI-3, SI-4, QI-5: a query that ignores the set); a
+ * profile made with the explored arguments, then started (ST-1); a profile
+ * started, stopped and started again (ST-2, SP-2: a stop that does not
+ * undo the start). `$Source` takes the explored call's Source. */
+static const char *const query_after_set[] = { "NtQueryIntervalProfile Source=$Source", NULL };
+static const char *const start_after_create[] = { "NtStartProfile ProfileHandle=h", NULL };
+static const char *const stop_then_start[] = { "NtStopProfile ProfileHandle=h", "NtStartProfile ProfileHandle=h",
+					       NULL };
+
+static const np_xsequence sequences[] = {
+	{ "set-query", "NtSetIntervalProfile", NULL, query_after_set },
+	{ "create-start", "NtCreateProfile", "ProfileHandle=>h", start_after_create },
+	{ "start-stop-start", "NtStartProfile", NULL, stop_then_start },
+};
+
+const np_xsequence *np_xsequences(unsigned *count)
+{
+	*count = sizeof sequences / sizeof *sequences;
+	return sequences;
+}

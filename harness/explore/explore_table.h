@@ -50,6 +50,18 @@ const np_xlist *np_xbounds_given(unsigned *count);
  * call's handle argument names the profile they capture. */
 const char *const *np_xprelude(const np_function *f);
 
+/* A short sequence: the explored call (its prelude first, np_xprelude),
+ * then steps that see what it left. An argument of a later step written
+ * Name=$Axis takes the explored call's value of that axis. */
+typedef struct np_xsequence {
+	const char *name;            /* the vector ID's stem: explore/NAME-HASH */
+	const char *function;        /* the explored call */
+	const char *fixed;           /* Name=Value: an argument of it taken off its axes, or NULL */
+	const char *const *after;    /* the later steps, NULL-terminated (at most two) */
+} np_xsequence;
+
+const np_xsequence *np_xsequences(unsigned *count);
+
 /* True for the functions the explorer generates calls of: every native,
  * Win32 and system-information call of the catalog, not the pseudo-steps. */
 bool np_xexplorable(const np_function *f);

@@ -37,8 +37,9 @@ void np_xpoint_describe(const np_xpoint *p, char *buf, size_t cap)
 uint64_t np_xpoint_hash(const np_xpoint *p)
 {
 	uint64_t h = 0xCBF29CE484222325ull;   /* FNV-1a */
-	const char *parts[2] = { p->sp->f->name, NULL };
-	for (const char *c = parts[0]; *c; c++)
+	for (const char *c = p->sp->f->name; *c; c++)
+		h = (h ^ (uint8_t)*c) * 0x100000001B3ull;
+	for (const char *c = p->sp->sequence; c && *c; c++)   /* a sequence is another vector */
 		h = (h ^ (uint8_t)*c) * 0x100000001B3ull;
 	for (unsigned i = 0; i < p->sp->nd; i++) {
 		h = (h ^ 0xFF) * 0x100000001B3ull;   /* separates the values */
@@ -52,7 +53,7 @@ void np_xvector_id(const np_xpoint *p, char *buf, size_t cap)
 {
 	char fn[NP_NAME_MAX];
 	size_t n = 0;
-	for (const char *c = p->sp->f->name; *c && n + 1 < sizeof fn; c++)
+	for (const char *c = p->sp->sequence ? p->sp->sequence : p->sp->f->name; *c && n + 1 < sizeof fn; c++)
 		fn[n++] = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
 	fn[n] = '\0';
 	snprintf(buf, cap, "explore/%s-%08x", fn, (unsigned)(np_xpoint_hash(p) & 0xFFFFFFFFu));
@@ -87,10 +88,21 @@ void np_xpoint_vector(const np_xpoint *p, np_vector *v, np_step *steps)
 	/* The values are the catalog's boundaries (test_explore reads the
 	 * literal ones as a vector would) and numbers derived in range: a step
 	 * the parser refuses is a bug of the explorer's tables. */
+	if (sp->fixed.name[0])
+		st->arg[st->narg++] = sp->fixed;
 	if (np_step_type(st))
 		abort(); /* LCOV_EXCL_LINE */
+	for (unsigned k = 0; k < sp->nafter; k++) {
+		np_step *next = &steps[sp->nprelude + 1 + k];
+		*next = sp->after[k];
+		for (unsigned a = 0; a < next->narg; a++)
+			if (sp->after_dim[k][a] >= 0)
+				snprintf(next->arg[a].value, sizeof next->arg[a].value, "%s", p->val[sp->after_dim[k][a]]);
+		if (np_step_type(next))
+			abort(); /* LCOV_EXCL_LINE: the axis' values are the same parameter kind's */
+	}
 	v->step = steps;
-	v->nstep = sp->nprelude + 1;
+	v->nstep = sp->nprelude + 1 + sp->nafter;
 }
 
 unsigned long np_xevaluate(np_backend *b, const np_vector *v, const np_target_list *l, np_xresults *r)
@@ -294,7 +306,7 @@ static bool hazardous_outcome(np_result_kind k)
 /* The architectures the vector applies to: those whose every version takes
  * the combination's state, less those where the explored call cannot be
  * expressed on any version. */
-static unsigned applicable_archs(const np_xresults *r, const np_target_list *all)
+static unsigned applicable_archs(const np_xresults *r, const np_target_list *all, unsigned explored)
 {
 	unsigned ok = 0, any_expressible = 0, refused = 0;
 	for (unsigned t = 0; t < all->count; t++) {
@@ -304,7 +316,7 @@ static unsigned applicable_archs(const np_xresults *r, const np_target_list *all
 			continue;
 		}
 		ok |= bit;
-		if (r->rec[t][r->nstep - 1].outcome.kind != NP_RESULT_NOT_APPLICABLE)
+		if (r->rec[t][explored].outcome.kind != NP_RESULT_NOT_APPLICABLE)
 			any_expressible |= bit;
 	}
 	return ok & ~refused & any_expressible;
@@ -320,7 +332,8 @@ bool np_xvector_write(FILE *out, np_backend *model, const np_xpoint *p, const ch
 	np_targets_all(&all);
 	np_xpoint_vector(p, &v, steps);
 	*evaluations += np_xevaluate(model, &v, &all, work);
-	unsigned archs = applicable_archs(work, &all);
+	unsigned explored = p->sp->nprelude;
+	unsigned archs = applicable_archs(work, &all, explored);
 	if (!archs)
 		return false;
 
@@ -339,8 +352,8 @@ bool np_xvector_write(FILE *out, np_backend *model, const np_xpoint *p, const ch
 			hazard = hazard || (!work->refused[t] && (archs & (1u << all.t[t].arch)) &&
 					    hazardous_outcome(work->rec[t][s].outcome.kind));
 	}
-	for (unsigned i = 1; i < nlines[v.nstep - 1]; i++)   /* the explored call's outcome moves */
-		changes = changes || strcmp(lines[v.nstep - 1][i].text, lines[v.nstep - 1][0].text) != 0;
+	for (unsigned i = 1; i < nlines[explored]; i++)   /* the explored call's outcome moves */
+		changes = changes || strcmp(lines[explored][i].text, lines[explored][0].text) != 0;
 	add_words(fl, sizeof fl, flags, NP_MAX_FLAGS);
 	add_words(fl, sizeof fl, nargs >= 2 ? "order" : NULL, NP_MAX_FLAGS);
 	add_words(fl, sizeof fl, changes ? "version-change" : NULL, NP_MAX_FLAGS);

@@ -41,9 +41,12 @@ static void known_note(FILE *out, const np_run *run, const np_row *r)
 		return;
 	else if (!e)
 		fprintf(out, " {unlisted: not in %s}", run->known->path);
-	else
-		fprintf(out, " {unlisted: %s:%d lists %s step %d: %s}", run->known->path, e->line,
-			np_class_name(e->cls), e->step, e->got);
+	else {
+		char step[NP_NAME_MAX];
+		np_known_step_text(e, step, sizeof step);
+		fprintf(out, " {unlisted: %s:%d lists %s step %s: %s}", run->known->path, e->line,
+			np_class_name(e->cls), step, e->got);
+	}
 }
 
 static void text_row(FILE *out, const np_run *run, const np_row *r)
@@ -69,8 +72,10 @@ static void text_row(FILE *out, const np_run *run, const np_row *r)
 
 static void entry_text(FILE *out, const np_known_entry *e)
 {
-	fprintf(out, "%s%s%s %s step %d: %s", e->vector, e->scope_text[0] ? " " : "", e->scope_text,
-		np_class_name(e->cls), e->step, e->got);
+	char step[NP_NAME_MAX];
+	np_known_step_text(e, step, sizeof step);
+	fprintf(out, "%s%s%s %s step %s: %s", e->vector, e->scope_text[0] ? " " : "", e->scope_text,
+		np_class_name(e->cls), step, e->got);
 }
 
 /* A stale entry: the divergence it lists no longer happens. */
@@ -249,7 +254,9 @@ static void report_junit(FILE *out, const np_run *run)
 		escape(out, run->known->path, true);
 		fprintf(out, ":%d\"><failure type=\"stale\" message=\"", e->line);
 		escape(out, e->vector, true);
-		fprintf(out, " %s step %d: ", np_class_name(e->cls), e->step);
+		char step[NP_NAME_MAX];
+		np_known_step_text(e, step, sizeof step);
+		fprintf(out, " %s step %s: ", np_class_name(e->cls), step);
 		escape(out, e->got, true);
 		fprintf(out, ": listed divergence no longer happens (now %s on %s/%s)\"/></testcase>\n",
 			np_class_name(e->now), np_version_key(e->now_target.version), np_arch_name(e->now_target.arch));

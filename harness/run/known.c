@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Known-divergence files: reading, matching a run, writing one from a run.
+/* Known-divergence files: reading one (matching a run: known_match.c;
+ * writing one from a run: known_write.c and known_group.c).
  *
- *   VECTOR-ID [on RANGE] [arch=LIST] CLASS step N: GOT # REASON
+ *   VECTOR-ID|PATTERN [on RANGE] [arch=LIST] CLASS step N|FUNCTION|*: GOT|* # REASON
  *
  * fixtures/known/README.md is the format's reference. Standard C only: the
  * Windows exe links this file too. */
@@ -11,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ntprof/known.h"
+#include "run/known_got.h"
+#include "vectors/catalog.h"
 
 #define LINE_MAX_BYTES 2048
 
@@ -60,13 +62,6 @@ static bool collapse(char *dst, size_t cap, const char *src, size_t len)
 	return true;
 }
 
-static bool same_text(const char *a, const char *b)
-{
-	char x[NP_TEXT_MAX * 2 + 1], y[NP_TEXT_MAX * 2 + 1];
-	return collapse(x, sizeof x, a, strlen(a)) && collapse(y, sizeof y, b, strlen(b)) &&
-	       strcmp(x, y) == 0;
-}
-
 /* arch=x86,x64 (standard C: no strtok_r). */
 static bool parse_arches(const char *list, bool arch[NP_ARCH_COUNT])
 {
@@ -111,6 +106,35 @@ static bool is_todo(const char *reason)
 static const char *const failing_classes =
 	"status-mismatch, output-mismatch, not-exported, stub or crashed";
 
+/* The deciding step of `step N:`, `step FUNCTION:` or `step *:` (tok). */
+static bool parse_step(const char *path, int lineno, const char *tok, np_known_entry *e, np_error *err)
+{
+	size_t len = strlen(tok);
+	if (len < 2 || tok[len - 1] != ':')
+		return np_error_at(err, path, lineno, "expected `step N:` after the class, not `step %s`", tok);
+	if (strcmp(tok, "*:") == 0)
+		return true;   /* any step: step 0, no function */
+	size_t digits = strspn(tok, "0123456789");
+	if (digits == 0) {
+		char name[NP_NAME_MAX];
+		if (len - 1 < sizeof name) {
+			memcpy(name, tok, len - 1);
+			name[len - 1] = '\0';
+			e->step_function = np_function_find(name);
+		}
+		if (!e->step_function)
+			return np_error_at(err, path, lineno, "expected `step N:` after the class, not `step %s` "
+					   "(N, a function of the catalog, or *)", tok);
+		return true;
+	}
+	if (digits > 2 || digits != len - 1)
+		return np_error_at(err, path, lineno, "expected `step N:` after the class, not `step %s`", tok);
+	e->step = atoi(tok);
+	if (e->step < 1 || e->step > NP_MAX_STEPS)
+		return np_error_at(err, path, lineno, "step %s is not a step number (1 to %d)", tok, NP_MAX_STEPS);
+	return true;
+}
+
 static bool parse_entry(const char *path, int lineno, const char *text, np_known_entry *e, np_error *err)
 {
 	static const char shape[] = "expected `VECTOR-ID [on RANGE] [arch=LIST] CLASS step N: GOT # REASON`";
@@ -120,6 +144,7 @@ static bool parse_entry(const char *path, int lineno, const char *text, np_known
 	e->line = lineno;
 	if (!next_word(&p, e->vector, sizeof e->vector))
 		return np_error_at(err, path, lineno, "vector ID too long (at most %d characters)", NP_TEXT_MAX - 1);
+	e->pattern = strchr(e->vector, '*') != NULL;
 
 	/* the scope: every target unless `on RANGE` or arch=LIST narrows it */
 	e->scope.lo = 0;
@@ -155,17 +180,13 @@ static bool parse_entry(const char *path, int lineno, const char *text, np_known
 		return np_error_at(err, path, lineno, "class %s is no divergence: only %s can be listed", tok,
 			    failing_classes);
 
-	/* step N: */
+	/* step N:, step FUNCTION: (a call of it decides) or step *: (any step) */
 	if (!next_word(&p, tok, sizeof tok) || strcmp(tok, "step") != 0)
 		return np_error_at(err, path, lineno, "expected `step N:` after the class");
 	if (!next_word(&p, tok, sizeof tok) || !tok[0])
 		return np_error_at(err, path, lineno, "expected `step N:` after the class");
-	size_t digits = strspn(tok, "0123456789");
-	if (digits == 0 || digits > 2 || strcmp(tok + digits, ":") != 0)
-		return np_error_at(err, path, lineno, "expected `step N:` after the class, not `step %s`", tok);
-	e->step = atoi(tok);
-	if (e->step < 1 || e->step > NP_MAX_STEPS)
-		return np_error_at(err, path, lineno, "step %s is not a step number (1 to %d)", tok, NP_MAX_STEPS);
+	if (!parse_step(path, lineno, tok, e, err))
+		return false;
 
 	/* GOT # REASON: the reason starts at the first # after a blank */
 	for (mark = p; *mark && !(*mark == '#' && is_blank(mark[-1])); mark++)
@@ -173,7 +194,7 @@ static bool parse_entry(const char *path, int lineno, const char *text, np_known
 	if (!collapse(e->got, sizeof e->got, p, (size_t)(mark - p)))
 		return np_error_at(err, path, lineno, "observed outcome too long (at most %d characters)", (int)sizeof e->got - 1);
 	if (!e->got[0])
-		return np_error_at(err, path, lineno, "expected the observed outcome (a report's `got`) after `step %d:`", e->step);
+		return np_error_at(err, path, lineno, "expected the observed outcome (a report's `got`) after `step %s`", tok);
 	if (!*mark)
 		return np_error_at(err, path, lineno, "missing reason: end the line with `# why this divergence is expected`");
 	if (!collapse(e->reason, sizeof e->reason, mark + 1, strlen(mark + 1)))
@@ -182,7 +203,30 @@ static bool parse_entry(const char *path, int lineno, const char *text, np_known
 		return np_error_at(err, path, lineno, "missing reason: end the line with `# why this divergence is expected`");
 	if (is_todo(e->reason))
 		return np_error_at(err, path, lineno, "the reason is still TODO: say why %s diverges", e->vector);
+	const char *why;
+	e->any_got = strcmp(e->got, "*") == 0;
+	if (!e->any_got && (why = np_known_value_parse(e->got, &e->value)))
+		return np_error_at(err, path, lineno, "%s: %s", e->got, why);
 	return true;
+}
+
+/* Two entries for one vector ID must not share a target: which would
+ * judge the row? A pattern may overlap other entries (a row is known when
+ * any entry covering it lists its failure), but not an entry that lists
+ * the same thing for the same targets. The earlier entry, or NULL. */
+static const np_known_entry *listed_before(const np_known *k, const np_known_entry *e)
+{
+	for (unsigned i = 0; i < k->count; i++) {
+		const np_known_entry *o = &k->e[i];
+		if (strcmp(o->vector, e->vector) != 0 || !scopes_overlap(&o->scope, &e->scope))
+			continue;
+		if (!e->pattern)
+			return o;
+		if (o->cls == e->cls && o->step == e->step && o->step_function == e->step_function &&
+		    o->any_got == e->any_got && (e->any_got || np_known_value_equal(&o->value, &e->value)))
+			return o;
+	}
+	return NULL;
 }
 
 bool np_known_read(np_known *k, const char *path, FILE *in, np_error *err)
@@ -226,10 +270,10 @@ bool np_known_read(np_known *k, const char *path, FILE *in, np_error *err)
 		np_known_entry *e = &k->e[k->count];
 		if (!parse_entry(path, lineno, s, e, err))
 			return false;
-		for (unsigned i = 0; i < k->count; i++)
-			if (strcmp(k->e[i].vector, e->vector) == 0 && scopes_overlap(&k->e[i].scope, &e->scope))
-				return np_error_at(err, path, lineno, "%s is listed twice for the same target (first at line %d)",
-					    e->vector, k->e[i].line);
+		const np_known_entry *first = listed_before(k, e);
+		if (first)
+			return np_error_at(err, path, lineno, "%s is listed twice for the same target (first at line %d)",
+					   e->vector, first->line);
 		k->count++;
 	}
 	if (ferror(in))
@@ -256,299 +300,3 @@ void np_known_free(np_known *k)
 	memset(k, 0, sizeof *k);
 }
 
-static bool has_vector(const np_vector_set *set, const char *id)
-{
-	for (unsigned i = 0; i < set->count; i++)
-		if (strcmp(set->v[i].id, id) == 0)
-			return true;
-	return false;
-}
-
-bool np_known_check(const np_known *k, const np_vector_set *const *sets, unsigned nsets,
-		    const char *where, np_error *err)
-{
-	for (unsigned i = 0; i < k->count; i++) {
-		bool found = false;
-		for (unsigned s = 0; s < nsets && !found; s++)
-			found = has_vector(sets[s], k->e[i].vector);
-		if (!found)
-			return np_error_at(err, k->path, k->e[i].line,
-					   "%s: no such vector in %s (an entry for no vector never runs, so it could never fail)",
-					   k->e[i].vector, where);
-	}
-	return true;
-}
-
-static np_known_entry *covering(np_known *k, const np_row *r)
-{
-	for (unsigned i = 0; i < k->count; i++)
-		if (strcmp(k->e[i].vector, r->vector->id) == 0 &&
-		    np_applies(&k->e[i].scope, r->target.version, r->target.arch))
-			return &k->e[i];
-	return NULL;
-}
-
-void np_known_apply(np_known *k, np_run *run)
-{
-	k->known = k->unlisted = k->stale = k->not_run = 0;
-	for (unsigned i = 0; i < k->count; i++) {
-		k->e[i].matched = 0;
-		k->e[i].ran = false;
-	}
-	for (unsigned i = 0; i < run->count; i++) {
-		np_row *r = &run->row[i];
-		np_known_entry *e = covering(k, r);
-		r->listed = e;
-		if (r->cls == NP_CLASS_KNOWN)   /* applied before: judge what was observed */
-			run->tally[r->cls]--, r->cls = r->observed, run->tally[r->cls]++;
-		r->observed = r->cls;
-		if (e && !e->ran && r->cls != NP_CLASS_NOT_APPLICABLE && r->cls != NP_CLASS_SKIPPED) {
-			e->ran = true;
-			e->now = r->cls;
-			e->now_target = r->target;
-		}
-		if (!np_class_is_failure(r->cls))
-			continue;
-		if (e && e->cls == r->cls && e->step == r->step + 1 && same_text(e->got, r->got)) {
-			run->tally[r->cls]--;
-			r->cls = NP_CLASS_KNOWN;
-			run->tally[r->cls]++;
-			e->matched++;
-			k->known++;
-		} else {
-			k->unlisted++;
-		}
-	}
-	for (unsigned i = 0; i < k->count; i++) {
-		/* An entry whose vector did not run on a target it covers says
-		 * nothing about this run (a subset of the files or targets). */
-		if (!k->e[i].ran)
-			k->not_run++;
-		else if (!k->e[i].matched)
-			k->stale++;
-	}
-	run->known = k;
-}
-
-bool np_known_failed(const np_known *k)
-{
-	return k->unlisted || k->stale;
-}
-
-/* ---- writing ---- */
-
-typedef struct writer {
-	FILE *out;      /* NULL: measuring the head column */
-	int width;
-} writer;
-
-static void emit(writer *w, const char *vector, const char *scope, np_class cls, int step,
-		 const char *got, const char *reason)
-{
-	char head[NP_TEXT_MAX * 2];
-	snprintf(head, sizeof head, "%s%s%s", vector, scope[0] ? " " : "", scope);
-	if (!w->out) {
-		if ((int)strlen(head) > w->width)
-			w->width = (int)strlen(head);
-		return;
-	}
-	fprintf(w->out, "%-*s  %-15s  step %d: %s  # %s\n", w->width, head, np_class_name(cls), step, got,
-		reason);
-}
-
-static void reason_for(const np_row *r, char *buf, size_t cap)
-{
-	if (r->cls == NP_CLASS_KNOWN)
-		snprintf(buf, cap, "%s", r->listed->reason);
-	else if (r->listed)
-		snprintf(buf, cap, "TODO was: %s", r->listed->reason);
-	else
-		snprintf(buf, cap, "TODO");
-}
-
-static bool ran(const np_row *r)
-{
-	return r->cls != NP_CLASS_NOT_APPLICABLE && r->cls != NP_CLASS_SKIPPED;
-}
-
-static bool same_outcome(const np_row *a, const np_row *b)
-{
-	return np_row_observed(a) == np_row_observed(b) && a->step == b->step && same_text(a->got, b->got);
-}
-
-/* One vector's rows by target (NULL: no row there). */
-typedef struct grid {
-	const np_row *at[NP_VERSION_COUNT][NP_ARCH_COUNT];
-} grid;
-
-/* 'F' failed as `like` did there, 'O' ran there otherwise, 'N' did not run there. */
-static char state_at(const grid *g, unsigned v, unsigned a, const np_row *like)
-{
-	const np_row *r = g->at[v][a];
-	if (!r || !ran(r))
-		return 'N';
-	return np_class_is_failure(np_row_observed(r)) && same_outcome(r, like) ? 'F' : 'O';
-}
-
-typedef struct span {
-	unsigned lo, hi;
-	bool arch[NP_ARCH_COUNT];
-	const np_row *known, *differs, *first;   /* for the reason */
-} span;
-
-static void scope_of(const span *s, char *buf, size_t cap)
-{
-	const unsigned last = NP_VERSION_COUNT - 1;
-	const char *lo = np_version_key((np_ver)s->lo), *hi = np_version_key((np_ver)s->hi);
-	size_t used = 0;
-	buf[0] = '\0';
-	if (s->lo == 0 && s->hi == last)
-		;
-	else if (s->lo == s->hi)
-		used = (size_t)snprintf(buf, cap, "on %s", lo);
-	else if (s->lo == 0)
-		used = (size_t)snprintf(buf, cap, "on <=%s", hi);
-	else if (s->hi == last)
-		used = (size_t)snprintf(buf, cap, "on >=%s", lo);
-	else
-		used = (size_t)snprintf(buf, cap, "on %s..%s", lo, hi);
-	unsigned n = 0;
-	for (unsigned a = 0; a < NP_ARCH_COUNT; a++)
-		n += s->arch[a];
-	if (n == NP_ARCH_COUNT)
-		return;
-	for (unsigned a = 0, k = 0; a < NP_ARCH_COUNT && used < cap; a++)
-		if (s->arch[a])
-			used += (size_t)snprintf(buf + used, cap - used, "%s%s", k++ ? "," : used ? " arch=" : "arch=",
-						 np_arch_name((np_arch)a));
-}
-
-/* The failures of one outcome (`like`) in few lines that cover no target
- * where the vector ran otherwise: per architecture, runs of versions from
- * one such failure to the last before a target where it ran otherwise,
- * widened to the end of the version table where nothing ran otherwise
- * beyond; architectures with the same run share a line. Runs of two
- * outcomes never meet, so the lines of a vector share no target. */
-static void write_spans(writer *w, const grid *g, const np_row *like)
-{
-	span sp[NP_VERSION_COUNT * NP_ARCH_COUNT];
-	unsigned nsp = 0;
-	for (unsigned a = 0; a < NP_ARCH_COUNT; a++) {
-		bool before = false;   /* ran otherwise at a lower version */
-		for (unsigned v = 0; v < NP_VERSION_COUNT;) {
-			char st = state_at(g, v, a, like);
-			if (st != 'F') {
-				before = before || st == 'O';
-				v++;
-				continue;
-			}
-			span s = { before ? v : 0, v, { false }, NULL, NULL, NULL };
-			unsigned k = v;
-			for (; k < NP_VERSION_COUNT && (st = state_at(g, k, a, like)) != 'O'; k++) {
-				if (st != 'F')
-					continue;
-				const np_row *r = g->at[k][a];
-				s.hi = k;
-				if (!s.first)
-					s.first = r;
-				if (!s.known && r->cls == NP_CLASS_KNOWN)
-					s.known = r;
-				if (!s.differs && r->cls != NP_CLASS_KNOWN && r->listed)
-					s.differs = r;
-			}
-			if (k == NP_VERSION_COUNT)
-				s.hi = NP_VERSION_COUNT - 1;
-			unsigned i = 0;
-			while (i < nsp && (sp[i].lo != s.lo || sp[i].hi != s.hi))
-				i++;
-			if (i == nsp)
-				sp[nsp++] = s;
-			else if (!sp[i].known)
-				sp[i].known = s.known, sp[i].differs = sp[i].differs ? sp[i].differs : s.differs;
-			sp[i].arch[a] = true;
-			before = true;
-			v = k;
-		}
-	}
-	for (unsigned i = 0; i < nsp; i++) {
-		char scope[NP_TEXT_MAX], reason[NP_TEXT_MAX * 2 + 16];
-		scope_of(&sp[i], scope, sizeof scope);
-		reason_for(sp[i].known ? sp[i].known : sp[i].differs ? sp[i].differs : sp[i].first, reason, sizeof reason);
-		emit(w, like->vector->id, scope, np_row_observed(like), like->step + 1, like->got, reason);
-	}
-}
-
-/* One vector's rows (g[0..n)): the entry's own line when one entry matched
- * every failure; one line without a scope when every failure was alike and
- * either the run had one target (a live run: the file is that machine's)
- * or the vector failed wherever it ran; else scoped lines per outcome. */
-static void write_group(writer *w, const np_run *run, const np_row *g, unsigned n)
-{
-	const np_row *first = NULL, *known = NULL, *differs = NULL;
-	unsigned failing = 0, running = 0;
-	bool alike = true, one_entry = true;
-	for (unsigned i = 0; i < n; i++) {
-		const np_row *r = &g[i];
-		running += ran(r);
-		if (!np_class_is_failure(np_row_observed(r)))
-			continue;
-		failing++;
-		if (!first)
-			first = r;
-		if (r->cls == NP_CLASS_KNOWN && !known)
-			known = r;
-		if (r->cls != NP_CLASS_KNOWN && r->listed && !differs)
-			differs = r;
-		alike = alike && same_outcome(r, first);
-		one_entry = one_entry && r->cls == NP_CLASS_KNOWN && r->listed == first->listed;
-	}
-	if (!failing)
-		return;
-	char reason[NP_TEXT_MAX * 2 + 16];
-	if (alike && one_entry) {
-		const np_known_entry *e = first->listed;
-		emit(w, first->vector->id, e->scope_text, np_row_observed(first), first->step + 1, first->got, e->reason);
-		return;
-	}
-	if (alike && (run->targets == 1 || failing == running)) {
-		reason_for(known ? known : differs ? differs : first, reason, sizeof reason);
-		emit(w, first->vector->id, "", np_row_observed(first), first->step + 1, first->got, reason);
-		return;
-	}
-	grid gr;
-	memset(&gr, 0, sizeof gr);
-	for (unsigned i = 0; i < n; i++)
-		if (!gr.at[g[i].target.version][g[i].target.arch])   /* the first, should a target repeat */
-			gr.at[g[i].target.version][g[i].target.arch] = &g[i];
-	for (unsigned i = 0; i < n; i++) {
-		bool seen = false;
-		if (!np_class_is_failure(np_row_observed(&g[i])))
-			continue;
-		for (unsigned j = 0; j < i && !seen; j++)
-			seen = np_class_is_failure(np_row_observed(&g[j])) && same_outcome(&g[j], &g[i]);
-		if (!seen)
-			write_spans(w, &gr, &g[i]);
-	}
-}
-
-static void write_all(writer *w, const np_run *run)
-{
-	for (unsigned i = 0, n; i < run->count; i += n) {
-		for (n = 1; i + n < run->count && run->row[i + n].vector == run->row[i].vector; n++)
-			;
-		write_group(w, run, &run->row[i], n);
-	}
-}
-
-void np_known_write(FILE *out, const np_run *run)
-{
-	writer w = { NULL, 0 };
-	write_all(&w, run);
-	fprintf(out, "# Known divergences of backend %s, written by `ntprof run --known-write`.\n", run->backend);
-	for (unsigned i = 0; i < run->nenv; i++)
-		fprintf(out, "# env %s: %s\n", run->env[i].name, run->env[i].value);
-	fprintf(out, "# VECTOR-ID [on RANGE] [arch=LIST] CLASS step N: GOT # REASON (fixtures/known/README.md).\n"
-		     "# Replace every TODO with why the divergence is expected: ntprof refuses TODO reasons.\n");
-	w.out = out;
-	write_all(&w, run);
-}

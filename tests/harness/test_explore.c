@@ -416,9 +416,69 @@ static void test_explore_skipped_targets_are_not_run(void **state)
 	free(text);
 }
 
+/* Every sequence of the table makes a space: its explored call's axes less
+ * the fixed argument, its later steps parsed; a point's vector holds every
+ * step, and an argument written Name=$Axis takes the point's value. The
+ * twin: another value on the axis shows in the later step. */
+static void test_explore_sequences_make_vectors(void **state)
+{
+	(void)state;
+	unsigned n;
+	const np_xsequence *q = np_xsequences(&n);
+	assert_true(n >= 3);
+	static np_xspace sp;
+	static np_vector v;
+	static np_step steps[NP_X_MAX_STEPS];
+	for (unsigned i = 0; i < n; i++) {
+		if (!np_xspace_init_sequence(&sp, &q[i]))
+			fail_msg("sequence %s: a defect of the table", q[i].name);
+		np_xcombo c;
+		memset(&c, 0, sizeof c);
+		np_xpoint p;
+		assert_true(np_xpoint_resolve(&sp, &c, &p));
+		np_xpoint_vector(&p, &v, steps);
+		unsigned after = 0;
+		while (q[i].after[after])
+			after++;
+		assert_int_equal(v.nstep, sp.nprelude + 1 + after);
+		assert_string_equal(v.step[sp.nprelude].function, q[i].function);
+		char id[NP_TEXT_MAX], want[NP_TEXT_MAX];
+		np_xvector_id(&p, id, sizeof id);
+		snprintf(want, sizeof want, "explore/%s-", q[i].name);
+		assert_memory_equal(id, want, strlen(want));
+		if (q[i].fixed)
+			for (unsigned d = 0; d < sp.nd; d++)
+				assert_true(strncmp(q[i].fixed, sp.d[d].name, strlen(sp.d[d].name)) != 0 ||
+					    q[i].fixed[strlen(sp.d[d].name)] != '=');
+	}
+	/* set-query: the query reads the Source the set was given */
+	assert_true(np_xspace_init_sequence(&sp, &q[0]));
+	assert_string_equal(q[0].name, "set-query");
+	np_xcombo c;
+	memset(&c, 0, sizeof c);
+	int source = -1;
+	for (unsigned d = 0; d < sp.nd; d++)
+		if (strcmp(sp.d[d].name, "Source") == 0)
+			source = (int)d;
+	assert_true(source >= 0 && sp.d[source].n > 1);
+	c.idx[source] = 1;
+	np_xpoint p;
+	assert_true(np_xpoint_resolve(&sp, &c, &p));
+	np_xpoint_vector(&p, &v, steps);
+	assert_string_equal(v.step[1].arg[0].name, "Source");
+	assert_string_equal(v.step[1].arg[0].value, sp.d[source].b[1].text);
+	assert_true(strcmp(sp.d[source].b[1].text, sp.d[source].b[0].text) != 0);
+	np_xpoint single;
+	np_xspace alone;
+	assert_true(np_xspace_init(&alone, np_function_find("NtSetIntervalProfile")));
+	assert_true(np_xpoint_resolve(&alone, &c, &single));
+	assert_true(np_xpoint_hash(&single) != np_xpoint_hash(&p));   /* a sequence is another vector */
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_explore_table_covers_the_catalog),
+	cmocka_unit_test(test_explore_sequences_make_vectors),
 	cmocka_unit_test(test_explore_table_cites_spec_rules),
 	cmocka_unit_test(test_explore_predicates_turn),
 	T(test_explore_minimise_keeps_what_the_divergence_needs),

@@ -26,13 +26,18 @@ typedef struct np_explore_options {
 	double seconds;             /* stop starting combinations after this long; 0: no limit */
 	np_backend *against;        /* NULL: version differences on the model */
 	const char *against_name;   /* how the backend was named (--against), for the report */
+	bool no_sequences;          /* single calls only: no short sequences (explore_table.c) */
+	const struct np_known *known;  /* --against: divergences it lists are counted, not reported */
+	const char *known_name;     /* its file, for the report */
 } np_explore_options;
 
 typedef struct np_explore_stats {
 	unsigned long combinations; /* combinations evaluated, over every function */
 	unsigned long evaluations;  /* (combination, target) runs on each backend, minimising included */
 	unsigned long classes;      /* classes reported */
-	unsigned long divergences;  /* --against: (combination, target) pairs that differed */
+	unsigned long divergences;  /* --against: (combination, target) pairs that differed, unlisted */
+	unsigned long known;        /* --against: such pairs the known list lists */
+	unsigned long sequences;    /* the sequences explored */
 	double seconds;
 	bool stopped_by_time;       /* --seconds ended the sweep early */
 } np_explore_stats;

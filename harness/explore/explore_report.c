@@ -7,6 +7,7 @@
 
 #include "explore/explore_report.h"
 #include "ntprof/names.h"
+#include "ntprof/target_ranges.h"
 
 /* The rules a version difference rests on: the predicates of rules.h that
  * turn between the two versions (for this function), and the rules of the
@@ -214,30 +215,14 @@ static void divergent_targets(explorer *x, const np_xpoint *p, char *buf, size_t
 	np_xpoint_vector(p, &x->v, x->steps);
 	x->st->evaluations += np_xevaluate(x->model, &x->v, &x->run, x->work);
 	x->st->evaluations += np_xevaluate(x->against, &x->v, &x->run, x->bres);
-	size_t used = 0;
-	buf[0] = '\0';
-	for (unsigned a = 0; a < NP_ARCH_COUNT; a++) {
-		int lo = -1, hi = -1;
-		for (unsigned j = 0; j <= x->run.count; j++) {
-			unsigned k = j < x->run.count ? x->order[j] : 0;
-			bool in = j < x->run.count && x->run.t[k].arch == (np_arch)a &&
-				  np_xdiverges(x->work, x->bres, k).step >= 0;
-			if (in) {
-				if (lo < 0)
-					lo = (int)x->run.t[k].version;
-				hi = (int)x->run.t[k].version;
-				continue;
-			}
-			if (j < x->run.count && x->run.t[k].arch != (np_arch)a)
-				continue;
-			if (lo >= 0 && used < cap)
-				used += (size_t)snprintf(buf + used, cap - used, "%s%s%s%s/%s", used ? ", " : "",
-							 np_version_key((np_ver)lo), lo == hi ? "" : "..",
-							 lo == hi ? "" : np_version_key((np_ver)hi),
-							 np_arch_name((np_arch)a));
-			lo = hi = -1;
-		}
+	np_target_grid in = { .at = { { false } } }, ran = in;
+	for (unsigned k = 0; k < x->run.count; k++) {
+		np_target t = x->run.t[k];
+		ran.at[t.version][t.arch] = true;
+		if (np_xdiverges(x->work, x->bres, k).step >= 0)
+			in.at[t.version][t.arch] = true;
 	}
+	np_target_ranges(&in, &ran, buf, cap);
 	if (!buf[0])
 		snprintf(buf, cap, "nowhere now");
 }

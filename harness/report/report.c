@@ -8,6 +8,7 @@
 
 #include "ntprof/known.h"
 #include "ntprof/runner.h"
+#include "report/report_groups.h"
 
 bool np_format_parse(const char *text, np_format *out)
 {
@@ -31,43 +32,13 @@ static int step_line(const np_row *r)
 	return r->step >= 0 ? r->vector->step[r->step].line : r->vector->line;
 }
 
-/* What a known-divergence file says of a failing or known row. */
-static void known_note(FILE *out, const np_run *run, const np_row *r)
-{
-	const np_known_entry *e = r->listed;
-	if (r->cls == NP_CLASS_KNOWN)
-		fprintf(out, " {%s, listed at %s:%d}", np_class_name(r->observed), run->known->path, e->line);
-	else if (!np_class_is_failure(r->cls))
-		return;
-	else if (!e)
-		fprintf(out, " {unlisted: not in %s}", run->known->path);
-	else {
-		char step[NP_NAME_MAX];
-		np_known_step_text(e, step, sizeof step);
-		fprintf(out, " {unlisted: %s:%d lists %s step %s: %s}", run->known->path, e->line,
-			np_class_name(e->cls), step, e->got);
-	}
-}
-
+/* One row's line, its target named: --verbose, and TAP's comment on a failure. */
 static void text_row(FILE *out, const np_run *run, const np_row *r)
 {
-	char rules[256];
-	rules_of(r->vector, rules, sizeof rules);
-	fprintf(out, "%-17s %s on %s/%s [%s] %s:%d", np_class_name(r->cls), r->vector->id,
-		np_version_key(r->target.version), np_arch_name(r->target.arch), rules,
-		r->vector->file, step_line(r));
-	if (r->step >= 0)
-		fprintf(out, " step %d %s: expected %s, got %s", r->step + 1,
-			r->vector->step[r->step].function, r->expected, r->got);
-	if (r->note[0])
-		fprintf(out, " (%s)", r->note);
-	if (r->model[0])
-		fprintf(out, " [model: %s]", r->model);
-	if (r->fixture[0])
-		fprintf(out, " [fixture: %s]", r->fixture);
-	if (run->known)
-		known_note(out, run, r);
-	fputc('\n', out);
+	char tail[NP_ROW_TAIL_MAX];
+	np_row_tail(run, r, true, tail, sizeof tail);
+	fprintf(out, "%-17s %s on %s/%s%s\n", np_class_name(r->cls), r->vector->id,
+		np_version_key(r->target.version), np_arch_name(r->target.arch), tail);
 }
 
 static void entry_text(FILE *out, const np_known_entry *e)
@@ -108,15 +79,15 @@ static void summary_line(FILE *out, const np_run *run, const char *prefix)
 
 static void report_text(FILE *out, const np_run *run, bool verbose)
 {
-	fprintf(out, "ntprof run: backend %s, %u vectors, %u targets, %u results\n", run->backend,
-		run->vectors, run->targets, run->count);
+	fprintf(out, "ntprof run: backend %s, %u vectors, %u targets, %u results%s\n", run->backend,
+		run->vectors, run->targets, run->count,
+		verbose ? "" : "; lines grouped by vector, step and outcome (--verbose: a line per target)");
 	for (unsigned i = 0; i < run->nenv; i++)
 		fprintf(out, "env %s: %s\n", run->env[i].name, run->env[i].value);
-	for (unsigned i = 0; i < run->count; i++) {
-		const np_row *r = &run->row[i];
-		if (verbose || (r->cls != NP_CLASS_MATCH && r->cls != NP_CLASS_NOT_APPLICABLE))
-			text_row(out, run, r);
-	}
+	if (!verbose)
+		np_report_groups(out, run);
+	for (unsigned i = 0; verbose && i < run->count; i++)
+		text_row(out, run, &run->row[i]);
 	if (run->known) {
 		for (unsigned i = 0; i < run->known->count; i++) {
 			const np_known_entry *e = &run->known->e[i];

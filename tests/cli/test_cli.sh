@@ -337,7 +337,7 @@ else
 fi
 
 want_out "run: a good file" \
-	"ntprof run: backend model, 1 vectors, 1 targets, 1 results
+	"ntprof run: backend model, 1 vectors, 1 targets, 1 results; lines grouped by vector, step and outcome (--verbose: a line per target)
 summary: 1 match, 0 match-alternative, 0 known, 0 status-mismatch, 0 output-mismatch, 0 not-exported, 0 stub, 0 crashed, 0 not-applicable, 0 skipped" \
 	run --target 6.2/x64 "$tmp/dup1.vec"
 
@@ -353,7 +353,7 @@ EOF
 nt run --target 6.2/x64 --target 1809 "$tmp/mismatch.vec"
 if [ "$rc" -ne 1 ]; then
 	fail "run: a mismatching vector" "want exit status 1"
-elif ! grep -q -F "status-mismatch   cli/mismatch on 6.2/x64 [SI-1] $tmp/mismatch.vec:6 step 1 NtSetIntervalProfile: expected STATUS_SUCCESS (0x00000000), got STATUS_PRIVILEGE_NOT_HELD (0xC0000061)" "$tmp/out"; then
+elif ! grep -q -F "status-mismatch   cli/mismatch on 1809/x86, 6.2..1809/x64, 1809/wow64 [SI-1] $tmp/mismatch.vec:6 step 1 NtSetIntervalProfile: expected STATUS_SUCCESS (0x00000000), got STATUS_PRIVILEGE_NOT_HELD (0xC0000061)" "$tmp/out"; then
 	fail "run: a mismatching vector" "want the status-mismatch line with file:line"
 elif ! grep -q -x 'summary: 0 match, 0 match-alternative, 0 known, 4 status-mismatch, 0 output-mismatch, 0 not-exported, 0 stub, 0 crashed, 0 not-applicable, 0 skipped' "$tmp/out"; then
 	fail "run: a mismatching vector" "want 4 status mismatches in the summary"
@@ -387,7 +387,7 @@ EOF
 nt run --known "$tmp/good.known" --target 6.2/x64 --target 1809 "$tmp/mismatch.vec" "$tmp/dup1.vec"
 if [ "$rc" -ne 0 ]; then
 	fail "run --known: every failure listed" "want exit status 0"
-elif ! grep -q -F "known             cli/mismatch on 1809/wow64 [SI-1] $tmp/mismatch.vec:6 step 1 NtSetIntervalProfile: expected STATUS_SUCCESS (0x00000000), got $priv {status-mismatch, listed at $tmp/good.known:2}" "$tmp/out"; then
+elif ! grep -q -F "known             cli/mismatch on 1809/x86, 6.2..1809/x64, 1809/wow64 [SI-1] $tmp/mismatch.vec:6 step 1 NtSetIntervalProfile: expected STATUS_SUCCESS (0x00000000), got $priv {status-mismatch, listed at $tmp/good.known:2}" "$tmp/out"; then
 	fail "run --known: every failure listed" "want a known line naming $tmp/good.known:2"
 elif ! grep -q -x "known divergences $tmp/good.known: 1 entries, 4 rows known, 0 unlisted, 0 stale, 0 not run" "$tmp/out" ||
 	! grep -q -x 'summary: 4 match, 0 match-alternative, 4 known, 0 status-mismatch, 0 output-mismatch, 0 not-exported, 0 stub, 0 crashed, 0 not-applicable, 0 skipped' "$tmp/out"; then

@@ -49,7 +49,7 @@ else
 	not_ok "the report names the object's backend" "no 'backend dl-faithful' header"
 fi
 
-run --backend "dl:$dir/dl_faulty.so"
+run --backend "dl:$dir/dl_faulty.so" --verbose   # a line per target, for `caught`
 cp "$tmp/out" "$tmp/faulty"
 if [ "$rc" -eq 1 ]; then ok "dl_faulty.so: the run fails (exit 1)"; else not_ok "dl_faulty.so: the run fails (exit 1)" "rc $rc"; fi
 

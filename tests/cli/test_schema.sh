@@ -9,6 +9,7 @@
 #   - twins: each of those made wrong in one place is refused, exit 1, with
 #     the JSON path of the value named;
 #   - compare reads the live file beside the model, and reads format 1;
+#     matrix --observed shows it as a column beside the model;
 #   - a malformed SOURCE_DATE_EPOCH is refused before anything runs.
 #
 # Environment: NTPROF_BIN, NTPROF_SOURCE_ROOT. Prints TAP; exits 1 on failure.
@@ -67,7 +68,7 @@ twin() {
 }
 
 [ -x "$check" ] || { echo "1..1"; echo "not ok 1 - $check is not built"; exit 1; }
-echo "1..21"
+echo "1..23"
 
 "$NTPROF_BIN" run --format json --output "$tmp/model.json" "$root/fixtures"
 valid "a model run on every fixture and target" "$tmp/model.json"
@@ -169,6 +170,30 @@ if [ "$rc" -eq 1 ] && grep -q '^  set-interval/privilege-threshold  *status-mism
 	ok "compare still reads format 1, and its cells read as format 2's"
 else
 	not_ok "compare still reads format 1" "exit $rc" "$(cat "$tmp/cmp.txt" "$tmp/cmp.err" | head -5)"
+fi
+
+# matrix --observed: the live file as a column beside the model on its
+# version, marked where the system disagrees; a bad file and html refused.
+"$NTPROF_BIN" matrix --observed "$live" "$root/fixtures/interval/set-interval.vec" >"$tmp/matrix.txt" 2>"$tmp/matrix.err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q "^observed: wine 8.0 1903 18362 x64 (1903/x64)\$" "$tmp/matrix.txt" &&
+	grep -q '^set-interval/privilege-threshold  *1  *NtSetIntervalProfile .* PRIVILEGE_NOT_HELD  *!SUCCESS$' "$tmp/matrix.txt" &&
+	grep -q '^set-interval/privilege-held  *1  *NtSetIntervalProfile .* SUCCESS  *SUCCESS$' "$tmp/matrix.txt" &&
+	head -n 1 "$tmp/matrix.txt" | grep -q ', 1 versions,'; then
+	ok "matrix --observed: the live file beside the model on 1903 only, ! where it disagrees"
+else
+	not_ok "matrix --observed: the live file beside the model" "exit $rc" "$(head -9 "$tmp/matrix.txt" "$tmp/matrix.err")"
+fi
+printf '{"tool":"ntprof","format":2,\n"results":[{"vector":"x"}]}\n' >"$tmp/bad.json"
+"$NTPROF_BIN" matrix --observed "$tmp/bad.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+"$NTPROF_BIN" matrix --format html --observed "$live" >"$tmp/out2" 2>"$tmp/err2"
+rc2=$?
+if [ "$rc" -eq 2 ] && grep -q "^$tmp/bad.json:2: a result without \"version\"" "$tmp/err" && [ ! -s "$tmp/out" ] &&
+	[ "$rc2" -eq 2 ] && grep -q 'matrix: --observed takes --format text or markdown' "$tmp/err2"; then
+	ok "matrix --observed: a bad result file is refused with file:line, html with a usage error (exit 2)"
+else
+	not_ok "matrix --observed refuses a bad file and html" "exit $rc, $rc2" "$(head -2 "$tmp/err" "$tmp/err2")"
 fi
 
 # SOURCE_DATE_EPOCH: honoured, and refused when malformed, before anything runs.

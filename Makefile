@@ -157,6 +157,8 @@ DL_SRC      := $(wildcard tests/dl/dl_*.c)
 DL_SO       := $(DL_SRC:%.c=$(B)/%.so)
 PIC_OBJ     := $(patsubst %.c,$(B)/pic/%.o,$(MODEL_SRC) harness/run/impl_model.c)
 TEST_SCRIPT := $(TEST_SH:%=$(B)/%)
+# The JSON Schema validator the schema test runs (tests/cli/test_schema.sh).
+SCHEMA_CHECK := $(B)/tests/schema/json_schema_check
 # The benchmark (bench/): built with the tests, so that it keeps
 # compiling under every compiler and tree, and run only by `make bench`.
 BENCH_SRC   := $(wildcard bench/*.c)
@@ -197,7 +199,7 @@ $(B)/tests/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) $(TEST_DEFS)
 
 all: $(LIB) $(HELPERS_LIB) $(PROGRAM) tests
 lib: $(LIB) $(HELPERS_LIB)
-tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILES) $(DL_SO) $(BENCH_BIN) $(EXAMPLE_SO)
+tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILES) $(DL_SO) $(BENCH_BIN) $(EXAMPLE_SO) $(SCHEMA_CHECK)
 
 # Objects depend on this file, which changes only when the compiler or the
 # flags do: `make CC=clang` after a gcc build rebuilds instead of saying
@@ -228,6 +230,9 @@ $(HELPERS_LIB): $(HELPERS_OBJ)
 # The helpers' archive is there for their own tests (tests/harness/test_impl_helpers_*).
 $(TEST_BIN): $(B)/%: $(B)/%.o $(HARNESS_LIB) $(LIB) $(HELPERS_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+
+$(SCHEMA_CHECK): $(B)/%: $(B)/%.o $(HARNESS_LIB) $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(TEST_SCRIPT): $(B)/%: %
 	@mkdir -p $(@D)

@@ -15,7 +15,8 @@
 #   git stash; make; tools/golden.sh . build/ntprof /tmp/old.sums --record /tmp/old
 #   git stash pop; make; tools/golden.sh . build/ntprof /tmp/new.sums --record /tmp/new
 #   diff -r /tmp/old /tmp/new
-# Paths under ROOT are written as @ROOT@, and the explorer's timing line
+# Paths under ROOT are written as @ROOT@, SOURCE_DATE_EPOCH fixes the JSON
+# reports' timestamp, and the explorer's timing line
 # (stderr) is left out, so the sums do not depend on where or how fast it runs;
 # in `trace` and `explain`, the code and tests citing a rule keep their file
 # names but not their line numbers, which every edit of such a file moves.
@@ -32,6 +33,11 @@ fi
 [ -x "$ntprof" ] || { echo "golden.sh: NTPROF: '$ntprof' is not an executable" >&2; exit 2; }
 [ -n "$record" ] || [ -r "$sums" ] || { echo "golden.sh: SUMS: cannot read '$sums'" >&2; exit 2; }
 case $ntprof in /*) ;; *) ntprof=$(pwd)/$ntprof ;; esac
+# JSON reports carry a timestamp: SOURCE_DATE_EPOCH (the reproducible-builds
+# convention, https://reproducible-builds.org/specs/source-date-epoch/) pins
+# it, so that the sums do not depend on when the commands run.
+SOURCE_DATE_EPOCH=1767225600   # 2026-01-01T00:00:00Z
+export SOURCE_DATE_EPOCH
 root=$(cd "$root" && pwd)
 
 work=$(mktemp -d) || exit 2

@@ -70,6 +70,7 @@ typedef struct cli_command {
 	const char *summary;           /* what it does, one line */
 	const char *const *usage;      /* its usage lines, NULL-ended; NULL: left out of the usage */
 	const cli_syntax *syntax;      /* its options; NULL: it reads no options */
+	const char *const *notes;      /* --help's lines after the options, NULL-ended; NULL: none */
 } cli_command;
 
 /* Every command, in the order of the usage text. */

@@ -56,6 +56,8 @@ int cli_help(const cli_command *c)
 		option_help(stdout, c->syntax->shared);
 	}
 	printf("  %-32s %s\n  %-32s %s\n", "--help", "this text", "--version", "the version of ntprof");
+	for (const char *const *line = c->notes; line && *line; line++)
+		printf("%s%s\n", line == c->notes ? "\n" : "", *line);
 	return 0;
 }
 

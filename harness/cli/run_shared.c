@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "report/report_json.h"
 
 static int check_format(void *format, const char *value, const cli_option *o)
 {
@@ -81,6 +82,11 @@ int cli_run_load(const cli_run_settings *s, np_known *known, np_vector_set *set)
 {
 	if (s->output && s->known_write && strcmp(s->output, s->known_write) == 0)
 		return cli_usage("--output and --known-write name the same file");
+	char stamp[64], why[160];
+	if (s->format == NP_FORMAT_JSON && !np_report_timestamp(stamp, sizeof stamp, why, sizeof why)) {
+		fprintf(stderr, "ntprof: %s\n", why);   /* before anything runs: a live run is not lost */
+		return EXIT_BAD_INPUT;
+	}
 	/* Read before anything runs: a malformed file writes nothing. */
 	np_error err;
 	memset(known, 0, sizeof *known);

@@ -24,6 +24,7 @@ struct np_matrix {
 	unsigned ntext, captext;
 	uint32_t *slot;                   /* open addressing: text id, 0 = empty */
 	unsigned nslot;
+	np_compare *observed;             /* --observed: result files beside the model, or NULL */
 };
 
 /* A cell's text from a step's record (exposed for tests). */

@@ -45,6 +45,17 @@ static void version_text(const np_matrix *m, unsigned row, np_ver v, const char 
 	np_matrix_column_text(m, row, v, buf + n, cap - n);
 }
 
+/* An observed column's cell with its mark where the system disagrees with
+ * the model ("!" in text, "≠ " in Markdown). */
+static void observed_text(const np_matrix *m, unsigned row, unsigned k, const char *mark, char *buf, size_t cap)
+{
+	size_t n = strlen(mark);
+	if (np_matrix_observed_text(m, row, k, buf + n, cap - n))
+		memcpy(buf, mark, n);
+	else
+		memmove(buf, buf + n, strlen(buf + n) + 1);
+}
+
 static void header(FILE *out, const np_matrix *m, unsigned versions)
 {
 	unsigned vectors = m->set->count;
@@ -54,16 +65,34 @@ static void header(FILE *out, const np_matrix *m, unsigned versions)
 		if (m->arch[a])
 			fprintf(out, " %s", np_arch_name((np_arch)a));
 	fprintf(out, "\n");
+	for (unsigned k = 0; k < np_matrix_observed_count(m); k++)
+		fprintf(out, "observed: %s (%s)\n", np_matrix_observed_label(m, k), np_compare_target(m->observed, k));
 }
 
 static const char *const fixed_title[COL_FIXED] = { "vector", "step", "function", "rules" };
+
+/* Column c of a row in text: fixed, a version's, or (from first_observed
+ * on) an observed one's. */
+static void cell_text(const np_matrix *m, unsigned row, unsigned c, const np_ver *col_version,
+		      unsigned first_observed, char *buf, size_t cap)
+{
+	if (c < COL_FIXED)
+		fixed_text(m, row, c, buf, cap);
+	else if (c < first_observed)
+		version_text(m, row, col_version[c], "*", buf, cap);
+	else
+		observed_text(m, row, c - first_observed, "!", buf, cap);
+}
 
 static void print_markdown(FILE *out, const np_matrix *m)
 {
 	char text[CELL_MAX];
 	fprintf(out, "\nA cell is the step's outcome and the values its vector names; where the architectures "
 		     "differ it reads `x86: A / x64 wow64: B`. ≠ marks a change from the previous version, "
-		     "`-` not evaluated, `n/a` not applicable, `n/e` not exported.\n\n|");
+		     "`-` not evaluated, `n/a` not applicable, `n/e` not exported.%s\n\n|",
+		np_matrix_observed_count(m) ? " An observed column is a result file: the model's cell where the step "
+					       "went as the model says, ≠ where the system disagrees, `-` a step not run."
+					     : "");
 	for (unsigned c = 0; c < COL_FIXED; c++)
 		fprintf(out, " %s |", fixed_title[c]);
 	for (unsigned v = 0; v < NP_VERSION_COUNT; v++)
@@ -72,12 +101,19 @@ static void print_markdown(FILE *out, const np_matrix *m)
 			np_md_text(out, np_version_key((np_ver)v));
 			fprintf(out, " |");
 		}
+	for (unsigned k = 0; k < np_matrix_observed_count(m); k++) {
+		fputc(' ', out);
+		np_md_text(out, np_matrix_observed_label(m, k));
+		fprintf(out, " |");
+	}
 	fprintf(out, "\n|");
 	for (unsigned c = 0; c < COL_FIXED; c++)
 		fprintf(out, "---|");
 	for (unsigned v = 0; v < NP_VERSION_COUNT; v++)
 		if (m->version[v])
 			fprintf(out, "---|");
+	for (unsigned k = 0; k < np_matrix_observed_count(m); k++)
+		fprintf(out, "---|");
 	fputc('\n', out);
 	for (unsigned r = 0; r < m->nrows; r++) {
 		fputc('|', out);
@@ -98,6 +134,12 @@ static void print_markdown(FILE *out, const np_matrix *m)
 			np_md_code(out, text);
 			fprintf(out, " |");
 		}
+		for (unsigned k = 0; k < np_matrix_observed_count(m); k++) {
+			bool differs = np_matrix_observed_text(m, r, k, text, sizeof text);
+			fprintf(out, " %s", differs ? "≠ " : "");
+			np_md_code(out, text);
+			fprintf(out, " |");
+		}
 		fputc('\n', out);
 	}
 }
@@ -115,8 +157,12 @@ void np_matrix_print_text(FILE *out, const np_matrix *m, bool markdown)
 	fprintf(out, "a cell: the step's outcome and the values its vector names; \"x86: A / x64 wow64: B\" where "
 		     "the architectures differ\n* a change from the previous version, - not evaluated, n/a not "
 		     "applicable, n/e not exported; … a cell cut to %d columns (--format markdown or html shows it "
-		     "whole)\n\n", TEXT_CELL_WIDTH);
-	ncols += versions;
+		     "whole)\n%s\n", TEXT_CELL_WIDTH,
+		np_matrix_observed_count(m) ? "an observed column: a result file; the model's cell where the step went as "
+					      "the model says, ! where the system disagrees, - a step not run\n"
+					    : "");
+	unsigned first_observed = ncols + versions;
+	ncols = first_observed + np_matrix_observed_count(m);
 	int *width = calloc(ncols, sizeof *width);
 	np_ver *col_version = calloc(ncols, sizeof *col_version);
 	if (!width || !col_version) {
@@ -132,12 +178,11 @@ void np_matrix_print_text(FILE *out, const np_matrix *m, bool markdown)
 			col_version[c] = (np_ver)v;
 			width[c++] = (int)strlen(np_version_key((np_ver)v));
 		}
+	for (unsigned c = first_observed; c < ncols; c++)
+		width[c] = (int)strlen(np_matrix_observed_label(m, c - first_observed));
 	for (unsigned r = 0; r < m->nrows; r++)
 		for (unsigned c = 0; c < ncols; c++) {
-			if (c < COL_FIXED)
-				fixed_text(m, r, c, text, sizeof text);
-			else
-				version_text(m, r, col_version[c], "*", text, sizeof text);
+			cell_text(m, r, c, col_version, first_observed, text, sizeof text);
 			int n = (int)strlen(text);
 			if (c >= COL_FIXED && n > TEXT_CELL_WIDTH)
 				n = TEXT_CELL_WIDTH;
@@ -145,15 +190,13 @@ void np_matrix_print_text(FILE *out, const np_matrix *m, bool markdown)
 				width[c] = n;
 		}
 	for (unsigned c = 0; c < ncols; c++)
-		fprintf(out, "%s%-*s", c ? "  " : "", c + 1 < ncols ? width[c] : 0,
-			c < COL_FIXED ? fixed_title[c] : np_version_key(col_version[c]));
+		fprintf(out, "%s%-*s", c ? "  " : "", c + 1 < ncols ? width[c] : 0, c < COL_FIXED ? fixed_title[c]
+			: c < first_observed ? np_version_key(col_version[c])
+			: np_matrix_observed_label(m, c - first_observed));
 	fputc('\n', out);
 	for (unsigned r = 0; r < m->nrows; r++) {
 		for (unsigned c = 0; c < ncols; c++) {
-			if (c < COL_FIXED)
-				fixed_text(m, r, c, text, sizeof text);
-			else
-				version_text(m, r, col_version[c], "*", text, sizeof text);
+			cell_text(m, r, c, col_version, first_observed, text, sizeof text);
 			bool cut = c >= COL_FIXED && strlen(text) > TEXT_CELL_WIDTH;
 			if (cut)
 				text[TEXT_CELL_WIDTH - 1] = '\0';

@@ -116,6 +116,29 @@ static const cell *cell_at(const np_compare *c, unsigned row, unsigned k)
 	return row < col->n && col->cell[row].present ? &col->cell[row] : NULL;
 }
 
+const char *np_compare_target(const np_compare *c, unsigned k) { return c->col[k].target; }
+
+bool np_compare_find(const np_compare *c, const char *vector, unsigned *row)
+{
+	for (unsigned r = 0; r < c->nrows; r++)
+		if (strcmp(c->vector[r], vector) == 0)
+			return *row = r, true;
+	return false;
+}
+
+bool np_compare_result(const np_compare *c, unsigned row, unsigned k, np_class *cls, np_class *observed,
+		       int *step, const char **got)
+{
+	const cell *x = cell_at(c, row, k);
+	if (!x)
+		return false;
+	*cls = x->cls;
+	*observed = x->observed;
+	*step = x->step;
+	*got = x->got;
+	return true;
+}
+
 /* The got text without the numbers that only repeat a name:
  * "STATUS_SUCCESS (0x00000000) Interval=5" -> "STATUS_SUCCESS Interval=5";
  * a number after an unknown name ("STATUS_?") stays. */

@@ -9,6 +9,7 @@
 #include "ntprof/known.h"
 #include "ntprof/runner.h"
 #include "report/report_groups.h"
+#include "report/report_json.h"
 
 bool np_format_parse(const char *text, np_format *out)
 {
@@ -17,14 +18,6 @@ bool np_format_parse(const char *text, np_format *out)
 		if (strcasecmp(text, names[i]) == 0)
 			return *out = (np_format)i, true;
 	return false;
-}
-
-static void rules_of(const np_vector *v, char *buf, size_t cap)
-{
-	size_t used = 0;
-	buf[0] = '\0';
-	for (unsigned i = 0; i < v->nrule && used < cap; i++)
-		used += (size_t)snprintf(buf + used, cap - used, "%s%s", i ? "," : "", v->rule[i]);
 }
 
 static int step_line(const np_row *r)
@@ -79,9 +72,13 @@ static void summary_line(FILE *out, const np_run *run, const char *prefix)
 
 static void report_text(FILE *out, const np_run *run, bool verbose)
 {
-	fprintf(out, "ntprof run: backend %s, %u vectors, %u targets, %u results%s\n", run->backend,
-		run->vectors, run->targets, run->count,
-		verbose ? "" : "; lines grouped by vector, step and outcome (--verbose: a line per target)");
+	const char *grouped = verbose ? "" : "; lines grouped by vector, step and outcome (--verbose: a line per target)";
+	if (run->system[0])   /* a live run: where it ran */
+		fprintf(out, "ntprof %s on %s: %u vectors, %u results%s\n", run->command, run->system,
+			run->vectors, run->count, grouped);
+	else
+		fprintf(out, "ntprof run: backend %s, %u vectors, %u targets, %u results%s\n", run->backend,
+			run->vectors, run->targets, run->count, grouped);
 	for (unsigned i = 0; i < run->nenv; i++)
 		fprintf(out, "env %s: %s\n", run->env[i].name, run->env[i].value);
 	if (!verbose)
@@ -114,6 +111,8 @@ static unsigned stale_count(const np_run *run)
 static void report_tap(FILE *out, const np_run *run)
 {
 	fprintf(out, "TAP version 13\n1..%u\n", run->count + stale_count(run));
+	if (run->system[0])
+		fprintf(out, "# ntprof %s on %s\n", run->command, run->system);
 	for (unsigned i = 0; i < run->nenv; i++)   /* a live run's system, before its results */
 		fprintf(out, "# env %s: %s\n", run->env[i].name, run->env[i].value);
 	for (unsigned i = 0; i < run->count; i++) {
@@ -171,7 +170,7 @@ static void report_junit(FILE *out, const np_run *run)
 	}
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(out, "<testsuite name=\"ntprof-");
-	escape(out, run->backend, true);
+	escape(out, run->system[0] ? run->command : run->backend, true);
 	fprintf(out, "\" tests=\"%u\" failures=\"%u\" skipped=\"%u\">\n", run->count + stale_count(run),
 		failures, skipped);
 	if (run->nenv) {   /* a live run's system, as JUnit properties */
@@ -235,89 +234,12 @@ static void report_junit(FILE *out, const np_run *run)
 	fprintf(out, "</testsuite>\n");
 }
 
-static void json_field(FILE *out, const char *name, const char *value, bool comma)
-{
-	fprintf(out, "\"%s\":\"", name);
-	escape(out, value, false);
-	fprintf(out, "\"%s", comma ? "," : "");
-}
-
-static void json_known(FILE *out, const np_known *k)
-{
-	fprintf(out, "\"known\":{");
-	json_field(out, "file", k->path, true);
-	fprintf(out, "\"entries\":%u,\"known\":%u,\"unlisted\":%u,\"stale\":%u,\"not-run\":%u,\"stale-entries\":[",
-		k->count, k->known, k->unlisted, k->stale, k->not_run);
-	bool first = true;
-	for (unsigned i = 0; i < k->count; i++) {
-		const np_known_entry *e = &k->e[i];
-		char target[NP_NAME_MAX * 2];
-		if (!is_stale(e))
-			continue;
-		snprintf(target, sizeof target, "%s/%s", np_version_key(e->now_target.version),
-			 np_arch_name(e->now_target.arch));
-		fprintf(out, "%s\n{\"line\":%d,", first ? "" : ",", e->line);
-		json_field(out, "vector", e->vector, true);
-		json_field(out, "scope", e->scope_text, true);
-		json_field(out, "class", np_class_name(e->cls), true);
-		fprintf(out, "\"step\":%d,", e->step);
-		json_field(out, "got", e->got, true);
-		json_field(out, "reason", e->reason, true);
-		json_field(out, "now", np_class_name(e->now), true);
-		json_field(out, "now-target", target, false);
-		fprintf(out, "}");
-		first = false;
-	}
-	fprintf(out, "]},");
-}
-
-static void report_json(FILE *out, const np_run *run)
-{
-	fprintf(out, "{\"tool\":\"ntprof\",\"format\":1,");
-	json_field(out, "backend", run->backend, true);
-	fprintf(out, "\"environment\":{");
-	for (unsigned i = 0; i < run->nenv; i++)
-		json_field(out, run->env[i].name, run->env[i].value, i + 1 < run->nenv);
-	fprintf(out, "},\"summary\":{");
-	for (unsigned c = 0; c < NP_CLASS_COUNT; c++)
-		fprintf(out, "%s\"%s\":%u", c ? "," : "", np_class_name((np_class)c), run->tally[c]);
-	fprintf(out, "},");
-	if (run->known)
-		json_known(out, run->known);
-	fprintf(out, "\"results\":[\n");
-	for (unsigned i = 0; i < run->count; i++) {
-		const np_row *r = &run->row[i];
-		char rules[256];
-		rules_of(r->vector, rules, sizeof rules);
-		fprintf(out, "{");
-		json_field(out, "vector", r->vector->id, true);
-		json_field(out, "version", np_version_key(r->target.version), true);
-		json_field(out, "arch", np_arch_name(r->target.arch), true);
-		json_field(out, "class", np_class_name(r->cls), true);
-		json_field(out, "observed", np_class_name(np_row_observed(r)), true);
-		json_field(out, "rules", rules, true);
-		json_field(out, "file", r->vector->file, true);
-		fprintf(out, "\"line\":%d,\"step\":%d,", step_line(r), r->step + 1);
-		json_field(out, "expected", r->expected, true);
-		json_field(out, "got", r->got, true);
-		json_field(out, "model", r->model, true);
-		json_field(out, "fixture", r->fixture, true);
-		json_field(out, "note", r->note, true);
-		char listed[NP_TEXT_MAX * 3] = "";
-		if (run->known && r->listed)
-			snprintf(listed, sizeof listed, "%s:%d", run->known->path, r->listed->line);
-		json_field(out, "listed", listed, false);
-		fprintf(out, "}%s\n", i + 1 < run->count ? "," : "");
-	}
-	fprintf(out, "]}\n");
-}
-
 void np_report(FILE *out, const np_run *run, np_format fmt, bool verbose)
 {
 	switch (fmt) {
 	case NP_FORMAT_TEXT:  report_text(out, run, verbose); break;
 	case NP_FORMAT_TAP:   report_tap(out, run); break;
 	case NP_FORMAT_JUNIT: report_junit(out, run); break;
-	case NP_FORMAT_JSON:  report_json(out, run); break;
+	case NP_FORMAT_JSON:  np_report_json(out, run); break;
 	}
 }

@@ -120,12 +120,34 @@ static int live_main(int argc, char **argv)
 	return status;
 }
 
+/* What a person with a Windows machine needs before the first run: it
+ * calls the real kernel, and some vectors can take the machine down. */
+static const char *const live_notes[] = {
+	"On a real machine (README.md, \"On a real machine\"):",
+	"  - run it in a virtual machine, and take a snapshot first: some vectors fault",
+	"    or bug-check the kernel on some versions;",
+	"  - run it from an elevated console (Run as administrator): without",
+	"    SeSystemProfilePrivilege the vectors that need it are not applicable;",
+	"  - --allow-hazard runs those vectors: it may crash the machine or corrupt",
+	"    kernel memory; never on a machine you cannot roll back;",
+	"  - --allow-unsaved-intervals runs vectors that set an interval the run could",
+	"    not save: the machine keeps it until it reboots;",
+	"  - exit status 3: an interval could not be put back (the report names it).",
+	"",
+	"One file to send back, with the system as probed (version, build,",
+	"architecture), the ntprof version, the time, and every result:",
+	"  ntprof.exe live --format json --output ntprof-live.json",
+	"Read it with `ntprof compare ntprof-live.json` (schema/run-result-v2.schema.json).",
+	NULL,
+};
+
 const cli_command cli_live = {
 	.name = "live",
 	.main = live_main,
 	.summary = "run vectors on the live system, judged by the model mirroring it",
 	.usage = live_usage,
 	.syntax = &live_syntax,
+	.notes = live_notes,
 };
 
 /* A vector's session, in the child process the live backend starts

@@ -383,8 +383,16 @@ static void join_pairs(const np_pair *p, unsigned n, char *text, size_t cap)
 static void report_env(np_live *l, np_run *run)
 {
 	char text[1024];
+	/* the report says where it ran, not what judged it (the model, mirroring it) */
+	run->command = "live";
+	run->backend = "live";
+	snprintf(run->system, sizeof run->system, "%s (version %s, build %u, %s%s%s)", l->env.version_text,
+		 l->target_known ? np_version_key(l->env.version) : "unknown", l->env.build,
+		 np_arch_name(l->env.arch), l->env.wine[0] ? ", Wine " : "", l->env.wine);
 	np_run_env(run, "system", l->env.version_text);
 	np_run_env(run, "version", l->target_known ? np_version_key(l->env.version) : "unknown");
+	snprintf(text, sizeof text, "%u", l->env.build);
+	np_run_env(run, "build", text);
 	if (l->env.build_newer)
 		np_run_env(run, "newer build", "newer than the last key of the version table: only vectors "
 			   "that are not hazardous run, whatever --allow-hazard says");

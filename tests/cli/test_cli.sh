@@ -398,7 +398,7 @@ fi
 
 nt run --known "$tmp/good.known" --format json --target 6.2/x64 "$tmp/mismatch.vec"
 if [ "$rc" -ne 0 ] || ! grep -q -F '"class":"known","observed":"status-mismatch",' "$tmp/out" ||
-	! grep -q -F "\"listed\":\"$tmp/good.known:2\"" "$tmp/out" ||
+	! grep -q -F "\"listed\":{\"file\":\"$tmp/good.known\",\"line\":2}" "$tmp/out" ||
 	! grep -q -F '"entries":1,"known":1,"unlisted":0,"stale":0,"not-run":0,"stale-entries":[]' "$tmp/out"; then
 	fail "run --known --format json" "want class known, observed, listed and the known counts"
 else

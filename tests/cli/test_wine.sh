@@ -22,7 +22,10 @@
 #     every listed divergence still happens, and every entry was judged
 #     (0 not run: an entry that never runs never fails); an entry for no
 #     vector is refused. The reports are kept:
-#     build/reports/wine-win7.txt, .json, wine-win10.txt, .json.
+#     build/reports/wine-win7.txt, .json, wine-win10.txt, .json;
+#   - those reports say `live` and the system; the JSON ones pass
+#     schema/run-result-v2.schema.json and read beside the model in compare;
+#     live --help tells how to run it on a real machine.
 #
 # Environment: NTPROF_BIN (the Linux ntprof of this tree), NTPROF_SOURCE_ROOT.
 # Plain tree only (the exe is the same for every tree). Prints TAP; exits 1
@@ -65,7 +68,7 @@ winpath() {   # Wine maps / to Z:
 	echo "Z:$1"
 }
 
-echo "1..18"
+echo "1..21"
 
 # ---- the exes --------------------------------------------------------------
 for e in "$exe" "$exe32"; do
@@ -129,8 +132,8 @@ fi
 "$wine" win7 "$exe" run --format json >"$tmp/win.json" 2>"$tmp/err"
 rc=$?
 "$NTPROF_BIN" run --format json >"$tmp/linux.json" 2>>"$tmp/err"
-# (and the exe's stdout is in text mode: CRLF line ends)
-strip='s/"file":"[^"]*",//; s/\r$//'
+# (and the exe's stdout is in text mode: CRLF line ends; each has its own timestamp)
+strip='s/"file":"[^"]*",//; s/"timestamp":"[^"]*"//; s/\r$//'
 sed "$strip" "$tmp/linux.json" >"$tmp/linux.rows"
 sed "$strip" "$tmp/win.json" >"$tmp/win.rows"
 rows=$(grep -c '^{"vector"' "$tmp/linux.rows")
@@ -204,8 +207,8 @@ live_mech() {   # runs mech.vec (extra environment first): $tmp/mech.json, $tmp/
 		>"$tmp/mech.json" 2>"$tmp/mech.err"
 	tr -d '\r' <"$tmp/mech.json" >"$tmp/mech.rows"
 }
-row() {   # VECTOR: its row of mech.rows
-	grep -o "\"vector\":\"wine-test/$1\"[^}]*" "$tmp/mech.rows"
+row() {   # VECTOR: its row of mech.rows (one result a line; its outcomes are objects)
+	grep "^{\"vector\":\"wine-test/$1\"" "$tmp/mech.rows"
 }
 
 # A handle to another process that cannot be made is never passed on as
@@ -319,5 +322,41 @@ for mode in win7 win10; do
 			"${summary:-no summary}" "${counts:-}" "$(cat "$tmp/why")"
 	fi
 done
+
+# The live reports name the run and the system, and the JSON one passes the
+# schema and reads beside the model; the twin, run's own report, says run.
+check=$(dirname "$NTPROF_BIN")/tests/schema/json_schema_check
+first=$(head -n 1 "$reports/wine-win10.txt")
+if "$check" "$root/schema/run-result-v2.schema.json" "$reports/wine-win7.json" "$reports/wine-win10.json" \
+	>"$tmp/schema.out" 2>"$tmp/schema.err" &&
+	grep -q '^{"tool":"ntprof","format":2,"command":"live","backend":"live","system":"[0-9.]* SP[0-9]* (version [^,]*, build [0-9]*, x64, Wine [0-9.]*)",' \
+		"$reports/wine-win10.json" &&
+	case $first in "ntprof live on "*", x64, Wine "*"): "*" vectors, "*" results") true ;; *) false ;; esac; then
+	ok "live reports say live and the system (text: $first); both JSON files pass the schema"
+else
+	not_ok "live reports say live and the system; both JSON files pass the schema" "text: $first" \
+		"$(head -3 "$tmp/schema.err")" "$(head -c 300 "$reports/wine-win10.json")"
+fi
+target=$(sed -n '1s/.*"version":"\([^"]*\)".*"arch":"\([^"]*\)".*/\1\/\2/p' "$reports/wine-win10.json")
+"$NTPROF_BIN" run --format json --target "$target" --output "$tmp/model.json" >/dev/null 2>&1
+"$NTPROF_BIN" compare "$tmp/model.json" "$reports/wine-win10.json" >"$tmp/cmp.txt" 2>"$tmp/cmp.err"
+rc=$?
+"$wine" win10 "$exe" run --target 6.2/x64 >"$tmp/run.txt" 2>/dev/null
+if [ "$rc" -eq 1 ] && grep -q "^  vector  *model  *wine 8.0 ${target%/*} [0-9]* ${target#*/}\$" "$tmp/cmp.txt" &&
+	grep -q '^\* ' "$tmp/cmp.txt" && head -n 1 "$tmp/run.txt" | grep -q '^ntprof run: backend model,'; then
+	ok "compare shows the Wine file beside the model on $target, its differences marked; run still says run"
+else
+	not_ok "compare shows the Wine file beside the model on $target" "exit $rc" "$(head -3 "$tmp/cmp.txt")" \
+		"$(head -2 "$tmp/cmp.err")" "run: $(head -n 1 "$tmp/run.txt")"
+fi
+"$wine" win10 "$exe" live --help >"$tmp/help.txt" 2>/dev/null
+tr -d '\r' <"$tmp/help.txt" >"$tmp/help"
+if grep -q 'take a snapshot first' "$tmp/help" && grep -q 'elevated console' "$tmp/help" &&
+	grep -q -- '--allow-hazard runs those vectors' "$tmp/help" &&
+	grep -q 'ntprof.exe live --format json --output ntprof-live.json' "$tmp/help"; then
+	ok "live --help says how to run it on a real machine and the one command to send a file back"
+else
+	not_ok "live --help says how to run it on a real machine" "$(show "$tmp/help")"
+fi
 
 [ "$failed" -eq 0 ]

@@ -628,15 +628,20 @@ static void test_report_json_result_fields(void **state)
 	snprintf(want, sizeof want,
 		 "{\"vector\":\"report/status\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"status-mismatch\","
 		 "\"observed\":\"status-mismatch\","
-		 "\"rules\":\"SI-1,MC-1\",\"file\":\"%s\",\"line\":11,\"step\":1,"
-		 "\"expected\":\"STATUS_SUCCESS (0x00000000)\",\"got\":\"STATUS_PRIVILEGE_NOT_HELD (0xC0000061)\","
-		 "\"model\":\"\",\"fixture\":\"\",\"note\":\"\",\"listed\":\"\"}", f->path);
+		 "\"rules\":[\"SI-1\",\"MC-1\"],\"file\":\"%s\",\"line\":11,\"step\":1,"
+		 "\"function\":\"NtSetIntervalProfile\","
+		 "\"expected\":{\"kind\":\"status\",\"name\":\"STATUS_SUCCESS\",\"code\":0,\"hex\":\"0x00000000\","
+		 "\"out\":{},\"text\":\"STATUS_SUCCESS (0x00000000)\"},"
+		 "\"got\":{\"kind\":\"status\",\"name\":\"STATUS_PRIVILEGE_NOT_HELD\",\"code\":3221225569,"
+		 "\"hex\":\"0xC0000061\",\"out\":{},\"text\":\"STATUS_PRIVILEGE_NOT_HELD (0xC0000061)\"},"
+		 "\"model\":null,\"fixture\":null,\"note\":null,\"listed\":null}", f->path);
 	assert_contains(f->out, want);
 	snprintf(want, sizeof want,
 		 "{\"vector\":\"report/na\",\"version\":\"5.1\",\"arch\":\"x86\",\"class\":\"not-applicable\","
 		 "\"observed\":\"not-applicable\","
-		 "\"rules\":\"KS-3\",\"file\":\"%s\",\"line\":20,\"step\":0,\"expected\":\"\",\"got\":\"\","
-		 "\"model\":\"\",\"fixture\":\"\",\"note\":\"" NA_REASON "\",\"listed\":\"\"}", f->path);
+		 "\"rules\":[\"KS-3\"],\"file\":\"%s\",\"line\":20,\"step\":null,\"function\":null,"
+		 "\"expected\":null,\"got\":null,"
+		 "\"model\":null,\"fixture\":null,\"note\":\"" NA_REASON "\",\"listed\":null}", f->path);
 	assert_contains(f->out, want);
 }
 
@@ -649,9 +654,12 @@ static void test_report_environment_and_model(void **state)
 	np_run_env(&f->run, "windows", "6.1.7601 SP1");
 	np_run_env(&f->run, "wine", "8.0");
 	snprintf(f->run.row[0].model, sizeof f->run.row[0].model, "STATUS_SUCCESS (0x00000000)");
+	assert_int_equal(setenv("SOURCE_DATE_EPOCH", "42", 1), 0);
 	report(f, NP_FORMAT_JSON, false);
-	assert_contains(f->out, "\"environment\":{\"windows\":\"6.1.7601 SP1\",\"wine\":\"8.0\"}");
-	assert_contains(f->out, "\"model\":\"STATUS_SUCCESS (0x00000000)\"");
+	unsetenv("SOURCE_DATE_EPOCH");
+	assert_contains(f->out, "\"timestamp\":\"1970-01-01T00:00:42Z\",\"windows\":\"6.1.7601 SP1\",\"wine\":\"8.0\"}");
+	assert_contains(f->out, "\"model\":{\"kind\":\"status\",\"name\":\"STATUS_SUCCESS\",\"code\":0,"
+			"\"hex\":\"0x00000000\",\"out\":{},\"text\":\"STATUS_SUCCESS (0x00000000)\"}");
 	report(f, NP_FORMAT_TEXT, true);
 	assert_contains(f->out, "env windows: 6.1.7601 SP1\nenv wine: 8.0\n");
 	assert_contains(f->out, "[model: STATUS_SUCCESS (0x00000000)]");
@@ -668,7 +676,9 @@ static void test_report_json_escapes(void **state)
 	small_run(f);
 	report(f, NP_FORMAT_JSON, false);
 	assert_contains(f->out, "\"vector\":\"report/esc&<>\\\"\\\\x\"");
-	assert_contains(f->out, "\"expected\":\"STATUS_SUCCESS (0x00000000) Interval=a&b<c>\\\"d\\\\e\"");
+	assert_contains(f->out, "\"expected\":{\"kind\":\"status\",\"name\":\"STATUS_SUCCESS\",\"code\":0,"
+			"\"hex\":\"0x00000000\",\"out\":{\"Interval\":\"a&b<c>\\\"d\\\\e\"},"
+			"\"text\":\"STATUS_SUCCESS (0x00000000) Interval=a&b<c>\\\"d\\\\e\"}");
 }
 
 /* An empty run is still a well-formed report in every format. */
@@ -744,11 +754,11 @@ static void test_report_known_every_format(void **state)
 	if (e)
 		fail_msg("not JSON from \"%.40s\" in:\n%s", e, f->out);
 	assert_contains(f->out, "\"known\":{\"file\":\"k&.known\",\"entries\":3,\"known\":2,\"unlisted\":1,\"stale\":1,"
-			"\"not-run\":0,\"stale-entries\":[\n{\"line\":3,\"vector\":\"report/match\",\"scope\":\"\","
+			"\"not-run\":0,\"stale-entries\":[\n{\"line\":3,\"vector\":\"report/match\",\"scope\":null,"
 			"\"class\":\"output-mismatch\",\"step\":1,\"got\":\"STATUS_SUCCESS (0x00000000)\","
 			"\"reason\":\"stale & <x>\",\"now\":\"match\",\"now-target\":\"6.2/x64\"}]},\"results\":[");
 	assert_contains(f->out, "\"class\":\"known\",\"observed\":\"output-mismatch\",");
-	assert_contains(f->out, "\"listed\":\"k&.known:2\"}");
+	assert_contains(f->out, "\"listed\":{\"file\":\"k&.known\",\"line\":2}}");
 	np_known_free(&k);
 }
 

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "ntprof/runner.h"   /* np_class */
 #include "ntprof/vector.h"   /* np_error */
 
 typedef enum np_table_format { NP_TABLE_TEXT, NP_TABLE_MARKDOWN } np_table_format;
@@ -22,7 +23,7 @@ void np_compare_free(np_compare *c);
 
 /* Adds one result file, read from path (np_compare_load) or given as text.
  * False with err = "file:line: message" when it is no JSON, no result file
- * of format 1, or holds a vector twice for one target; c is then as before. */
+ * of format 1 or 2, or holds a vector twice for one target; c is then as before. */
 bool np_compare_load(np_compare *c, const char *path, np_error *err);
 bool np_compare_add(np_compare *c, const char *path, const char *text, size_t len, np_error *err);
 
@@ -39,6 +40,16 @@ const char *np_compare_vector(const np_compare *c, unsigned row);
 bool np_compare_row_differs(const np_compare *c, unsigned row);
 
 void np_compare_print(FILE *out, np_compare *c, np_table_format fmt, bool differences_only);
+
+/* For ntprof matrix --observed: a column's target ("VERSION/ARCH"); the row
+ * of a vector (false when no file ran it); and the result a column holds
+ * for a row (false for none): its class as written (cls; for a known
+ * divergence, the class observed in *observed), its deciding step (from 1;
+ * 0 for none) and the got text at that step ("" for none). */
+const char *np_compare_target(const np_compare *c, unsigned column);
+bool np_compare_find(const np_compare *c, const char *vector, unsigned *row);
+bool np_compare_result(const np_compare *c, unsigned row, unsigned column, np_class *cls, np_class *observed,
+		       int *step, const char **got);
 
 /* Markdown table cells: text as a code span (only | escaped), or as plain
  * text with Markdown's special characters escaped. Shared with ntprof matrix. */

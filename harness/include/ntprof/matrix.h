@@ -17,6 +17,7 @@
 
 #include "ntprof/rules_index.h"
 #include "ntprof/backend.h"
+#include "ntprof/compare.h"
 
 typedef struct np_matrix np_matrix;
 
@@ -44,6 +45,18 @@ void np_matrix_column_text(const np_matrix *m, unsigned row, np_ver v, char *buf
  * architecture evaluated on both (an architecture that only starts to
  * exist, or a vector that only starts to apply, is no change). */
 bool np_matrix_changed(const np_matrix *m, unsigned row, np_ver v);
+
+/* ntprof matrix --observed: result files beside the model's columns, one
+ * column per file and target (observed must outlive the matrix). A row's
+ * cell in column k: the model's cell on the file's target for a step before
+ * the deciding one, the system's outcome at it, "-" after it (a step that
+ * did not run), "skipped" or "n/a"; np_matrix_observed_text is true when
+ * that cell is where the file's class says the system disagrees with the
+ * model (a mismatch, not exported, a stub or a crash, known or not). */
+void np_matrix_observe(np_matrix *m, np_compare *observed);
+unsigned np_matrix_observed_count(const np_matrix *m);
+const char *np_matrix_observed_label(const np_matrix *m, unsigned k);
+bool np_matrix_observed_text(const np_matrix *m, unsigned row, unsigned k, char *buf, size_t cap);
 
 typedef enum np_matrix_format { NP_MATRIX_TEXT, NP_MATRIX_MARKDOWN, NP_MATRIX_HTML } np_matrix_format;
 bool np_matrix_format_parse(const char *text, np_matrix_format *out);

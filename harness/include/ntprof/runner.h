@@ -49,7 +49,9 @@ typedef struct np_row {
 np_class np_row_observed(const np_row *r);
 
 typedef struct np_run {
+	const char *command;           /* what ran it: NULL for `run`, "live" for the exe's live */
 	const char *backend;
+	char system[NP_TEXT_MAX];      /* live: the system it ran on, as probed; "" otherwise */
 	np_row *row;
 	unsigned count, cap;
 	unsigned tally[NP_CLASS_COUNT];

@@ -188,19 +188,21 @@ want_error "call: a name no earlier step captured is bad input" 2 \
 
 nt versions
 keys=$(awk '{ print $1 }' "$tmp/out" | tr '\n' ' ')
-want_keys='3.10 3.50 3.51 4.0 4.0sp4 5.0 5.1 5.2 5.2sp1 6.0 6.1 6.2 6.3 1507 1511 1607 1703 1709 1803 1809 1903 1909 2004 20H2 21H1 21H2 22H2 11-21H2 11-22H2 11-23H2 11-24H2 '
+want_keys='3.10 3.50 3.51 4.0 4.0sp4 5.0 5.1 5.2 5.2sp1 6.0 6.1 6.2 6.3 1507 1511 1607 1703 1709 1803 1809 1903 1909 2004 20H2 21H1 21H2 22H2 srv2022 11-21H2 11-22H2 11-23H2 11-24H2 11-25H2 '
 if [ "$rc" -ne 0 ]; then
 	fail "versions: exit 0" "want exit status 0"
-elif [ "$(wc -l <"$tmp/out")" -ne 31 ]; then
-	fail "versions: 31 keys" "want 31 lines"
+elif [ "$(wc -l <"$tmp/out")" -ne 33 ]; then
+	fail "versions: 33 keys" "want 33 lines"
 elif [ "$keys" != "$want_keys" ]; then
-	fail "versions: 31 keys" "want keys in order: $want_keys"
+	fail "versions: 33 keys" "want keys in order: $want_keys"
 elif ! grep -q '^1809 .* 10\.0\.17763 .*x86 x64 wow64$' "$tmp/out" ||
 	! grep -q '^4\.0sp4 .* 4\.0\.1381\.133 .*x86 $' "$tmp/out" ||
-	! grep -q '^11-24H2 .* 10\.0\.26100 .* x64 wow64$' "$tmp/out"; then
-	fail "versions: 31 keys" "want builds and architectures of 1809, 4.0sp4 and 11-24H2"
+	! grep -q '^11-24H2 .* 10\.0\.26100 *srv2025 .* x64 wow64$' "$tmp/out" ||
+	! grep -q '^srv2022 .* 10\.0\.20348 .* x64 wow64$' "$tmp/out" ||
+	! grep -q '^11-25H2 .* 10\.0\.26200 .* x64 wow64$' "$tmp/out"; then
+	fail "versions: 33 keys" "want builds and architectures of 1809, 4.0sp4, srv2022, 11-24H2 (srv2025) and 11-25H2"
 else
-	pass "versions: 31 keys in release order, with builds and architectures"
+	pass "versions: 33 keys in build order, with builds, everyday names and architectures"
 fi
 
 # ---- ntprof explain ----
@@ -621,8 +623,8 @@ nt compare "$tmp/outdir/good.json"
 # as many vectors as the fixtures hold (counted here, so that a new vector
 # does not need this test edited)
 nvec=$(cat "$root"/fixtures/*/*.vec | grep -c '^vector ')
-if [ "$rc" -eq 2 ] || [ "$(head -n 1 "$tmp/out")" != "ntprof compare: 1 files, 73 columns, $nvec vectors, ""$(sed -n '1s/.*, \([0-9]*\) differ$/\1/p' "$tmp/out")"' differ' ]; then
-	fail "compare: a run of every fixture on every target" "want 73 columns (one per target) and $nvec vectors"
+if [ "$rc" -eq 2 ] || [ "$(head -n 1 "$tmp/out")" != "ntprof compare: 1 files, 77 columns, $nvec vectors, ""$(sed -n '1s/.*, \([0-9]*\) differ$/\1/p' "$tmp/out")"' differ' ]; then
+	fail "compare: a run of every fixture on every target" "want 77 columns (one per target) and $nvec vectors"
 else
 	pass "compare: a run of every fixture on every target has a column per target"
 fi
@@ -693,7 +695,7 @@ elif grep -q -i -E 'src=|<script|<link|<base|<img|<iframe|<object|<embed|@import
 	fail "matrix --format html" "the page fetches something: $(grep -o -i -E 'src=[^ ]*|<script|<link|<base|<img|<iframe|<object|<embed|@import|url\(|<[a-z]+ [^>]*href="?(https?:|//)[^ ]*' "$page" | grep -v '^<a href="http' | head -n 1)"
 elif ! grep -q -F '<a href="#rule-SI-1" title="SI-1 — Privilege from 6.2">SI-1</a>' "$page" ||
 	! grep -q -F '<div class="rule" id="rule-SI-1">' "$page" ||
-	! grep -q -F 'x" colspan="20" title="6.2 to 11-24H2; was SUCCESS on 6.1"><span class="t">PRIVILEGE_NOT_HELD</span></td>' "$page"; then
+	! grep -q -F 'x" colspan="22" title="6.2 to 11-25H2; was SUCCESS on 6.1"><span class="t">PRIVILEGE_NOT_HELD</span></td>' "$page"; then
 	fail "matrix --format html" "want SI-1 linked to its embedded text and the 6.2 change marked"
 else
 	# every in-page link has its anchor

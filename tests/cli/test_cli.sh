@@ -205,6 +205,53 @@ else
 	pass "versions: 33 keys in build order, with builds, everyday names and architectures"
 fi
 
+# ---- ntprof syscalls ----
+
+want_out "syscalls: NtCreateProfile on 1809/x64 (j00ru)" \
+	'NtCreateProfile          1809/x64      0x00B5  (10 1809)' \
+	syscalls --target 1809/x64 NtCreateProfile
+want_out "syscalls: NtCreateProfile on 1809/x86 (j00ru)" \
+	'NtCreateProfile          1809/x86      0x0167  (10 1809)' \
+	syscalls --target 1809/x86 NtCreateProfile
+want_out "syscalls: NtCreateProfile on 11-25H2/x64 (j00ru)" \
+	'NtCreateProfile          11-25H2/x64   0x00C2  (11 25H2)' \
+	syscalls --target 11-25H2/x64 NtCreateProfile
+# twin: another version, another number
+want_out "syscalls: NtCreateProfile on 1703/x64 differs from 1809's" \
+	'NtCreateProfile          1703/x64      0x00B3  (10 1703)' \
+	syscalls --target 1703/x64 NtCreateProfile
+want_out "syscalls: a version alone is every architecture; WOW64 has x64's numbers; srv2025 is 11-24H2" \
+	'NtStartProfile           11-24H2/x64   0x01CA  (11 24H2, Server 2025)
+NtStartProfile           11-24H2/wow64 0x01CA  (11 24H2, Server 2025)' \
+	syscalls --target srv2025 NtStartProfile
+want_out "syscalls: a line per number where a service pack changes it; none; unknown" \
+	'NtSetIntervalProfile     6.0/x86       0x0138  (Vista SP0)
+NtSetIntervalProfile     6.0/x86       0x0134  (Vista SP1, Vista SP2, Server 2008 SP0, Server 2008 SP2)
+NtSetIntervalProfile     3.10/x86      unknown
+NtCreateProfileEx        6.0/x86       none    (Vista SP0, Vista SP1, Vista SP2, Server 2008 SP0, Server 2008 SP2)
+NtCreateProfileEx        3.10/x86      unknown' \
+	syscalls --target 6.0/x86,3.10 NtSetIntervalProfile NtCreateProfileEx
+nt syscalls
+if [ "$rc" -ne 0 ] || [ -s "$tmp/err" ] ||
+	[ "$(wc -l <"$tmp/out")" -ne 632 ] ||
+	[ "$(awk '{ print $1 }' "$tmp/out" | uniq | tr '\n' ' ')" != 'NtCreateProfile NtCreateProfileEx NtStartProfile NtStopProfile NtSetIntervalProfile NtQueryIntervalProfile NtSetSystemInformation NtQuerySystemInformation ' ]; then
+	fail "syscalls: every function on every target" "want 632 lines (8 functions x 77 targets, and 16 more for 6.0's service packs), function by function"
+else
+	pass "syscalls: every function on every target"
+fi
+want_error "syscalls: an unknown function" 2 \
+	'ntprof: syscalls: unknown function NtCreateProfil (did you mean NtCreateProfile?)' \
+	syscalls NtCreateProfil
+want_error "syscalls: a function far from every name lists them" 2 \
+	'unknown function Frobnicate (one of: NtCreateProfile, NtCreateProfileEx,' \
+	syscalls Frobnicate
+want_error "syscalls: an unknown version" 2 '--target 18O9/x64: unknown version (see `ntprof versions`) (did you mean 1809?)' \
+	syscalls --target 18O9/x64 NtCreateProfile
+want_error "syscalls: no x86 Server 2022" 2 '--target srv2022/x86: that architecture does not exist' \
+	syscalls --target srv2022/x86
+want_error "syscalls: --target without a value" 2 '--target needs VERSION[/ARCH][,...]' \
+	syscalls --target
+
 # ---- ntprof explain ----
 
 nt explain --root "$root" SI-1

@@ -51,7 +51,7 @@ const np_syscall_column np_syscall_x86_columns[NP_SYSCALL_MAX_COLUMNS] = {
 };
 const unsigned np_syscall_x86_column_count = 39;
 
-const np_syscall_row np_syscall_x86_rows[NP_SYSCALL_FUNCTIONS] = {
+const np_syscall_row np_syscall_x86_rows[NP_SYSCALL_FUNCTIONS + 1] = {
 	{ "NtCreateProfile", {
 		0x0020, 0x0020, 0x0020, 0x0020, 0x0020, 0x002A, 0x002A, 0x002A,
 		0x002A, 0x002A, 0x0031, 0x0031, 0x0031, 0x0031, 0x0033, 0x0033,
@@ -148,7 +148,7 @@ const np_syscall_column np_syscall_x64_columns[NP_SYSCALL_MAX_COLUMNS] = {
 };
 const unsigned np_syscall_x64_column_count = 34;
 
-const np_syscall_row np_syscall_x64_rows[NP_SYSCALL_FUNCTIONS] = {
+const np_syscall_row np_syscall_x64_rows[NP_SYSCALL_FUNCTIONS + 1] = {
 	{ "NtCreateProfile", {
 		0x0083, 0x0083, 0x0083, 0x0083, 0x0083, 0x0083, 0x00A3, 0x00A1,
 		0x00A1, 0x00A0, 0x00A0, 0x00AA, 0x00AB, 0x00AE, 0x00AF, 0x00B0,

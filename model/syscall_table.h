@@ -31,7 +31,8 @@ typedef struct np_syscall_row {
 extern const np_syscall_column np_syscall_x86_columns[NP_SYSCALL_MAX_COLUMNS];
 extern const np_syscall_column np_syscall_x64_columns[NP_SYSCALL_MAX_COLUMNS];
 extern const unsigned np_syscall_x86_column_count, np_syscall_x64_column_count;
-extern const np_syscall_row np_syscall_x86_rows[NP_SYSCALL_FUNCTIONS];
-extern const np_syscall_row np_syscall_x64_rows[NP_SYSCALL_FUNCTIONS];
+/* The rows end with one whose function is NULL. */
+extern const np_syscall_row np_syscall_x86_rows[NP_SYSCALL_FUNCTIONS + 1];
+extern const np_syscall_row np_syscall_x64_rows[NP_SYSCALL_FUNCTIONS + 1];
 
 #endif

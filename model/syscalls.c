@@ -17,15 +17,18 @@ static const np_syscall_row *row_of(const char *function, np_arch a, const np_sy
 	const np_syscall_row *rows = a == NP_X86 ? np_syscall_x86_rows : np_syscall_x64_rows;
 	*columns = a == NP_X86 ? np_syscall_x86_columns : np_syscall_x64_columns;
 	*count = a == NP_X86 ? np_syscall_x86_column_count : np_syscall_x64_column_count;
-	for (unsigned i = 0; i < NP_SYSCALL_FUNCTIONS; i++)
-		if (strcmp(rows[i].function, function) == 0)
-			return &rows[i];
+	for (const np_syscall_row *r = rows; r->function; r++)
+		if (strcmp(r->function, function) == 0)
+			return r;
 	return NULL;
 }
 
 const char *np_syscall_function(unsigned i)
 {
-	return i < NP_SYSCALL_FUNCTIONS ? np_syscall_x64_rows[i].function : NULL;
+	for (unsigned k = 0; np_syscall_x64_rows[k].function; k++)
+		if (k == i)
+			return np_syscall_x64_rows[k].function;
+	return NULL;
 }
 
 bool np_syscall_function_known(const char *name)
@@ -39,8 +42,8 @@ const char *np_syscall_function_nearest(const char *text)
 {
 	np_nearest n;
 	np_nearest_start(&n, text);
-	for (unsigned i = 0; i < NP_SYSCALL_FUNCTIONS; i++)
-		np_nearest_offer(&n, np_syscall_x64_rows[i].function);
+	for (const np_syscall_row *r = np_syscall_x64_rows; r->function; r++)
+		np_nearest_offer(&n, r->function);
 	return np_nearest_found(&n);
 }
 

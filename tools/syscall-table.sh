@@ -142,7 +142,7 @@ table() { # table ARCH CSV: the columns and the rows of one architecture
 			if (f[1] in wanted)
 				row[wanted[f[1]]] = line
 		}
-		printf "const np_syscall_row np_syscall_%s_rows[NP_SYSCALL_FUNCTIONS] = {\n", arch
+		printf "const np_syscall_row np_syscall_%s_rows[NP_SYSCALL_FUNCTIONS + 1] = {\n", arch
 		for (r = 1; r <= nf; r++) {
 			if (!(r in row)) {
 				print "syscall-table.sh: " csv ": no row for " fn[r] > "/dev/stderr"

@@ -226,9 +226,9 @@ NtStartProfile           11-24H2/wow64 0x01CA  (11 24H2, Server 2025)' \
 	syscalls --target srv2025 NtStartProfile
 want_out "syscalls: a line per number where a service pack changes it; none; unknown" \
 	'NtSetIntervalProfile     6.0/x86       0x0138  (Vista SP0)
-NtSetIntervalProfile     6.0/x86       0x0134  (Vista SP1, Vista SP2, Server 2008 SP0, Server 2008 SP2)
+NtSetIntervalProfile     6.0/x86       0x0134  (Vista SP1, Vista SP2)
 NtSetIntervalProfile     3.10/x86      unknown
-NtCreateProfileEx        6.0/x86       none    (Vista SP0, Vista SP1, Vista SP2, Server 2008 SP0, Server 2008 SP2)
+NtCreateProfileEx        6.0/x86       none    (Vista SP0, Vista SP1, Vista SP2)
 NtCreateProfileEx        3.10/x86      unknown' \
 	syscalls --target 6.0/x86,3.10 NtSetIntervalProfile NtCreateProfileEx
 nt syscalls

@@ -11,7 +11,7 @@
 #define KH "GC-KHIST"
 #define CK "common knowledge, not from the research sources (unverified)"
 
-/* VR-1: one row per version key, in release order (matches enum np_ver). */
+/* VR-1: one row per version key, in kernel build order (matches enum np_ver). */
 static const np_version_info table[NP_VERSION_COUNT] = {
 	[NP_V3_10]    = { "3.10",    "Windows NT 3.1",              3, 10,   511,    0, KH },
 	[NP_V3_50]    = { "3.50",    "Windows NT 3.5",              3, 50,   807,    0, KH },
@@ -40,19 +40,23 @@ static const np_version_info table[NP_VERSION_COUNT] = {
 	[NP_V21H1]    = { "21H1",    "Windows 10 21H1",            10,  0, 19043,    0, CK },
 	[NP_V21H2]    = { "21H2",    "Windows 10 21H2",            10,  0, 19044,    0, CK },
 	[NP_V22H2]    = { "22H2",    "Windows 10 22H2",            10,  0, 19045,    0, CK },
+	[NP_VSRV2022] = { "srv2022", "Windows Server 2022",        10,  0, 20348,    0, CK },
 	[NP_V11_21H2] = { "11-21H2", "Windows 11 21H2",            10,  0, 22000,    0, CK },
 	[NP_V11_22H2] = { "11-22H2", "Windows 11 22H2",            10,  0, 22621,    0, CK },
 	[NP_V11_23H2] = { "11-23H2", "Windows 11 23H2",            10,  0, 22631,    0, CK },
 	[NP_V11_24H2] = { "11-24H2", "Windows 11 24H2",            10,  0, 26100,    0, CK },
+	[NP_V11_25H2] = { "11-25H2", "Windows 11 25H2",            10,  0, 26200,    0, CK },
 };
 
 /* Everyday names of releases, each naming one key: a family's first
  * release (nt4 the RTM of 4.0, 10 the first Windows 10, 11 the first
- * Windows 11). `ntprof versions` shows them beside their keys. */
+ * Windows 11), and a release that shares another's kernel (srv2025, Windows
+ * Server 2025, has 11 24H2's build 26100: VR-1). `ntprof versions` shows them
+ * beside their keys. */
 static const struct { const char *name; np_ver v; } friendly[] = {
 	{ "nt4", NP_V4_0 }, { "2000", NP_V5_0 }, { "xp", NP_V5_1 }, { "2003", NP_V5_2 },
 	{ "vista", NP_V6_0 }, { "win7", NP_V6_1 }, { "win8", NP_V6_2 }, { "win8.1", NP_V6_3 },
-	{ "10", NP_V1507 }, { "11", NP_V11_21H2 },
+	{ "10", NP_V1507 }, { "11", NP_V11_21H2 }, { "srv2025", NP_V11_24H2 },
 };
 #define FRIENDLY_COUNT (sizeof friendly / sizeof *friendly)
 
@@ -219,7 +223,7 @@ bool np_arch_exists(np_ver v, np_arch a)
 {
 	switch (a) {
 	case NP_X86:
-		return v < NP_V11_21H2;        /* VR-3: no 32-bit Windows 11 */
+		return v <= NP_V22H2;          /* VR-3: no 32-bit Server 2022 or Windows 11 */
 	case NP_X64:
 	case NP_WOW64:
 		return v >= NP_V5_2SP1;        /* VR-3: first x64 Windows */

@@ -5,7 +5,7 @@
 #
 # Runs a fixed list of commands (run in every format, matrix in every format,
 # diff of five version pairs, explore with its default seed, compare, explain
-# --check, trace, versions, every `call` example of README.md, and a few
+# --check, trace, versions, syscalls, every `call` example of README.md, and a few
 # usage errors) from ROOT and reduces each one's stdout, stderr and exit
 # status to one sha256 line. Without --record it compares those lines with
 # SUMS and prints each command whose output changed; exit 0 when none did,
@@ -111,6 +111,7 @@ one explain-check "$N" explain --check
 one explain-si1 "$N" explain SI-1
 one trace "$N" trace --output-dir "$O"
 one versions "$N" versions
+one syscalls "$N" syscalls
 one call-1 "$N" call --target 6.2 --given privilege=off 'NtSetIntervalProfile Interval=10000 Source=ProfileTime'
 one call-2 "$N" call --given privilege=on 'NtSetIntervalProfile Interval=1000' 'NtQueryIntervalProfile'
 one call-3 "$N" call --target 6.2/x64 --given mode=kernel 'NtSetSystemInformation Allocate=1' \

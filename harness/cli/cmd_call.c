@@ -83,7 +83,7 @@ static int parse_steps(char **text, int nsteps, np_step *steps)
 
 static int call_main(int argc, char **argv)
 {
-	call_settings s = { .target = { NP_V11_24H2, NP_X64 } };   /* the newest modelled version */
+	call_settings s = { .target = { (np_ver)(NP_VERSION_COUNT - 1), NP_X64 } };   /* the newest */
 	int first_step;
 	int status = cli_parse(&call_syntax, argc, argv, &s, &first_step);
 	if (status)

@@ -19,7 +19,7 @@ typedef struct np_win_env {
 				     * (KUSER_SHARED_DATA) differs: compatibility mode; "" */
 	np_ver version;             /* the version key it maps to (VR-2) */
 	bool version_known;
-	/* The build is newer than the table's newest row (11-24H2, 26100): the
+	/* The build is newer than the table's newest row (11-25H2, 26200): the
 	 * version key is that row's, but the rules may have changed since.
 	 * For the live side's hazard decisions (harness/run/safety.c,
 	 * harness/win/live.c): run only vectors that are not hazardous, and

@@ -188,20 +188,69 @@ want_error "call: a name no earlier step captured is bad input" 2 \
 
 nt versions
 keys=$(awk '{ print $1 }' "$tmp/out" | tr '\n' ' ')
-want_keys='3.10 3.50 3.51 4.0 4.0sp4 5.0 5.1 5.2 5.2sp1 6.0 6.1 6.2 6.3 1507 1511 1607 1703 1709 1803 1809 1903 1909 2004 20H2 21H1 21H2 22H2 11-21H2 11-22H2 11-23H2 11-24H2 '
+want_keys='3.10 3.50 3.51 4.0 4.0sp4 5.0 5.1 5.2 5.2sp1 6.0 6.1 6.2 6.3 1507 1511 1607 1703 1709 1803 1809 1903 1909 2004 20H2 21H1 21H2 22H2 srv2022 11-21H2 11-22H2 11-23H2 11-24H2 11-25H2 '
 if [ "$rc" -ne 0 ]; then
 	fail "versions: exit 0" "want exit status 0"
-elif [ "$(wc -l <"$tmp/out")" -ne 31 ]; then
-	fail "versions: 31 keys" "want 31 lines"
+elif [ "$(wc -l <"$tmp/out")" -ne 33 ]; then
+	fail "versions: 33 keys" "want 33 lines"
 elif [ "$keys" != "$want_keys" ]; then
-	fail "versions: 31 keys" "want keys in order: $want_keys"
+	fail "versions: 33 keys" "want keys in order: $want_keys"
 elif ! grep -q '^1809 .* 10\.0\.17763 .*x86 x64 wow64$' "$tmp/out" ||
 	! grep -q '^4\.0sp4 .* 4\.0\.1381\.133 .*x86 $' "$tmp/out" ||
-	! grep -q '^11-24H2 .* 10\.0\.26100 .* x64 wow64$' "$tmp/out"; then
-	fail "versions: 31 keys" "want builds and architectures of 1809, 4.0sp4 and 11-24H2"
+	! grep -q '^11-24H2 .* 10\.0\.26100 *srv2025 .* x64 wow64$' "$tmp/out" ||
+	! grep -q '^srv2022 .* 10\.0\.20348 .* x64 wow64$' "$tmp/out" ||
+	! grep -q '^11-25H2 .* 10\.0\.26200 .* x64 wow64$' "$tmp/out"; then
+	fail "versions: 33 keys" "want builds and architectures of 1809, 4.0sp4, srv2022, 11-24H2 (srv2025) and 11-25H2"
 else
-	pass "versions: 31 keys in release order, with builds and architectures"
+	pass "versions: 33 keys in build order, with builds, everyday names and architectures"
 fi
+
+# ---- ntprof syscalls ----
+
+want_out "syscalls: NtCreateProfile on 1809/x64 (j00ru)" \
+	'NtCreateProfile          1809/x64      0x00B5  (10 1809)' \
+	syscalls --target 1809/x64 NtCreateProfile
+want_out "syscalls: NtCreateProfile on 1809/x86 (j00ru)" \
+	'NtCreateProfile          1809/x86      0x0167  (10 1809)' \
+	syscalls --target 1809/x86 NtCreateProfile
+want_out "syscalls: NtCreateProfile on 11-25H2/x64 (j00ru)" \
+	'NtCreateProfile          11-25H2/x64   0x00C2  (11 25H2)' \
+	syscalls --target 11-25H2/x64 NtCreateProfile
+# twin: another version, another number
+want_out "syscalls: NtCreateProfile on 1703/x64 differs from 1809's" \
+	'NtCreateProfile          1703/x64      0x00B3  (10 1703)' \
+	syscalls --target 1703/x64 NtCreateProfile
+want_out "syscalls: a version alone is every architecture; WOW64 has x64's numbers; srv2025 is 11-24H2" \
+	'NtStartProfile           11-24H2/x64   0x01CA  (11 24H2, Server 2025)
+NtStartProfile           11-24H2/wow64 0x01CA  (11 24H2, Server 2025)' \
+	syscalls --target srv2025 NtStartProfile
+want_out "syscalls: a line per number where a service pack changes it; none; unknown" \
+	'NtSetIntervalProfile     6.0/x86       0x0138  (Vista SP0)
+NtSetIntervalProfile     6.0/x86       0x0134  (Vista SP1, Vista SP2)
+NtSetIntervalProfile     3.10/x86      unknown
+NtCreateProfileEx        6.0/x86       none    (Vista SP0, Vista SP1, Vista SP2)
+NtCreateProfileEx        3.10/x86      unknown' \
+	syscalls --target 6.0/x86,3.10 NtSetIntervalProfile NtCreateProfileEx
+nt syscalls
+if [ "$rc" -ne 0 ] || [ -s "$tmp/err" ] ||
+	[ "$(wc -l <"$tmp/out")" -ne 632 ] ||
+	[ "$(awk '{ print $1 }' "$tmp/out" | uniq | tr '\n' ' ')" != 'NtCreateProfile NtCreateProfileEx NtStartProfile NtStopProfile NtSetIntervalProfile NtQueryIntervalProfile NtSetSystemInformation NtQuerySystemInformation ' ]; then
+	fail "syscalls: every function on every target" "want 632 lines (8 functions x 77 targets, and 16 more for 6.0's service packs), function by function"
+else
+	pass "syscalls: every function on every target"
+fi
+want_error "syscalls: an unknown function" 2 \
+	'ntprof: syscalls: unknown function NtCreateProfil (did you mean NtCreateProfile?)' \
+	syscalls NtCreateProfil
+want_error "syscalls: a function far from every name lists them" 2 \
+	'unknown function Frobnicate (one of: NtCreateProfile, NtCreateProfileEx,' \
+	syscalls Frobnicate
+want_error "syscalls: an unknown version" 2 '--target 18O9/x64: unknown version (see `ntprof versions`) (did you mean 1809?)' \
+	syscalls --target 18O9/x64 NtCreateProfile
+want_error "syscalls: no x86 Server 2022" 2 '--target srv2022/x86: that architecture does not exist' \
+	syscalls --target srv2022/x86
+want_error "syscalls: --target without a value" 2 '--target needs VERSION[/ARCH][,...]' \
+	syscalls --target
 
 # ---- ntprof explain ----
 
@@ -621,8 +670,8 @@ nt compare "$tmp/outdir/good.json"
 # as many vectors as the fixtures hold (counted here, so that a new vector
 # does not need this test edited)
 nvec=$(cat "$root"/fixtures/*/*.vec | grep -c '^vector ')
-if [ "$rc" -eq 2 ] || [ "$(head -n 1 "$tmp/out")" != "ntprof compare: 1 files, 73 columns, $nvec vectors, ""$(sed -n '1s/.*, \([0-9]*\) differ$/\1/p' "$tmp/out")"' differ' ]; then
-	fail "compare: a run of every fixture on every target" "want 73 columns (one per target) and $nvec vectors"
+if [ "$rc" -eq 2 ] || [ "$(head -n 1 "$tmp/out")" != "ntprof compare: 1 files, 77 columns, $nvec vectors, ""$(sed -n '1s/.*, \([0-9]*\) differ$/\1/p' "$tmp/out")"' differ' ]; then
+	fail "compare: a run of every fixture on every target" "want 77 columns (one per target) and $nvec vectors"
 else
 	pass "compare: a run of every fixture on every target has a column per target"
 fi
@@ -693,7 +742,7 @@ elif grep -q -i -E 'src=|<script|<link|<base|<img|<iframe|<object|<embed|@import
 	fail "matrix --format html" "the page fetches something: $(grep -o -i -E 'src=[^ ]*|<script|<link|<base|<img|<iframe|<object|<embed|@import|url\(|<[a-z]+ [^>]*href="?(https?:|//)[^ ]*' "$page" | grep -v '^<a href="http' | head -n 1)"
 elif ! grep -q -F '<a href="#rule-SI-1" title="SI-1 — Privilege from 6.2">SI-1</a>' "$page" ||
 	! grep -q -F '<div class="rule" id="rule-SI-1">' "$page" ||
-	! grep -q -F 'x" colspan="20" title="6.2 to 11-24H2; was SUCCESS on 6.1"><span class="t">PRIVILEGE_NOT_HELD</span></td>' "$page"; then
+	! grep -q -F 'x" colspan="22" title="6.2 to 11-25H2; was SUCCESS on 6.1"><span class="t">PRIVILEGE_NOT_HELD</span></td>' "$page"; then
 	fail "matrix --format html" "want SI-1 linked to its embedded text and the 6.2 change marked"
 else
 	# every in-page link has its anchor

@@ -127,7 +127,7 @@ nt run --target 6.1 --target 6.1 "$root/fixtures/interval"
 once=$("$NTPROF_BIN" run --target 6.1 "$root/fixtures/interval" | tail -n 2)
 if [ "$(tail -n 2 "$tmp/out")" = "$once" ]; then pass "--target 6.1 --target 6.1: the results of one"
 else fail "--target 6.1 --target 6.1: the results of one" "want: $once"; fi
-for pair in nt4:4.0 2000:5.0 xp:5.1 2003:5.2 vista:6.0 win7:6.1 win8:6.2 win8.1:6.3 10:1507 11:11-21H2; do
+for pair in nt4:4.0 2000:5.0 xp:5.1 2003:5.2 vista:6.0 win7:6.1 win8:6.2 win8.1:6.3 10:1507 11:11-21H2 srv2025:11-24H2; do
 	name=${pair%%:*} key=${pair#*:}
 	a=$("$NTPROF_BIN" diff "$name" "$key" 2>&1); st=$?
 	cmd="ntprof diff $name $key"; rc=$st; printf '%s\n' "$a" >"$tmp/err"; : >"$tmp/out"
@@ -138,6 +138,30 @@ nt diff win7 win8
 if [ "$rc" -eq 1 ]; then pass "friendly versions differ where their keys do (win7, win8)"
 else fail "friendly versions differ where their keys do (win7, win8)" "want exit 1"; fi
 want_stdout "versions shows the friendly names" "win8.1" versions
+# srv2025 names 11-24H2 wherever a version is read: a vector's applies and
+# expect ranges here (srv2022..srv2025 is the five x64 targets from Server
+# 2022, which sits after 22H2, to 11 24H2); a name near it is refused
+vec_names() { # vec_names RANGE: a vector applying to RANGE on x64
+	cat >"$tmp/names.vec" <<VEC
+vector names/server-releases
+  title   Server 2022 and Server 2025 by name
+  rules   VR-1
+  flags   documented
+  source  GC-KHIST
+  applies $1 arch=x64
+  call    NtQueryIntervalProfile Source=ProfileTime
+  expect  STATUS_SUCCESS Interval=39063 on srv2025
+  expect  STATUS_SUCCESS Interval=39063
+VEC
+}
+vec_names srv2022..srv2025
+want_stdout "a vector from srv2022 to srv2025: the five x64 targets from Server 2022 to 11 24H2" \
+	"1 vectors, 77 targets, 5 results" run "$tmp/names.vec"
+vec_names 22H2..srv2025
+want_stdout "a vector from 22H2 to srv2025: one target more" "1 vectors, 77 targets, 6 results" \
+	run "$tmp/names.vec"
+vec_names srv2024..11-25H2
+want_error "a vector naming srv2024: an unknown version" 2 "unknown version in range" run "$tmp/names.vec"
 want_error "explore --function ,,,: an error" 2 "names no function" explore --function ,,,
 
 # ---- empty fixtures ----

@@ -141,11 +141,14 @@ cat >"$tmp/use.cpp" <<'EOF'
 #include <ntprof/names.h>
 #include <ntprof/number.h>
 #include <ntprof/status.h>
+#include <ntprof/syscalls.h>
 #include <ntprof/version.h>
 #include <ntprof/version_predicates.h>
 
 int main()
 {
+	if (np_syscall_function(0) == nullptr)
+		return 4;
 	np_machine m;
 	if (np_machine_init(&m, NP_V6_2, NP_X64) != nullptr)
 		return 2;

@@ -203,6 +203,7 @@ static void test_matrix_architectures_split_a_cell(void **state)
 	column(f, r, "5.2", "BUFFER_OVERFLOW");
 	column(f, r, "5.2sp1", "x86: BUFFER_OVERFLOW / x64 wow64: SUCCESS ProfileHandle=h2");
 	column(f, r, "11-24H2", "SUCCESS ProfileHandle=h2");   /* no x86 Windows 11 */
+	column(f, r, "srv2022", "SUCCESS ProfileHandle=h2");   /* nor x86 Server 2022 (VR-3) */
 	assert_false(np_matrix_changed(f->m, r, ver("5.2sp1")));
 	assert_false(np_matrix_changed(f->m, r, ver("11-21H2")));
 	np_matrix_free(f->m);
@@ -294,7 +295,7 @@ static void test_matrix_html_is_self_contained(void **state)
 		    "STATUS_PRIVILEGE_NOT_HELD");
 	lacks(f, "id=\"rule-QI-1\"");              /* no vector here cites it */
 	/* the change at 6.2, marked and merged to the end; a colour per status */
-	contains(f, " x\" colspan=\"20\" title=\"6.2 to 11-24H2; was SUCCESS on 6.1\">"
+	contains(f, " x\" colspan=\"22\" title=\"6.2 to 11-25H2; was SUCCESS on 6.1\">"
 		    "<span class=\"t\">PRIVILEGE_NOT_HELD</span></td>");
 	contains(f, "colspan=\"9\" title=\"3.51 to 6.1\"><span class=\"t\">SUCCESS</span></td>");
 	contains(f, "{background:#b9e6b3}");       /* SUCCESS is green */

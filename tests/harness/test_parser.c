@@ -231,7 +231,7 @@ static void test_parser_good_vector_header_fields(void **state)
 	assert_string_equal(v->flag[1], "documented");
 	assert_string_equal(v->flag[2], "alternative");
 	assert_string_equal(v->flag[3], "unknown:K-QI-ALIGN");
-	assert_when(&v->applies, NP_V3_51, NP_V11_24H2, true, true, false);
+	assert_when(&v->applies, NP_V3_51, NP_V11_25H2, true, true, false);
 	assert_ptr_equal(v->file, set.files[0]);
 	assert_int_equal(v->line, 3);
 	assert_int_equal(v->ngiven, 4);
@@ -270,7 +270,7 @@ static void test_parser_good_vector_steps_and_expectations(void **state)
 	assert_string_equal(s->expect[0].flag, "");
 	assert_int_equal(s->expect[0].nout, 0);
 	assert_int_equal(s->expect[0].line, 12);
-	assert_when(&s->expect[0].when, NP_V6_2, NP_V11_24H2, true, true, true);
+	assert_when(&s->expect[0].when, NP_V6_2, NP_V11_25H2, true, true, true);
 	assert_int_equal(s->expect[1].outcome.code, NP_STATUS_SUCCESS);
 	assert_int_equal(s->expect[1].line, 13);
 	assert_when(&s->expect[1].when, NP_V3_51, NP_V6_1, true, true, false);
@@ -292,7 +292,7 @@ static void test_parser_good_vector_steps_and_expectations(void **state)
 	assert_int_equal(s->expect[0].nout, 2);
 	assert_pair(&s->expect[0].out[0], "Interval", "0x9897");
 	assert_pair(&s->expect[0].out[1], "Interval", "-");
-	assert_when(&s->expect[0].when, NP_V3_10, NP_V11_24H2, true, true, true);
+	assert_when(&s->expect[0].when, NP_V3_10, NP_V11_25H2, true, true, true);
 	assert_int_equal(s->expect[1].outcome.kind, NP_RESULT_FAULT);
 	assert_int_equal(s->expect[1].outcome.code, NP_STATUS_ACCESS_VIOLATION);
 	assert_string_equal(s->expect[1].flag, "unknown:K-QI-ALIGN");
@@ -322,7 +322,7 @@ static void test_parser_crlf_vector_with_defaults(void **state)
 	assert_int_equal(v->line, 21);
 	assert_int_equal(v->nflag, 0);
 	assert_int_equal(v->ngiven, 0);
-	assert_when(&v->applies, NP_V3_10, NP_V11_24H2, true, true, true);
+	assert_when(&v->applies, NP_V3_10, NP_V11_25H2, true, true, true);
 	assert_int_equal(v->nstep, 1);
 	assert_string_equal(v->step[0].function, "TraceQueryInformation");
 	assert_int_equal(v->step[0].narg, 0);
@@ -330,7 +330,7 @@ static void test_parser_crlf_vector_with_defaults(void **state)
 	assert_when(&v->step[0].expect[0].when, NP_V3_10, NP_V6_1, true, true, true);
 	assert_int_equal(v->step[0].expect[1].outcome.kind, NP_RESULT_WIN32);
 	assert_int_equal(v->step[0].expect[1].outcome.code, NP_ERROR_SUCCESS);
-	assert_when(&v->step[0].expect[1].when, NP_V6_2, NP_V11_24H2, true, true, true);
+	assert_when(&v->step[0].expect[1].when, NP_V6_2, NP_V11_25H2, true, true, true);
 	assert_pair(&v->step[0].expect[1].out[1], "ReturnLength", "8");
 	np_vectors_free(&set);
 }
@@ -591,7 +591,7 @@ static void test_parser_empty_range(void **state)
 		   "version range is empty (low above high)");
 	LOAD_FAILS(HEAD("e/x") "  applies <3.10\n  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n", 5,
 		   "version range is empty");
-	LOAD_FAILS(HEAD("e/x") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS on >11-24H2\n", 6,
+	LOAD_FAILS(HEAD("e/x") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS on >11-25H2\n", 6,
 		   "version range is empty");
 }
 
@@ -989,20 +989,27 @@ static void assert_range_error(const char *text, const char *want)
 static void test_parser_range_operators(void **state)
 {
 	(void)state;
-	assert_range("all", NP_V3_10, NP_V11_24H2);
+	assert_range("all", NP_V3_10, NP_V11_25H2);
 	assert_range("6.2", NP_V6_2, NP_V6_2);
 	assert_range("=6.2", NP_V6_2, NP_V6_2);
-	assert_range(">=6.2", NP_V6_2, NP_V11_24H2);
-	assert_range(">6.2", NP_V6_3, NP_V11_24H2);
+	assert_range(">=6.2", NP_V6_2, NP_V11_25H2);
+	assert_range(">6.2", NP_V6_3, NP_V11_25H2);
 	assert_range("<=1803", NP_V3_10, NP_V1803);
 	assert_range("<1703", NP_V3_10, NP_V1607);
 	assert_range("6.2..1803", NP_V6_2, NP_V1803);
 	assert_range("1809..1809", NP_V1809, NP_V1809);
 	assert_range("3.10", NP_V3_10, NP_V3_10);
-	assert_range(">=3.10", NP_V3_10, NP_V11_24H2);
+	assert_range(">=3.10", NP_V3_10, NP_V11_25H2);
 	assert_range("<=11-24H2", NP_V3_10, NP_V11_24H2);
 	assert_range("<3.50", NP_V3_10, NP_V3_10);
-	assert_range(">11-23H2", NP_V11_24H2, NP_V11_24H2);
+	assert_range(">11-23H2", NP_V11_24H2, NP_V11_25H2);
+	assert_range(">11-24H2", NP_V11_25H2, NP_V11_25H2);
+	/* Server 2022 sits between 22H2 and 11-21H2 by its build; srv2025 names 11-24H2 (VR-1) */
+	assert_range("22H2..11-21H2", NP_V22H2, NP_V11_21H2);
+	assert_range(">22H2", NP_VSRV2022, NP_V11_25H2);
+	assert_range("<11-21H2", NP_V3_10, NP_VSRV2022);
+	assert_range("srv2022", NP_VSRV2022, NP_VSRV2022);
+	assert_range("srv2025..11-25H2", NP_V11_24H2, NP_V11_25H2);
 	assert_range("4.0sp4", NP_V4_0SP4, NP_V4_0SP4);
 	assert_range("5.2sp1..6.0", NP_V5_2SP1, NP_V6_0);
 }
@@ -1011,7 +1018,7 @@ static void test_parser_range_build_numbers(void **state)
 {
 	(void)state;
 	assert_range("10.0.17763", NP_V1809, NP_V1809);
-	assert_range(">=10.0.17763", NP_V1809, NP_V11_24H2);
+	assert_range(">=10.0.17763", NP_V1809, NP_V11_25H2);
 	assert_range("4.0.1381.133", NP_V4_0SP4, NP_V4_0SP4);
 	assert_range("4.0.1381", NP_V4_0, NP_V4_0);
 	assert_range("5.2.3790.1830", NP_V5_2SP1, NP_V5_2SP1);
@@ -1021,6 +1028,9 @@ static void test_parser_range_build_numbers(void **state)
 	assert_range("10.0.17200", NP_V1803, NP_V1803);
 	assert_range("10.0.17000", NP_V1709, NP_V1709);
 	assert_range("=10.0.26100", NP_V11_24H2, NP_V11_24H2);
+	assert_range("=10.0.20348", NP_VSRV2022, NP_VSRV2022);
+	assert_range("10.0.21999", NP_VSRV2022, NP_VSRV2022);
+	assert_range("10.0.26200", NP_V11_25H2, NP_V11_25H2);
 }
 
 static void test_parser_range_errors(void **state)
@@ -1029,7 +1039,7 @@ static void test_parser_range_errors(void **state)
 	const char *unknown = "unknown version in range (see `ntprof versions`)";
 	assert_range_error("1809..6.2", "version range is empty (low above high)");
 	assert_range_error("<3.10", "version range is empty");
-	assert_range_error(">11-24H2", "version range is empty");
+	assert_range_error(">11-25H2", "version range is empty");
 	assert_range_error("9.9", unknown);
 	assert_range_error("", unknown);
 	assert_range_error(">=", unknown);

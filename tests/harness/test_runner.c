@@ -490,7 +490,7 @@ static void test_runner_targets_all(void **state)
 	unsigned per_arch[NP_ARCH_COUNT] = { 0 };
 	memset(&l, 0xAB, sizeof l);
 	np_targets_all(&l);
-	assert_int_equal(l.count, 73);
+	assert_int_equal(l.count, 77);
 	for (unsigned i = 0; i < l.count; i++) {
 		assert_true(np_arch_exists(l.t[i].version, l.t[i].arch));
 		per_arch[l.t[i].arch]++;
@@ -499,12 +499,12 @@ static void test_runner_targets_all(void **state)
 			fail_msg("targets %u and %u are out of order or repeated", i - 1, i);
 	}
 	assert_int_equal(per_arch[NP_X86], 27);    /* 3.10 .. 22H2 */
-	assert_int_equal(per_arch[NP_X64], 23);    /* 5.2sp1 .. 11-24H2 */
-	assert_int_equal(per_arch[NP_WOW64], 23);
+	assert_int_equal(per_arch[NP_X64], 25);    /* 5.2sp1 .. 11-25H2 */
+	assert_int_equal(per_arch[NP_WOW64], 25);
 	assert_int_equal(l.t[0].version, NP_V3_10);
 	assert_int_equal(l.t[0].arch, NP_X86);
-	assert_int_equal(l.t[72].version, NP_V11_24H2);
-	assert_int_equal(l.t[72].arch, NP_WOW64);
+	assert_int_equal(l.t[76].version, NP_V11_25H2);
+	assert_int_equal(l.t[76].arch, NP_WOW64);
 }
 
 static void test_runner_targets_add(void **state)
@@ -532,15 +532,24 @@ static void test_runner_targets_add(void **state)
 	assert_int_equal(l.count, 8);
 	assert_int_equal(l.t[7].version, NP_V1809);
 	assert_int_equal(l.t[7].arch, NP_X64);
+	assert_null(np_targets_add(&l, "srv2022"));      /* nor x86 Server 2022 (VR-3) */
+	assert_int_equal(l.count, 10);
+	assert_int_equal(l.t[8].version, NP_VSRV2022);
+	assert_int_equal(l.t[8].arch, NP_X64);
+	assert_int_equal(l.t[9].arch, NP_WOW64);
+	assert_null(np_targets_add(&l, "srv2025/x64"));  /* Server 2025 is read as 11 24H2 (VR-1) */
+	assert_int_equal(l.count, 11);
+	assert_int_equal(l.t[10].version, NP_V11_24H2);
 
 	assert_string_equal(np_targets_add(&l, "11-24H2/x86"), "that architecture does not exist on that version (VR-3)");
+	assert_string_equal(np_targets_add(&l, "srv2022/x86"), "that architecture does not exist on that version (VR-3)");
 	assert_string_equal(np_targets_add(&l, "5.1/x64"), "that architecture does not exist on that version (VR-3)");
 	assert_string_equal(np_targets_add(&l, "9.9"), "unknown version (see `ntprof versions`)");
 	assert_string_equal(np_targets_add(&l, "9.9/x86"), "unknown version (see `ntprof versions`)");
 	assert_string_equal(np_targets_add(&l, ""), "unknown version (see `ntprof versions`)");
 	assert_string_equal(np_targets_add(&l, "1809/arm64"), "unknown architecture (x86, x64 or wow64)");
 	assert_string_equal(np_targets_add(&l, "1809/"), "unknown architecture (x86, x64 or wow64)");
-	assert_int_equal(l.count, 8);    /* errors add nothing */
+	assert_int_equal(l.count, 11);    /* errors add nothing */
 }
 
 /* Rows only for the targets a vector applies to, tallies that add up. */

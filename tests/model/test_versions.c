@@ -43,10 +43,12 @@ static const struct {
 	{ NP_V21H1, "21H1", 10, 0, 19043, 0 },
 	{ NP_V21H2, "21H2", 10, 0, 19044, 0 },
 	{ NP_V22H2, "22H2", 10, 0, 19045, 0 },
+	{ NP_VSRV2022, "srv2022", 10, 0, 20348, 0 },
 	{ NP_V11_21H2, "11-21H2", 10, 0, 22000, 0 },
 	{ NP_V11_22H2, "11-22H2", 10, 0, 22621, 0 },
 	{ NP_V11_23H2, "11-23H2", 10, 0, 22631, 0 },
 	{ NP_V11_24H2, "11-24H2", 10, 0, 26100, 0 },
+	{ NP_V11_25H2, "11-25H2", 10, 0, 26200, 0 },
 };
 #define EXPECTED_COUNT (sizeof expected_table / sizeof *expected_table)
 
@@ -90,9 +92,9 @@ static void test_version_table_has_every_key_with_its_build(void **state)
 	}
 }
 
-/* VR-1: the enumeration order is the release order (strictly rising builds). */
+/* VR-1: the enumeration order is the kernel build order (strictly rising builds). */
 /* rules: VR-1 */
-static void test_version_table_in_release_order(void **state)
+static void test_version_table_in_build_order(void **state)
 {
 	(void)state;
 	for (unsigned v = 1; v < NP_VERSION_COUNT; v++) {
@@ -167,8 +169,12 @@ static void test_version_parse_build_between_releases(void **state)
 	assert_parses_to("10.0.15064", NP_V1703);
 	assert_parses_to("10.0.19044.3803", NP_V21H2);
 	assert_parses_to("10.0.22630", NP_V11_22H2);
+	assert_parses_to("10.0.20347", NP_V22H2);
+	assert_parses_to("10.0.20348.2227", NP_VSRV2022);
+	assert_parses_to("10.0.21999", NP_VSRV2022);
 	assert_parses_to("10.0.26099", NP_V11_23H2);
-	assert_parses_to("10.0.99999", NP_V11_24H2);
+	assert_parses_to("10.0.26199", NP_V11_24H2);
+	assert_parses_to("10.0.99999", NP_V11_25H2);
 	assert_parses_to("6.1.7601", NP_V6_1);
 	assert_parses_to("6.1.7601.17514", NP_V6_1);
 	assert_parses_to("6.3.9600.17031", NP_V6_3);
@@ -220,7 +226,9 @@ static void test_version_from_live_build(void **state)
 	assert_live_is(6, 1, 7601, 1, NP_V6_1);          /* Wine's win7 */
 	assert_live_is(10, 0, 18362, 0, NP_V1903);       /* Wine's win10 */
 	assert_live_is(10, 0, 19045, 0, NP_V22H2);
-	assert_live_is(10, 0, 26200, 0, NP_V11_24H2);    /* newer than the table: its newest */
+	assert_live_is(10, 0, 20348, 0, NP_VSRV2022);
+	assert_live_is(10, 0, 26100, 0, NP_V11_24H2);    /* also Server 2025 (VR-1) */
+	assert_live_is(10, 0, 26300, 0, NP_V11_25H2);    /* newer than the table: its newest */
 	for (unsigned v = 0; v < NP_VERSION_COUNT; v++) {
 		const np_version_info *i = np_version_info_of((np_ver)v);
 		unsigned sp = (np_ver)v == NP_V4_0SP4 ? 4 : (np_ver)v == NP_V5_2SP1 ? 1 : 0;
@@ -262,7 +270,7 @@ static void test_version_parse_unknown_family_rejected(void **state)
 	assert_rejected("Windows 8");
 	assert_rejected("12-24H2");
 	/* a part of a build is at most 0xFFFFFF (7 decimal digits and a bit) */
-	assert_parses_to("10.0.16777215", NP_V11_24H2);
+	assert_parses_to("10.0.16777215", NP_V11_25H2);
 	assert_rejected("10.0.16777216");
 	/* each part is digits only, and parts are separated by dots only */
 	assert_rejected("10.0. 10240");
@@ -287,7 +295,8 @@ static void test_arch_x64_and_wow64_from_5_2sp1(void **state)
 	}
 }
 
-/* VR-3: x86 exists from 3.10 up to 22H2; 11-21H2 has no x86 edition. */
+/* VR-3: x86 exists from 3.10 up to 22H2; neither srv2022 (after 22H2 by its
+ * build) nor 11-21H2 has an x86 edition. */
 /* rules: VR-3 */
 static void test_arch_x86_up_to_22h2(void **state)
 {
@@ -296,6 +305,8 @@ static void test_arch_x86_up_to_22h2(void **state)
 	assert_true(np_arch_exists(NP_V5_2, NP_X86));
 	assert_true(np_arch_exists(NP_V21H2, NP_X86));
 	assert_true(np_arch_exists(NP_V22H2, NP_X86));
+	assert_false(np_arch_exists(NP_VSRV2022, NP_X86));
+	assert_true(np_arch_exists(NP_VSRV2022, NP_X64));
 	assert_false(np_arch_exists(NP_V11_21H2, NP_X86));
 	assert_false(np_arch_exists(NP_V11_24H2, NP_X86));
 }
@@ -321,6 +332,7 @@ static void test_machine_init_x86_22h2_vs_11_21h2(void **state)
 	assert_int_equal(m->version, NP_V22H2);
 	assert_int_equal(m->arch, NP_X86);
 	np_machine_fini(m);
+	assert_non_null(np_machine_init(m, NP_VSRV2022, NP_X86));
 	assert_non_null(np_machine_init(m, NP_V11_21H2, NP_X86));
 	assert_non_null(np_machine_init(m, NP_V11_24H2, NP_X86));
 }
@@ -416,7 +428,15 @@ static void test_version_friendly_and_nearest(void **state)
 	assert_int_equal(v, NP_V11_21H2);
 	assert_string_equal(np_version_friendly(NP_V11_21H2), "11");
 	assert_string_equal(np_version_friendly(NP_V5_0), "2000");
-	assert_null(np_version_friendly(NP_V11_24H2));
+	assert_null(np_version_friendly(NP_V11_25H2));
+	/* Windows Server 2025 has 11 24H2's kernel: its name reads as that key (VR-1) */
+	assert_true(np_version_parse("srv2025", &v));
+	assert_int_equal(v, NP_V11_24H2);
+	assert_true(np_version_parse("SRV2025", &v));
+	assert_int_equal(v, NP_V11_24H2);
+	assert_string_equal(np_version_friendly(NP_V11_24H2), "srv2025");
+	assert_null(np_version_friendly(NP_VSRV2022));
+	assert_string_equal(np_version_nearest("svr2025"), "srv2025");
 	assert_null(np_version_friendly(NP_VERSION_COUNT));
 	const char *last = np_version_key(NP_VERSION_COUNT - 1);
 	assert_string_equal(np_version_nearest(last), last);
@@ -428,7 +448,7 @@ static void test_version_friendly_and_nearest(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_version_table_has_every_key_with_its_build),
-	cmocka_unit_test(test_version_table_in_release_order),
+	cmocka_unit_test(test_version_table_in_build_order),
 	cmocka_unit_test(test_version_info_out_of_range_is_null),
 	cmocka_unit_test(test_version_parse_every_key),
 	cmocka_unit_test(test_version_parse_key_case_insensitive),

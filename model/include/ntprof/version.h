@@ -13,13 +13,15 @@
 extern "C" {
 #endif
 
-/* In release order. The numeric order of the enumerators IS the version order. */
+/* In kernel build order, which is release order but for Server 2022: build
+ * 20348 sits by its build, between Windows 10 22H2 and Windows 11 21H2
+ * (SPEC.md VR-1). The numeric order of the enumerators IS the version order. */
 typedef enum np_ver {
 	NP_V3_10, NP_V3_50, NP_V3_51, NP_V4_0, NP_V4_0SP4, NP_V5_0, NP_V5_1,
 	NP_V5_2, NP_V5_2SP1, NP_V6_0, NP_V6_1, NP_V6_2, NP_V6_3,
 	NP_V1507, NP_V1511, NP_V1607, NP_V1703, NP_V1709, NP_V1803, NP_V1809,
-	NP_V1903, NP_V1909, NP_V2004, NP_V20H2, NP_V21H1, NP_V21H2, NP_V22H2,
-	NP_V11_21H2, NP_V11_22H2, NP_V11_23H2, NP_V11_24H2,
+	NP_V1903, NP_V1909, NP_V2004, NP_V20H2, NP_V21H1, NP_V21H2, NP_V22H2, NP_VSRV2022,
+	NP_V11_21H2, NP_V11_22H2, NP_V11_23H2, NP_V11_24H2, NP_V11_25H2,
 	NP_VERSION_COUNT
 } np_ver;
 
@@ -37,7 +39,7 @@ const char *np_version_key(np_ver v);
 const char *np_arch_name(np_arch a);
 
 /* Parses a key ("6.2", "1809", "11-24H2"), an everyday name ("xp", "win7",
- * "10") or a build ("10.0.15063",
+ * "10", "srv2025") or a build ("10.0.15063",
  * "4.0.1381.133"). A build between two releases of the same family maps to
  * the newest release at or below it (VR-2). Returns false when unknown. */
 bool np_version_parse(const char *text, np_ver *out);
@@ -67,7 +69,8 @@ typedef struct np_applicability {
  * text is no range (an unknown version, an empty range). */
 const char *np_parse_range(const char *text, np_applicability *a);
 
-/* VR-3: x64 and WOW64 exist from 5.2 SP1; Windows 11 has no x86 edition. */
+/* VR-3: x64 and WOW64 exist from 5.2 SP1; x86 ends with Windows 10 22H2
+ * (neither Server 2022 nor Windows 11 has an x86 edition). */
 bool np_arch_exists(np_ver v, np_arch a);
 
 #ifdef __cplusplus

@@ -4,7 +4,8 @@
  * or --given by the model mirroring the target in that state. Exit 0 when
  * every step matched (or diverged as --known lists), 1 on a difference or
  * when the model matched only an accept line (it drifted from its vectors:
- * np_run_drift), 2 on bad input. */
+ * np_run_drift), or when a dl: object was exercised nowhere, 2 on bad input
+ * (a --target the object does not emulate among it). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,6 +185,8 @@ static int run_main(int argc, char **argv)
 		return status;
 	if ((s.reference || s.given.count > 0) && s.run.targets.count != 1)
 		return cli_usage("--reference and --given need exactly one --target VERSION/ARCH");
+	if ((s.step_timeout || s.allow_not_applicable) && strncmp(s.run.backend, "dl:", 3) != 0)
+		return cli_usage("--step-timeout and --allow-not-applicable are for --backend dl:PATH");
 	np_known known;
 	np_vector_set set;
 	if ((status = cli_run_load(&s.run, &known, &set)))

@@ -288,6 +288,14 @@ static np_known_entry *covering(np_known *k, const np_row *r)
 	return NULL;
 }
 
+/* Whether the row ran on the backend: not one it could not take, skipped,
+ * or not asked of an implementation under test. */
+static bool ran(const np_row *r)
+{
+	return r->cls != NP_CLASS_NOT_APPLICABLE && r->cls != NP_CLASS_SKIPPED &&
+	       r->cls != NP_CLASS_NOT_REQUIRED && r->cls != NP_CLASS_NOT_IMPLEMENTED;
+}
+
 void np_known_apply(np_known *k, np_run *run)
 {
 	k->known = k->unlisted = k->stale = k->not_run = 0;
@@ -302,7 +310,7 @@ void np_known_apply(np_known *k, np_run *run)
 		if (r->cls == NP_CLASS_KNOWN)   /* applied before: judge what was observed */
 			run->tally[r->cls]--, r->cls = r->observed, run->tally[r->cls]++;
 		r->observed = r->cls;
-		if (e && !e->ran && r->cls != NP_CLASS_NOT_APPLICABLE && r->cls != NP_CLASS_SKIPPED) {
+		if (e && !e->ran && ran(r)) {
 			e->ran = true;
 			e->now = r->cls;
 			e->now_target = r->target;
@@ -364,11 +372,6 @@ static void reason_for(const np_row *r, char *buf, size_t cap)
 		snprintf(buf, cap, "TODO was: %s", r->listed->reason);
 	else
 		snprintf(buf, cap, "TODO");
-}
-
-static bool ran(const np_row *r)
-{
-	return r->cls != NP_CLASS_NOT_APPLICABLE && r->cls != NP_CLASS_SKIPPED;
 }
 
 static bool same_outcome(const np_row *a, const np_row *b)

@@ -54,7 +54,7 @@ struct np_live {
 	np_global touching[NP_LIVE_MAX_STATE];   /* the current vector's */
 	unsigned ntouching;
 	bool stepped;                /* the current vector ran a step */
-	unsigned skipped_hazard, skipped_unsaved, skipped_model_only, skipped_unjudged;
+	unsigned skipped_hazard, skipped_unsaved, skipped_unjudged;
 	unsigned skipped_stopped;    /* vectors after a restore that failed */
 	char standin[NP_TEXT_MAX];   /* NTPROF_NTDLL, tests only: "" unset */
 	bool standin_ok;
@@ -228,10 +228,6 @@ static const char *live_skip(np_backend *self, np_target t, const np_vector *v)
 		else
 			snprintf(why, sizeof why, "%s; --allow-hazard runs it anyway", text);
 		return why;
-	}
-	if (np_vector_has_flag(v, "model-only")) {
-		l->skipped_model_only++;
-		return "model-only: it needs state a live system cannot take; the model alone judges it";
 	}
 	for (unsigned i = 0; i < v->ngiven; i++)
 		if (strcmp(v->given[i].name, "tracing") == 0) {
@@ -415,10 +411,10 @@ static void report_env(np_live *l, np_run *run)
 	np_run_env(run, "intervals saved", text);
 	np_restored_text(&l->st, "at the end", text, sizeof text);
 	np_run_env(run, "intervals restored", text);
-	snprintf(text, sizeof text, "%u hazardous or unknown (--allow-hazard %s), %u model-only, "
+	snprintf(text, sizeof text, "%u hazardous or unknown (--allow-hazard %s), "
 		 "%u that cannot be judged here, %u setting an interval that cannot be restored "
 		 "(--allow-unsaved-intervals %s)", l->skipped_hazard, l->opt.allow_hazard ? "on" : "off",
-		 l->skipped_model_only, l->skipped_unjudged, l->skipped_unsaved,
+		 l->skipped_unjudged, l->skipped_unsaved,
 		 l->opt.allow_unsaved_intervals ? "on" : "off");
 	np_run_env(run, "skipped", text);
 	if (l->skipped_stopped) {

@@ -108,6 +108,11 @@ static bool write_all(int fd, const void *data, size_t n)
 static _Noreturn void child(np_backend *b, np_backend *ref, const np_vector *v, const np_target *t,
 			    unsigned first, unsigned n, const np_isolation *how, int fd, progress *p)
 {
+	/* A fault ends the child by its signal, which the parent names: not a
+	 * handler this process inherited (a sanitizer's, a test framework's). */
+	static const int faults[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS };
+	for (size_t i = 0; i < sizeof faults / sizeof *faults; i++)
+		signal(faults[i], SIG_DFL);
 	watched w = { b, p };
 	np_backend view = *b;
 	view.begin = watched_begin;

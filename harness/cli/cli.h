@@ -155,6 +155,9 @@ int cli_check_target(void *targets, const char *value, const cli_option *o);
 /* --target/--targets VERSION[/ARCH][,...] added to an np_target_list; the
  * error names the option as given. */
 int cli_check_target_list(void *targets, const char *value, const cli_option *o);
+/* A comma list of VERSION[/ARCH] added to targets: NULL, or why not with
+ * item the one refused ("" for the list as a whole). */
+const char *cli_targets_parse(np_target_list *targets, const char *list, char *item, size_t cap);
 
 /* --arch LIST: comma-separated architectures. */
 typedef struct cli_arches {

@@ -4,18 +4,29 @@
  * or --given by the model mirroring the target in that state. Exit 0 when
  * every step matched (or diverged as --known lists), 1 on a difference or
  * when the model matched only an accept line (it drifted from its vectors:
- * np_run_drift), 2 on bad input. */
+ * np_run_drift), or when a dl: object was exercised nowhere, 2 on bad input
+ * (a --target the object does not emulate among it). */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "ntprof/coverage.h"
+#include "ntprof/number.h"
 
 typedef struct run_settings {
 	cli_run_settings run;   /* first: where cli_run_shared_options set their fields */
 	bool reference;         /* --reference model */
 	cli_given given;
+	unsigned step_timeout;  /* --step-timeout; 0: NTPROF_STEP_TIMEOUT or the default */
+	bool allow_not_applicable;
 } run_settings;
+
+/* A dl: object's step timeout when neither --step-timeout nor
+ * NTPROF_STEP_TIMEOUT says: the live side's (harness/win/remote.c). */
+#define DEFAULT_STEP_TIMEOUT 60u
+#define MAX_STEP_TIMEOUT 86400u
 
 _Static_assert(offsetof(run_settings, run) == 0, "the shared options' fields come first");
 
@@ -27,12 +38,26 @@ static int check_reference(void *reference, const char *value, const cli_option 
 	return 0;
 }
 
+static int check_step_timeout(void *seconds, const char *value, const cli_option *o)
+{
+	uint64_t n;
+	if (!np_number_parse(value, &n) || n == 0 || n > MAX_STEP_TIMEOUT)
+		return cli_usage(o->bad);
+	*(unsigned *)seconds = (unsigned)n;
+	return 0;
+}
+
 #define AT(field) offsetof(run_settings, field)
 static const cli_option run_options[] = {
 	{ "--reference", NULL, "model", AT(reference), check_reference,
 	  "--reference takes model", "judge each step by the model mirroring the target" },
 	{ "--given", NULL, "KEY=VALUE", AT(given), cli_check_given,
 	  "--given needs KEY=VALUE", "the state the mirroring model is in; repeatable" },
+	{ "--step-timeout", NULL, "SECONDS", AT(step_timeout), check_step_timeout,
+	  "--step-timeout takes whole seconds, 1 to 86400",
+	  "dl: end a step still running after SECONDS (NTPROF_STEP_TIMEOUT, else 60)" },
+	{ "--allow-not-applicable", NULL, NULL, AT(allow_not_applicable), NULL,
+	  NULL, "dl: not-applicable where a result is expected does not fail" },
 	{ NULL, NULL, NULL, 0, NULL, NULL, NULL },
 };
 #undef AT
@@ -53,6 +78,7 @@ static const char *const run_usage[] = {
 	"ntprof run [--backend model|dl:PATH.so] [--target VERSION[/ARCH]]... [--format text|tap|junit|json]",
 	"           [--output FILE] [--verbose] [--root DIR]",
 	"           [--reference model [--given KEY=VALUE]...]",
+	"           [--step-timeout SECONDS] [--allow-not-applicable]",
 	"           [--known FILE] [--known-write FILE] [FILE|DIR]...",
 	NULL,
 };
@@ -83,6 +109,71 @@ static bool run_backend(np_backend *b, const run_settings *s, const np_vector_se
 	return true;
 }
 
+/* The targets of a run on b. Without --target, those b emulates (every
+ * one when it does not say); with --target, those given, and a target b
+ * does not emulate is refused: it would only report what b never claimed.
+ * 0, or EXIT_BAD_INPUT after saying why. */
+static int emulated_targets(const np_backend *b, const char *backend, np_target_list *targets)
+{
+	bool given = targets->count > 0;
+	if (!b->emulates) {
+		if (!given)
+			np_targets_all(targets);
+		return 0;
+	}
+	np_target_list emulated = { .count = 0 };
+	char item[512];
+	const char *e = cli_targets_parse(&emulated, b->emulates, item, sizeof item);
+	if (e) {
+		fprintf(stderr, "ntprof: --backend %s: its emulates \"%s\" is no target list: %s%s%s\n",
+			backend, b->emulates, item, item[0] ? ": " : "", e);
+		return EXIT_BAD_INPUT;
+	}
+	if (!given) {
+		*targets = emulated;
+		return 0;
+	}
+	for (unsigned i = 0; i < targets->count; i++) {
+		bool in = false;
+		for (unsigned k = 0; k < emulated.count && !in; k++)
+			in = emulated.t[k].version == targets->t[i].version &&
+			     emulated.t[k].arch == targets->t[i].arch;
+		if (!in) {
+			fprintf(stderr, "ntprof: --target %s/%s: --backend %s emulates only %s\n",
+				np_version_key(targets->t[i].version), np_arch_name(targets->t[i].arch), backend,
+				b->emulates);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	return 0;
+}
+
+/* How a dl: object is run: each vector in a child process, a step ended
+ * after --step-timeout, else NTPROF_STEP_TIMEOUT, else 60 seconds. */
+static void judge_dl(np_backend *b, const run_settings *s)
+{
+	const char *env = getenv("NTPROF_STEP_TIMEOUT");
+	b->allow_not_applicable = s->allow_not_applicable;
+	b->step_timeout = s->step_timeout ? s->step_timeout
+			  : env && atoi(env) > 0 && (unsigned)atoi(env) <= MAX_STEP_TIMEOUT ? (unsigned)atoi(env)
+			  : DEFAULT_STEP_TIMEOUT;
+}
+
+/* An implementation whose every answer was not-applicable passed nothing:
+ * the report's coverage line says so; this makes the run fail. */
+static int nothing_exercised(const np_run *run, int status)
+{
+	np_coverage c;
+	if (!run->under_test)
+		return status;
+	np_coverage_count(run, &c);
+	if (c.exercised > 0)
+		return status;
+	fprintf(stderr, "ntprof: nothing was exercised: no step of %s got a result other than "
+		"not-applicable\n", run->backend);
+	return status ? status : EXIT_DIFFERENCE;
+}
+
 static int run_main(int argc, char **argv)
 {
 	static run_settings s;
@@ -94,23 +185,27 @@ static int run_main(int argc, char **argv)
 		return status;
 	if ((s.reference || s.given.count > 0) && s.run.targets.count != 1)
 		return cli_usage("--reference and --given need exactly one --target VERSION/ARCH");
-	if (s.run.targets.count == 0)
-		np_targets_all(&s.run.targets);
+	if ((s.step_timeout || s.allow_not_applicable) && strncmp(s.run.backend, "dl:", 3) != 0)
+		return cli_usage("--step-timeout and --allow-not-applicable are for --backend dl:PATH");
 	np_known known;
 	np_vector_set set;
 	if ((status = cli_run_load(&s.run, &known, &set)))
 		return status;
 	char why[400];
 	np_backend *b = cli_open_backend(s.run.backend, why, sizeof why);
+	if (b && strncmp(s.run.backend, "dl:", 3) == 0)
+		judge_dl(b, &s);
 	np_run run;
 	if (!b) {
 		fprintf(stderr, "ntprof: --backend %s: %s\n", s.run.backend, why);
 		status = EXIT_BAD_INPUT;
+	} else if ((status = emulated_targets(b, s.run.backend, &s.run.targets))) {
+		/* said */
 	} else if (!run_backend(b, &s, &set, &run)) {
 		fprintf(stderr, "ntprof: out of memory\n");
 		status = EXIT_BAD_INPUT;
 	} else {
-		status = cli_run_report(&s.run, &run, &known);
+		status = nothing_exercised(&run, cli_run_report(&s.run, &run, &known));
 		np_run_free(&run);
 	}
 	if (b)

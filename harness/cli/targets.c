@@ -45,18 +45,26 @@ int cli_check_target(void *targets, const char *value, const cli_option *o)
 	return e ? refused(o->name, value, value, e) : 0;
 }
 
-int cli_check_target_list(void *targets, const char *value, const cli_option *o)
+const char *cli_targets_parse(np_target_list *targets, const char *list, char *item, size_t cap)
 {
 	char buf[512];
-	if (strlen(value) >= sizeof buf)
-		return refused(o->name, value, "", "list too long");
-	strcpy(buf, value);
+	snprintf(item, cap, "%s", "");
+	if (strlen(list) >= sizeof buf)
+		return "list too long";
+	strcpy(buf, list);
 	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		const char *e = add_target(targets, t);
 		if (e)
-			return refused(o->name, value, t, e);
+			return snprintf(item, cap, "%s", t), e;
 	}
-	return 0;
+	return NULL;
+}
+
+int cli_check_target_list(void *targets, const char *value, const cli_option *o)
+{
+	char item[512];
+	const char *e = cli_targets_parse(targets, value, item, sizeof item);
+	return e ? refused(o->name, value, item, e) : 0;
 }
 
 int cli_check_arches(void *arches, const char *value, const cli_option *o)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ntprof/coverage.h"
 #include "ntprof/known.h"
 #include "ntprof/runner.h"
 #include "report/report_groups.h"
@@ -62,10 +63,27 @@ static void known_summary(FILE *out, const np_known *k, const char *prefix)
 		prefix, k->path, k->count, k->known, k->unlisted, k->stale, k->not_run);
 }
 
+/* Not run, or not asked: TAP's SKIP, JUnit's skipped. */
+static bool skip_class(np_class c)
+{
+	return c == NP_CLASS_NOT_APPLICABLE || c == NP_CLASS_SKIPPED || c == NP_CLASS_NOT_REQUIRED ||
+	       c == NP_CLASS_NOT_IMPLEMENTED;
+}
+
+/* The coverage line of an implementation under test (ntprof/coverage.h). */
+static void coverage_line(FILE *out, const np_run *run, const char *prefix)
+{
+	np_coverage c;
+	if (!run->under_test)
+		return;
+	np_coverage_count(run, &c);
+	np_coverage_text(out, &c, prefix);
+}
+
 static void summary_line(FILE *out, const np_run *run, const char *prefix)
 {
 	fprintf(out, "%s", prefix);
-	for (unsigned c = 0; c < NP_CLASS_COUNT; c++)
+	for (unsigned c = 0; c < np_run_summary_classes(run); c++)
 		fprintf(out, "%s%u %s", c ? ", " : "", run->tally[c], np_class_name((np_class)c));
 	fputc('\n', out);
 }
@@ -101,6 +119,7 @@ static void report_text(FILE *out, const np_run *run, bool verbose)
 		known_summary(out, run->known, "");
 	}
 	summary_line(out, run, "summary: ");
+	coverage_line(out, run, "");
 }
 
 static unsigned stale_count(const np_run *run)
@@ -121,7 +140,7 @@ static void report_tap(FILE *out, const np_run *run)
 		/* a known divergence is TAP's expected failure: not ok, with a TODO directive */
 		fprintf(out, "%s %u - %s on %s/%s", bad || r->cls == NP_CLASS_KNOWN ? "not ok" : "ok", i + 1, r->vector->id,
 			np_version_key(r->target.version), np_arch_name(r->target.arch));
-		if (r->cls == NP_CLASS_NOT_APPLICABLE || r->cls == NP_CLASS_SKIPPED)
+		if (skip_class(r->cls))
 			fprintf(out, " # SKIP %s: %s", np_class_name(r->cls), r->note);
 		else if (r->cls == NP_CLASS_KNOWN)   /* TAP's expected failure */
 			fprintf(out, " # TODO known %s (%s:%d)", np_class_name(r->observed), run->known->path,
@@ -144,6 +163,7 @@ static void report_tap(FILE *out, const np_run *run)
 	if (run->known)
 		known_summary(out, run->known, "# ");
 	summary_line(out, run, "# ");
+	coverage_line(out, run, "# ");
 }
 
 static void escape(FILE *out, const char *s, bool xml)
@@ -160,20 +180,35 @@ static void escape(FILE *out, const char *s, bool xml)
 	}
 }
 
+/* The coverage of an implementation under test, as JUnit properties:
+ * "exercised" and "exercised FUNCTION", each "N of M vector-targets". */
+static void junit_coverage(FILE *out, const np_run *run)
+{
+	np_coverage c;
+	if (!run->under_test)
+		return;
+	np_coverage_count(run, &c);
+	fprintf(out, "    <property name=\"exercised\" value=\"%u of %u vector-targets%s\"/>\n", c.exercised,
+		c.required, c.exercised ? "" : ": nothing was exercised");
+	for (unsigned i = 0; i < c.nfn; i++)
+		fprintf(out, "    <property name=\"exercised %s\" value=\"%u of %u vector-targets\"/>\n",
+			c.fn[i].name, c.fn[i].exercised, c.fn[i].required);
+}
+
 static void report_junit(FILE *out, const np_run *run)
 {
 	unsigned failures = stale_count(run), skipped = 0;
 	for (unsigned i = 0; i < run->count; i++) {
 		np_class c = run->row[i].cls;
 		failures += np_class_is_failure(c);
-		skipped += c == NP_CLASS_NOT_APPLICABLE || c == NP_CLASS_SKIPPED || c == NP_CLASS_KNOWN;
+		skipped += skip_class(c) || c == NP_CLASS_KNOWN;
 	}
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(out, "<testsuite name=\"ntprof-");
 	escape(out, run->system[0] ? run->command : run->backend, true);
 	fprintf(out, "\" tests=\"%u\" failures=\"%u\" skipped=\"%u\">\n", run->count + stale_count(run),
 		failures, skipped);
-	if (run->nenv) {   /* a live run's system, as JUnit properties */
+	if (run->nenv || run->under_test) {   /* a live run's system, the coverage: JUnit properties */
 		fprintf(out, "  <properties>\n");
 		for (unsigned i = 0; i < run->nenv; i++) {
 			fprintf(out, "    <property name=\"");
@@ -182,6 +217,7 @@ static void report_junit(FILE *out, const np_run *run)
 			escape(out, run->env[i].value, true);
 			fprintf(out, "\"/>\n");
 		}
+		junit_coverage(out, run);
 		fprintf(out, "  </properties>\n");
 	}
 	for (unsigned i = 0; i < run->count; i++) {
@@ -209,7 +245,7 @@ static void report_junit(FILE *out, const np_run *run)
 			fprintf(out, ":%d: ", r->listed->line);
 			escape(out, r->listed->reason, true);
 			fprintf(out, "\"/>");
-		} else if (r->cls == NP_CLASS_NOT_APPLICABLE || r->cls == NP_CLASS_SKIPPED) {
+		} else if (skip_class(r->cls)) {
 			fprintf(out, "<skipped message=\"");
 			escape(out, r->note, true);
 			fprintf(out, "\"/>");

@@ -73,7 +73,7 @@ void np_row_tail(const np_run *run, const np_row *r, bool model_always, char *bu
 
 static bool shown_by_default(const np_row *r)
 {
-	return r->cls != NP_CLASS_MATCH && r->cls != NP_CLASS_NOT_APPLICABLE;
+	return !np_class_is_quiet(r->cls);
 }
 
 /* FNV-1a of a row's class and tail: rows whose hashes differ say different

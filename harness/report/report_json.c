@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ntprof/coverage.h"
 #include "ntprof/known.h"
 #include "report/report_json.h"
 
@@ -270,9 +271,15 @@ void np_report_json(FILE *out, const np_run *run)
 		fputs(i + 1 < run->nenv ? "," : "", out);
 	}
 	fputs("},\"summary\":{", out);
-	for (unsigned c = 0; c < NP_CLASS_COUNT; c++)
+	for (unsigned c = 0; c < np_run_summary_classes(run); c++)
 		fprintf(out, "%s\"%s\":%u", c ? "," : "", np_class_name((np_class)c), run->tally[c]);
 	fputs("},", out);
+	if (run->under_test) {
+		np_coverage cov;
+		np_coverage_count(run, &cov);
+		np_coverage_json(out, &cov);
+		fputc(',', out);
+	}
 	if (run->known)
 		known_block(out, run->known);
 	fputs("\"results\":[\n", out);

@@ -3,6 +3,7 @@
  * object, driven by the same interpreter as the model. The object is checked
  * before anything runs: its entry point, its ABI version and every call the
  * interpreter needs (the simulation steps may be missing). */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,11 +28,27 @@ static const char *dl_error(void) { const char *e = dlerror(); return e ? e : "d
 typedef struct dl_backend {
 	np_backend *inner;        /* the interpreter over table, below */
 	void *handle;
-	/* The object's table up to interrupts, the first member that came after
-	 * ABI 1's first tables (ntprof/impl.h): an older object's may end
-	 * there, so the members from it on are left NULL and not read. */
+	/* The object's table. Of ABI 1, up to interrupts, the first member
+	 * that came after ABI 1's first tables (ntprof/impl.h): an older
+	 * object's may end there, so the members from it on are left NULL and
+	 * not read. Of ABI 2, whole. */
 	ntprof_impl table;
 } dl_backend;
+
+/* The ABIs this ntprof loads. */
+#define DL_ABI_OLDEST 1u
+
+/* Whether the object lists function in its implements (NULL: every one). */
+static bool dl_implements(np_backend *self, const char *function)
+{
+	const char *const *list = ((dl_backend *)self->state)->table.implements;
+	if (!list)
+		return true;
+	for (; *list; list++)
+		if (strcmp(*list, function) == 0)
+			return true;
+	return false;
+}
 
 /* The first required member the table lacks, or NULL. */
 static const char *missing_member(const ntprof_impl *t)
@@ -89,18 +106,19 @@ np_backend *np_backend_dl_new(const char *path, char *err, size_t cap)
 		snprintf(err, cap, "it does not export %s", NTPROF_IMPL_ENTRY);
 	else if (!t)
 		snprintf(err, cap, "%s returned NULL", NTPROF_IMPL_ENTRY);
-	else if (t->abi != NTPROF_IMPL_ABI)
-		snprintf(err, cap, "its ABI is %u; this ntprof speaks %u", t->abi, NTPROF_IMPL_ABI);
+	else if (t->abi < DL_ABI_OLDEST || t->abi > NTPROF_IMPL_ABI)
+		snprintf(err, cap, "its ABI is %u; this ntprof speaks %u to %u", t->abi, DL_ABI_OLDEST,
+			 NTPROF_IMPL_ABI);
 	else if ((lack = missing_member(t)) != NULL)
 		snprintf(err, cap, "its table has no %s", lack);
-	if (!sym || !t || t->abi != NTPROF_IMPL_ABI || lack) {
+	if (!sym || !t || t->abi < DL_ABI_OLDEST || t->abi > NTPROF_IMPL_ABI || lack) {
 		dl_close(h);
 		return NULL;
 	}
 	np_backend *b = calloc(1, sizeof *b);
 	dl_backend *d = calloc(1, sizeof *d);
 	if (d)
-		memcpy(&d->table, t, offsetof(ntprof_impl, interrupts));
+		memcpy(&d->table, t, t->abi >= 2 ? sizeof *t : offsetof(ntprof_impl, interrupts));
 	np_backend *inner = d ? np_backend_native_new(&d->table) : NULL;
 	if (!b || !d || !inner) {
 		snprintf(err, cap, "out of memory");
@@ -113,6 +131,8 @@ np_backend *np_backend_dl_new(const char *path, char *err, size_t cap)
 	}
 	d->inner = inner;
 	d->handle = h;
-	*b = (np_backend){ t->name ? t->name : "dl", dl_begin, dl_step, dl_end, dl_destroy, d, NULL };
+	*b = (np_backend){ .name = t->name ? t->name : "dl", .begin = dl_begin, .step = dl_step,
+			   .end = dl_end, .destroy = dl_destroy, .state = d, .under_test = true,
+			   .implements = dl_implements, .emulates = d->table.emulates };
 	return b;
 }

@@ -167,7 +167,8 @@ np_backend *np_backend_native_new(const ntprof_impl *impl)
 		return NULL;
 	}
 	s->impl = impl;
-	*b = (np_backend){ impl->name, native_begin, native_step, native_end, native_destroy, s, NULL };
+	*b = (np_backend){ .name = impl->name, .begin = native_begin, .step = native_step,
+			   .end = native_end, .destroy = native_destroy, .state = s };
 	return b;
 }
 

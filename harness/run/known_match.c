@@ -147,7 +147,7 @@ const np_known_entry *np_known_listing(const np_known *k, const np_row *r)
 /* Every entry covering a row that ran notes it: it ran, and how. */
 static void note_ran(np_known *k, const np_row *r)
 {
-	if (r->cls == NP_CLASS_NOT_APPLICABLE || r->cls == NP_CLASS_SKIPPED)
+	if (!np_row_ran(r))
 		return;
 	for (unsigned i = 0; i < k->count; i++) {
 		np_known_entry *e = &k->e[i];

@@ -44,11 +44,6 @@ static void reason_for(const np_row *r, char *buf, size_t cap)
 		snprintf(buf, cap, "TODO");
 }
 
-static bool ran(const np_row *r)
-{
-	return r->cls != NP_CLASS_NOT_APPLICABLE && r->cls != NP_CLASS_SKIPPED;
-}
-
 static bool same_outcome(const np_row *a, const np_row *b)
 {
 	return np_row_observed(a) == np_row_observed(b) && a->step == b->step && strcmp(a->got, b->got) == 0;
@@ -63,7 +58,7 @@ typedef struct grid {
 static char state_at(const grid *g, unsigned v, unsigned a, const np_row *like)
 {
 	const np_row *r = g->at[v][a];
-	if (!r || !ran(r))
+	if (!r || !np_row_ran(r))
 		return 'N';
 	return np_class_is_failure(np_row_observed(r)) && same_outcome(r, like) ? 'F' : 'O';
 }
@@ -167,7 +162,7 @@ static void write_group(np_kw_lines *w, const np_run *run, const np_row *g, unsi
 	bool alike = true, one_entry = true;
 	for (unsigned i = 0; i < n; i++) {
 		const np_row *r = &g[i];
-		running += ran(r);
+		running += np_row_ran(r);
 		if (!np_class_is_failure(np_row_observed(r)))
 			continue;
 		failing++;

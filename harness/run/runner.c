@@ -6,11 +6,13 @@
 #include <string.h>
 
 #include "vectors/catalog.h"
+#include "run/isolate.h"
 #include "ntprof/runner.h"
 
 static const char *const class_names[NP_CLASS_COUNT] = {
 	"match", "match-alternative", "known", "status-mismatch", "output-mismatch", "not-exported",
-	"stub", "crashed", "not-applicable", "skipped",
+	"stub", "crashed", "not-applicable", "skipped", "not-required", "not-implemented", "unanswered",
+	"timeout",
 };
 
 const char *np_class_name(np_class c) { return class_names[c]; }
@@ -23,6 +25,29 @@ bool np_class_parse(const char *text, np_class *out)
 	return false;
 }
 
+/* Whether the row ran on the backend: not one it could not take, skipped,
+ * or not asked of an implementation under test. */
+bool np_row_ran(const np_row *r)
+{
+	return r->cls != NP_CLASS_NOT_APPLICABLE && r->cls != NP_CLASS_SKIPPED &&
+	       r->cls != NP_CLASS_NOT_REQUIRED && r->cls != NP_CLASS_NOT_IMPLEMENTED;
+}
+
+/* Rows not asked of the implementation, or that it could not take: the
+ * text report lists them only with --verbose. */
+bool np_class_is_quiet(np_class c)
+{
+	return c == NP_CLASS_MATCH || c == NP_CLASS_NOT_APPLICABLE || c == NP_CLASS_NOT_REQUIRED ||
+	       c == NP_CLASS_NOT_IMPLEMENTED;
+}
+
+/* The classes after skipped only arise on an implementation under test,
+ * and only its summaries name them. */
+unsigned np_run_summary_classes(const np_run *run)
+{
+	return run->under_test ? NP_CLASS_COUNT : NP_CLASS_SKIPPED + 1;
+}
+
 np_class np_row_observed(const np_row *r)
 {
 	return r->cls == NP_CLASS_KNOWN ? r->observed : r->cls;
@@ -31,7 +56,8 @@ np_class np_row_observed(const np_row *r)
 bool np_class_is_failure(np_class c)
 {
 	return c == NP_CLASS_STATUS_MISMATCH || c == NP_CLASS_OUTPUT_MISMATCH ||
-	       c == NP_CLASS_NOT_EXPORTED || c == NP_CLASS_STUB || c == NP_CLASS_CRASHED;
+	       c == NP_CLASS_NOT_EXPORTED || c == NP_CLASS_STUB || c == NP_CLASS_CRASHED ||
+	       c == NP_CLASS_UNANSWERED || c == NP_CLASS_TIMEOUT;
 }
 
 void np_targets_all(np_target_list *l)
@@ -168,11 +194,35 @@ static void expect_from(const np_record *ref, const np_expect *fixture, const np
 	}
 }
 
+/* Whether b, an implementation under test, is not asked to run v at all:
+ * true, with row classified, for a model-only vector (it needs state only
+ * the model can take) and for one calling a function b does not implement. */
+static bool not_asked(np_backend *b, const np_vector *v, np_row *row)
+{
+	if (np_vector_has_flag(v, "model-only")) {
+		row->cls = NP_CLASS_NOT_REQUIRED;
+		snprintf(row->note, sizeof row->note, "model-only vector");
+		return true;
+	}
+	for (unsigned s = 0; b->implements && s < v->nstep; s++) {
+		const np_function *f = v->step[s].catalog;
+		if (np_function_is_call(f) && !b->implements(b, f->name)) {
+			row->cls = NP_CLASS_NOT_IMPLEMENTED;
+			snprintf(row->note, sizeof row->note, "step %u calls %s, which is not implemented",
+				 s + 1, f->name);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Opens the sessions of the reference (when there is one) and of b for v on
  * t. False, with row classified and every opened session ended, when b
  * skips the target or either backend cannot take the vector. */
 static bool begin_sessions(np_backend *b, np_backend *ref, const np_vector *v, np_target t, np_row *row)
 {
+	if (b->under_test && not_asked(b, v, row))
+		return false;
 	const char *why = b->skip ? b->skip(b, t, v) : NULL;
 	if (why) {
 		row->cls = NP_CLASS_SKIPPED;
@@ -211,10 +261,10 @@ static const np_expect *step_against_reference(np_backend *b, np_backend *ref, c
 	ref->step(ref, st, &ref_rec);
 	if (ref_rec.outcome.kind == NP_RESULT_NOT_APPLICABLE) {
 		/* the reference cannot judge this step: nothing to compare it with */
-		row->step = (int)s;
-		row->cls = NP_CLASS_NOT_APPLICABLE;
-		snprintf(row->note, sizeof row->note, "the reference cannot take step %u: %.150s",
-			 s + 1, ref_rec.why);
+		row->step = b->under_test ? -1 : (int)s;   /* not-required: no step was judged */
+		row->cls = b->under_test ? NP_CLASS_NOT_REQUIRED : NP_CLASS_NOT_APPLICABLE;
+		snprintf(row->note, sizeof row->note, "%sthe reference cannot take step %u: %.120s",
+			 b->under_test ? "expects not-applicable: " : "", s + 1, ref_rec.why);
 		return NULL;
 	}
 	b->step(b, st, rec);
@@ -231,7 +281,7 @@ static const np_expect *step_against_reference(np_backend *b, np_backend *ref, c
  * compare() gives it). True when the record is an accepted alternative of
  * the step on t, so that the vector goes on. */
 static bool classify_difference(const np_step *st, unsigned s, np_target t, const np_expect *e,
-				const np_record *rec, int diff, np_row *row)
+				const np_record *rec, int diff, bool must_answer, np_row *row)
 {
 	row->step = (int)s;
 	describe_expect(e, row->expected, sizeof row->expected);
@@ -247,7 +297,7 @@ static bool classify_difference(const np_step *st, unsigned s, np_target t, cons
 		return true;
 	}
 	if (rec->outcome.kind == NP_RESULT_NOT_APPLICABLE) {
-		row->cls = NP_CLASS_NOT_APPLICABLE;
+		row->cls = must_answer ? NP_CLASS_UNANSWERED : NP_CLASS_NOT_APPLICABLE;
 		snprintf(row->note, sizeof row->note, "%s", rec->why);
 	} else if (diff == 1) {
 		row->cls = live_class(rec->outcome.kind);
@@ -282,11 +332,18 @@ static void run_one(np_backend *b, np_backend *ref, const np_vector *v, np_targe
 			e = step_against_reference(b, ref, st, s, e, &rec, &from_ref, row);
 			if (!e)
 				break;
+		} else if (b->under_test && e->outcome.kind == NP_RESULT_NOT_APPLICABLE) {
+			row->cls = NP_CLASS_NOT_REQUIRED;
+			snprintf(row->note, sizeof row->note, "step %u expects not-applicable", s + 1);
+			break;
 		} else {
 			b->step(b, st, &rec);
 		}
+		if (rec.outcome.kind != NP_RESULT_NOT_APPLICABLE)
+			row->reached |= 1u << st->catalog->id;
 		int diff = compare(e, &rec);
-		if (diff != 0 && !classify_difference(st, s, t, e, &rec, diff, row))
+		bool must_answer = b->under_test && !b->allow_not_applicable;
+		if (diff != 0 && !classify_difference(st, s, t, e, &rec, diff, must_answer, row))
 			break;   /* later steps depend on this one: stop at the first difference */
 	}
 	b->end(b);
@@ -316,33 +373,79 @@ static np_vector *with_settings(const np_vector *v, const np_pair *extra, unsign
 	return c;
 }
 
-bool np_run_mirrored(np_backend *b, np_backend *reference, const np_vector_set *set, np_target t,
-		     const np_pair *extra, unsigned nextra, np_run *run)
+/* Room in run for n more rows; false when memory runs out. */
+static bool room_for(np_run *run, unsigned n)
+{
+	if (run->count + n <= run->cap)
+		return true;
+	unsigned cap = run->cap ? run->cap : 256;
+	while (cap < run->count + n)
+		cap *= 2;
+	np_row *grown = realloc(run->row, cap * sizeof *grown);
+	if (!grown)
+		return false;
+	run->row = grown;
+	run->cap = cap;
+	return true;
+}
+
+/* A row whose child process ended before sending it (harness/run/isolate.c). */
+static void lost_row(const np_vector *v, np_target t, const np_lost *lost, np_row *row)
+{
+	memset(row, 0, sizeof *row);
+	row->vector = v;
+	row->target = t;
+	row->cls = lost->cls;
+	row->step = lost->step;
+	row->reached = lost->reached;
+	snprintf(row->note, sizeof row->note, "%s", lost->why);
+	const np_expect *e = lost->step >= 0 ? primary_for(&v->step[lost->step], t) : NULL;
+	if (e)
+		describe_expect(e, row->expected, sizeof row->expected);
+	snprintf(row->got, sizeof row->got, "%s", np_class_name(lost->cls));
+}
+
+static const np_isolation isolation = { run_one, lost_row };
+
+/* v on the n targets t[] into the run's next n rows (room_for made room):
+ * in a child process when b asks for it (np_backend.step_timeout). */
+static void run_rows(np_backend *b, np_backend *ref, const np_vector *v, const np_target *t, unsigned n,
+		     np_run *run)
+{
+	np_row *rows = &run->row[run->count];
+	if (b->step_timeout)
+		np_isolated_rows(b, ref, v, t, n, rows, &isolation);
+	else
+		for (unsigned i = 0; i < n; i++)
+			run_one(b, ref, v, t[i], &rows[i]);
+	for (unsigned i = 0; i < n; i++)
+		run->tally[rows[i].cls]++;
+	run->count += n;
+}
+
+static void run_start(np_run *run, const np_backend *b, unsigned vectors, unsigned targets)
 {
 	memset(run, 0, sizeof *run);
 	run->backend = b->name;
-	run->vectors = set->count;
-	run->targets = 1;
+	run->vectors = vectors;
+	run->targets = targets;
+	run->under_test = b->under_test;
+}
+
+bool np_run_mirrored(np_backend *b, np_backend *reference, const np_vector_set *set, np_target t,
+		     const np_pair *extra, unsigned nextra, np_run *run)
+{
+	run_start(run, b, set->count, 1);
 	for (unsigned i = 0; i < set->count; i++) {
 		const np_vector *v = &set->v[i];
 		if (!np_applies(&v->applies, t.version, t.arch))
 			continue;
-		if (run->count == run->cap) {
-			unsigned cap = run->cap ? run->cap * 2 : 256;
-			np_row *grown = realloc(run->row, cap * sizeof *grown);
-			if (!grown)
-				return false;
-			run->row = grown;
-			run->cap = cap;
-		}
-		np_vector *mirrored = with_settings(v, extra, nextra);
+		np_vector *mirrored = room_for(run, 1) ? with_settings(v, extra, nextra) : NULL;
 		if (!mirrored)
 			return false;
-		np_row *row = &run->row[run->count++];
-		run_one(b, reference, mirrored, t, row);
-		row->vector = v;   /* reports name the vector as written */
+		run_rows(b, reference, mirrored, &t, 1, run);
+		run->row[run->count - 1].vector = v;   /* reports name the vector as written */
 		free(mirrored);
-		run->tally[row->cls]++;
 	}
 	return true;
 }
@@ -350,27 +453,17 @@ bool np_run_mirrored(np_backend *b, np_backend *reference, const np_vector_set *
 bool np_run_vectors(np_backend *b, const np_vector_set *set, const np_target_list *targets,
 		    np_run *run)
 {
-	memset(run, 0, sizeof *run);
-	run->backend = b->name;
-	run->vectors = set->count;
-	run->targets = targets->count;
+	run_start(run, b, set->count, targets->count);
 	for (unsigned i = 0; i < set->count; i++) {
 		const np_vector *v = &set->v[i];
-		for (unsigned t = 0; t < targets->count; t++) {
-			if (!np_applies(&v->applies, targets->t[t].version, targets->t[t].arch))
-				continue;
-			if (run->count == run->cap) {
-				unsigned cap = run->cap ? run->cap * 2 : 256;
-				np_row *grown = realloc(run->row, cap * sizeof *grown);
-				if (!grown)
-					return false;
-				run->row = grown;
-				run->cap = cap;
-			}
-			np_row *row = &run->row[run->count++];
-			np_run_one(b, v, targets->t[t], row);
-			run->tally[row->cls]++;
-		}
+		np_target applies[sizeof targets->t / sizeof *targets->t];
+		unsigned n = 0;
+		for (unsigned t = 0; t < targets->count; t++)
+			if (np_applies(&v->applies, targets->t[t].version, targets->t[t].arch))
+				applies[n++] = targets->t[t];
+		if (!room_for(run, n))
+			return false;
+		run_rows(b, NULL, v, applies, n, run);
 	}
 	return true;
 }
@@ -399,7 +492,8 @@ void np_run_beside(np_run *run, np_backend *reference)
 {
 	for (unsigned i = 0; i < run->count; i++) {
 		np_row *row = &run->row[i];
-		if (row->cls != NP_CLASS_MATCH && row->cls != NP_CLASS_ALTERNATIVE)
+		if (row->cls != NP_CLASS_MATCH && row->cls != NP_CLASS_ALTERNATIVE &&
+		    row->cls != NP_CLASS_NOT_REQUIRED && row->cls != NP_CLASS_NOT_IMPLEMENTED)
 			reference_at(reference, row, row->model, sizeof row->model);
 	}
 }

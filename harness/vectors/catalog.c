@@ -124,6 +124,11 @@ const np_function *np_function_at(unsigned i)
 	return i < sizeof functions / sizeof *functions ? &functions[i] : NULL;
 }
 
+bool np_function_is_call(const np_function *f)
+{
+	return f->kind == NP_KIND_NATIVE || f->kind == NP_KIND_WIN32 || f->kind == NP_KIND_SYSINFO;
+}
+
 const np_param *np_param_find(const np_function *f, const char *name)
 {
 	for (const np_param *p = f->param; p->name; p++)

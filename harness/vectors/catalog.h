@@ -48,6 +48,10 @@ typedef struct np_function {
 const np_function *np_function_find(const char *name);
 /* The i-th function of the catalog, in its order; NULL past the end. */
 const np_function *np_function_at(unsigned i);
+/* Whether f is a call of the system (Nt, Zw, Trace): what an implementation
+ * lists in its `implements` (ntprof/impl.h); false for the steps that act on
+ * the caller's memory or only a simulation takes. */
+bool np_function_is_call(const np_function *f);
 const np_param *np_param_find(const np_function *f, const char *name);
 
 /* Pointer symbols (fixtures/README.md): user null misaligned readonly unmapped kernel vanishing. */

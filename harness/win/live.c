@@ -54,7 +54,7 @@ struct np_live {
 	np_global touching[NP_LIVE_MAX_STATE];   /* the current vector's */
 	unsigned ntouching;
 	bool stepped;                /* the current vector ran a step */
-	unsigned skipped_hazard, skipped_unsaved, skipped_model_only, skipped_unjudged;
+	unsigned skipped_hazard, skipped_unsaved, skipped_unjudged;
 	unsigned skipped_stopped;    /* vectors after a restore that failed */
 	char standin[NP_TEXT_MAX];   /* NTPROF_NTDLL, tests only: "" unset */
 	bool standin_ok;
@@ -229,10 +229,6 @@ static const char *live_skip(np_backend *self, np_target t, const np_vector *v)
 			snprintf(why, sizeof why, "%s; --allow-hazard runs it anyway", text);
 		return why;
 	}
-	if (np_vector_has_flag(v, "model-only")) {
-		l->skipped_model_only++;
-		return "model-only: it needs state a live system cannot take; the model alone judges it";
-	}
 	for (unsigned i = 0; i < v->ngiven; i++)
 		if (strcmp(v->given[i].name, "tracing") == 0) {
 			l->skipped_unjudged++;
@@ -324,8 +320,11 @@ np_live *np_live_open(const np_vector_set *set, const np_live_options *opt)
 	}
 	np_win_probe(&l->env);
 	l->standin_ok = np_win_standin(l->standin, sizeof l->standin);
-	l->self = (np_backend){ l->env.wine[0] ? "wine" : "windows", live_begin, live_step, live_end,
-				live_destroy, l, live_skip };
+	/* under test, but a live system answers not-applicable where it cannot
+	 * take a state the vectors ask (a processor it lacks): not a failure */
+	l->self = (np_backend){ .name = l->env.wine[0] ? "wine" : "windows", .begin = live_begin,
+				.step = live_step, .end = live_end, .destroy = live_destroy, .state = l,
+				.skip = live_skip, .under_test = true, .allow_not_applicable = true };
 	l->target_known = l->env.version_known;
 	l->target = (np_target){ l->env.version, l->env.arch };
 	l->nmirror = np_win_mirror(&l->env, l->mirror, MAX_MIRROR);
@@ -420,10 +419,10 @@ static void report_env(np_live *l, np_run *run)
 	np_run_env(run, "intervals saved", text);
 	np_restored_text(&l->st, "at the end", text, sizeof text);
 	np_run_env(run, "intervals restored", text);
-	snprintf(text, sizeof text, "%u hazardous or unknown (--allow-hazard %s), %u model-only, "
+	snprintf(text, sizeof text, "%u hazardous or unknown (--allow-hazard %s), "
 		 "%u that cannot be judged here, %u setting an interval that cannot be restored "
 		 "(--allow-unsaved-intervals %s)", l->skipped_hazard, l->opt.allow_hazard ? "on" : "off",
-		 l->skipped_model_only, l->skipped_unjudged, l->skipped_unsaved,
+		 l->skipped_unjudged, l->skipped_unsaved,
 		 l->opt.allow_unsaved_intervals ? "on" : "off");
 	np_run_env(run, "skipped", text);
 	if (l->skipped_stopped) {

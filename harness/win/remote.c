@@ -402,6 +402,7 @@ np_backend *np_win_remote_new(const char *name, bool rescue)
 	if (env && atoi(env) > 0)
 		r->timeout_ms = (DWORD)atoi(env) * 1000u;
 	r->rescue = rescue;
-	*b = (np_backend){ name, remote_begin, remote_step, remote_end, remote_destroy, r, NULL };
+	*b = (np_backend){ .name = name, .begin = remote_begin, .step = remote_step, .end = remote_end,
+			   .destroy = remote_destroy, .state = r };
 	return b;
 }

@@ -161,9 +161,8 @@ summary=$(grep '^ntprof: --known-write: ' "$tmp/err")
 entries=$(printf '%s\n' "$summary" | sed -n 's/^ntprof: --known-write: \([0-9]*\) entr.* covering \([0-9]*\) divergences* -> .*/\1/p')
 rows=$(printf '%s\n' "$summary" | sed -n 's/^ntprof: --known-write: \([0-9]*\) entr.* covering \([0-9]*\) divergences* -> .*/\2/p')
 lines=$(grep -c -v '^#' "$tmp/faulty.known")
-if [ "$rc" -ne 1 ] || [ -z "$entries" ] || [ "$entries" -ne "$lines" ] || [ "$entries" -ge "$rows" ] ||
-	! grep -q '^[^#]*\*' "$tmp/faulty.known"; then
-	fail "run --known-write on dl_faulty.so" "want N entries covering M divergences, N < M, N the lines written, a pattern among them"
+if [ "$rc" -ne 1 ] || [ -z "$entries" ] || [ "$entries" -ne "$lines" ] || [ "$entries" -ge "$rows" ]; then
+	fail "run --known-write on dl_faulty.so" "want N entries covering M divergences, N < M, N the lines written"
 else
 	pass "run --known-write on dl_faulty.so: $entries entries covering $rows divergences"
 fi
@@ -174,13 +173,13 @@ if [ "$rc" -ne 0 ] || ! grep -q -x "known divergences $tmp/faulty-done.known: $e
 else
 	pass "run --known on dl_faulty.so with its written list: exit 0"
 fi
-# the twin: the list without its first pattern leaves rows unlisted
-awk '!done && !/^#/ && /\*/ { done = 1; next } { print }' "$tmp/faulty-done.known" >"$tmp/faulty-less.known"
+# the twin: the list without its first entry leaves rows unlisted
+awk '!done && !/^#/ { done = 1; next } { print }' "$tmp/faulty-done.known" >"$tmp/faulty-less.known"
 nt run --backend "dl:$dl/dl_faulty.so" --known "$tmp/faulty-less.known"
 if [ "$rc" -ne 1 ] || ! grep -q ' 0 stale' "$tmp/out" || grep -q ' 0 unlisted' "$tmp/out"; then
-	fail "run --known on dl_faulty.so without one pattern" "want exit 1 and unlisted rows"
+	fail "run --known on dl_faulty.so without one entry" "want exit 1 and unlisted rows"
 else
-	pass "run --known on dl_faulty.so without one pattern: its rows are unlisted"
+	pass "run --known on dl_faulty.so without one entry: its rows are unlisted"
 fi
 
 echo "1..$n"

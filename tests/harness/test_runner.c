@@ -419,7 +419,8 @@ static void test_runner_live_classes(void **state)
 {
 	fx *f = *state;
 	script s = { { NP_RESULT_STATUS, NP_RESULT_STUB, NP_RESULT_STATUS, NP_RESULT_STATUS }, 0, 0, 0, 0, NULL };
-	np_backend b = { "script", script_begin, script_step, script_end, NULL, &s, NULL };
+	np_backend b = { .name = "script", .begin = script_begin, .step = script_step, .end = script_end,
+			 .state = &s };
 	np_row row;
 	load(f, HEAD("run/live") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
 		"  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
@@ -465,6 +466,10 @@ static void test_runner_class_names_and_failures(void **state)
 		{ NP_CLASS_CRASHED, "crashed", true },
 		{ NP_CLASS_NOT_APPLICABLE, "not-applicable", false },
 		{ NP_CLASS_SKIPPED, "skipped", false },
+		{ NP_CLASS_NOT_REQUIRED, "not-required", false },
+		{ NP_CLASS_NOT_IMPLEMENTED, "not-implemented", false },
+		{ NP_CLASS_UNANSWERED, "unanswered", true },
+		{ NP_CLASS_TIMEOUT, "timeout", true },
 	};
 	assert_int_equal(sizeof want / sizeof *want, NP_CLASS_COUNT);
 	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
@@ -666,7 +671,8 @@ static np_backend *twin_new(bool flip)
 		return NULL;
 	}
 	s->flip = flip;
-	*b = (np_backend){ "privilege-twin", twin_begin, twin_step, twin_end, twin_destroy, s, NULL };
+	*b = (np_backend){ .name = "privilege-twin", .begin = twin_begin, .step = twin_step,
+			   .end = twin_end, .destroy = twin_destroy, .state = s };
 	return b;
 }
 

@@ -294,7 +294,8 @@ static void test_safety_runner_skip_hook(void **state)
 	load(f, HEAD("skip/me") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n");
 	load(f, HEAD("skip/not-me") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n");
 	skipper s = { f->model, 0 };
-	np_backend b = { "skipper", skipper_begin, skipper_step, skipper_end, NULL, &s, skipper_skip };
+	np_backend b = { .name = "skipper", .begin = skipper_begin, .step = skipper_step,
+			 .end = skipper_end, .state = &s, .skip = skipper_skip };
 	np_target_list one = { .count = 0 };
 	assert_null(np_targets_add(&one, "1809/x64"));
 	assert_true(np_run_vectors(&b, &f->set, &one, &f->run));

@@ -37,6 +37,22 @@ typedef struct np_backend {
 	 * system refuses what could harm it: a predicted bug check, an interval
 	 * it could not save). */
 	const char *(*skip)(struct np_backend *self, np_target target, const np_vector *v);
+
+	/* An implementation checked against the model (dl:, live), not the
+	 * model itself: what it cannot be asked to do is "not-required" of it
+	 * (a model-only vector, a step that expects not-applicable), and a
+	 * not-applicable answer where the vector expects a result is
+	 * "unanswered", a failure, unless allow_not_applicable. */
+	bool under_test;
+	bool allow_not_applicable;
+	/* Optional (NULL: every one): whether it has the function the catalog
+	 * names so; a vector calling one it lacks is "not-implemented". */
+	bool (*implements)(struct np_backend *self, const char *function);
+	/* The targets it emulates, in --target syntax; NULL: every target. */
+	const char *emulates;
+	/* Nonzero: each vector runs in a child process (harness/run/isolate.c),
+	 * and a step that has not returned after this many seconds is ended. */
+	unsigned step_timeout;
 } np_backend;
 
 /* A backend that drives an implementation of ntprof/impl.h: symbolic

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* ntprof: the interface an implementation of the profiling calls offers the
- * harness (ABI version 1).
+ * harness (ABI version 2).
  *
  * One interpreter (harness/run/interpreter.c) turns a vector's steps into
  * calls through this table. Three kinds of implementation fill it in:
@@ -22,7 +22,16 @@
  * vector asks for, then the steps' operations in order, then close(). An
  * implementation must undo in close() whatever the steps left behind:
  * profiles started, handles opened, memory mapped. Nothing is shared between
- * two open systems. */
+ * two open systems.
+ *
+ * ABI 2 (NTPROF_IMPL_ABI) added `implements` and `emulates` at the end of
+ * the table, and made `interrupts` one an object is read for. The harness
+ * still loads a table of ABI 1, which ends at `interrupts` or before it:
+ * it reads nothing past `interrupt`..`move_thread` of such a table. A
+ * function left out of `implements` is not run at all: its vectors are
+ * reported "not-implemented". Every other function must answer every
+ * vector it applies to: NOT_APPLICABLE where the vector expects a result
+ * fails the run (`ntprof run --allow-not-applicable` lets it pass). */
 #ifndef NTPROF_IMPL_H
 #define NTPROF_IMPL_H
 
@@ -33,7 +42,7 @@
 extern "C" {
 #endif
 
-#define NTPROF_IMPL_ABI 1u
+#define NTPROF_IMPL_ABI 2u
 
 /* What an operation ended in. The values are published with the ABI and
  * never change; the harness's own result kinds (the model's np_result_kind)
@@ -170,10 +179,20 @@ typedef struct ntprof_impl {
 	 * run's total, and the result that last one, else CORRUPTION when any
 	 * increment corrupted, else NONE. NULL: the harness calls interrupt()
 	 * once per pc. It came after ABI 1's first tables, which may end before
-	 * it, so `--backend dl:` never reads it: a dl: object takes a run through
-	 * interrupt(). */
+	 * it, so `--backend dl:` reads it only from a table of ABI 2 or later,
+	 * where it is valid (NULL or a function); an ABI 1 object takes a run
+	 * through interrupt(). */
 	ntprof_result (*interrupts)(void *sys, const ntprof_interrupt *irq, const uint64_t *pc, size_t n,
 				    uint64_t *counted);
+
+	/* ABI 2: what the implementation claims, so that a run asks of it only
+	 * that. A table of ABI 1 ends before these and is read as claiming
+	 * every function on every target. */
+	const char *const *implements; /* NULL-terminated list of the functions implemented, by name as the
+	                                  catalog spells them ("NtSetIntervalProfile", "TraceSetInformation");
+	                                  NULL: all of them */
+	const char *emulates;          /* the targets emulated, in --target syntax (e.g. "1809/x64", or a
+	                                  comma list of what --target accepts); NULL: every target */
 } ntprof_impl;
 
 /* What a shared object for `--backend dl:PATH.so` exports. */

@@ -19,6 +19,11 @@ typedef enum np_class {
 	NP_CLASS_CRASHED,          /* the call raised on the target (live) */
 	NP_CLASS_NOT_APPLICABLE,   /* the target cannot take the vector's state */
 	NP_CLASS_SKIPPED,          /* not run, with a reason */
+	/* Of an implementation under test (np_backend.under_test) only: */
+	NP_CLASS_NOT_REQUIRED,     /* not asked of it: a model-only vector, a step expecting not-applicable */
+	NP_CLASS_NOT_IMPLEMENTED,  /* a function its table leaves out of `implements` */
+	NP_CLASS_UNANSWERED,       /* it answered not-applicable where the vector expects a result */
+	NP_CLASS_TIMEOUT,          /* a step did not return within the step timeout (isolated runs) */
 	NP_CLASS_COUNT
 } np_class;
 
@@ -43,10 +48,16 @@ typedef struct np_row {
 	char fixture[NP_TEXT_MAX * 2]; /* mirrored runs: the fixture's expectation where the reference differs */
 	np_class observed;             /* NP_CLASS_KNOWN: the failure that was observed */
 	const struct np_known_entry *listed;  /* the known-divergence entry covering the row, or NULL */
+	uint32_t reached;              /* bit np_function_id: a step of that function got a result
+					  other than not-applicable from the backend */
 } np_row;
 
 /* The class a row was observed in, before a known-divergence file applied. */
 np_class np_row_observed(const np_row *r);
+/* The row ran on the backend: not one it could not take, skipped, or not asked of it. */
+bool np_row_ran(const np_row *r);
+/* Match, not applicable, not required, not implemented: listed only with --verbose. */
+bool np_class_is_quiet(np_class c);
 
 typedef struct np_run {
 	const char *command;           /* what ran it: NULL for `run`, "live" for the exe's live */
@@ -59,7 +70,11 @@ typedef struct np_run {
 	np_pair env[32];               /* the environment the run saw (live runs: probed) */
 	unsigned nenv;
 	const struct np_known *known;  /* the known-divergence file applied (np_known_apply), or NULL */
+	bool under_test;               /* the backend's np_backend.under_test */
 } np_run;
+
+/* How many classes, from the first, a summary of this run counts. */
+unsigned np_run_summary_classes(const np_run *run);
 
 /* The rows of a run on the model that matched only an `accept` line: 0 for
  * any other backend. An accept line speaks for a live system that may

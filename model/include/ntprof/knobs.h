@@ -131,8 +131,9 @@ NP_KNOB("K-ZERO-ON-START", zero_on_start, "ST-8", NP_ZERO_ON_START_NO,
 	NP_KNOB_VALUE(NP_ZERO_ON_START_NO, "no")
 	NP_KNOB_VALUE(NP_ZERO_ON_START_YES, "yes"))
 
-/* K-SRC16 (IN-2): the interrupt's source against the profile's. */
-NP_KNOB("K-SRC16", src16, "IN-2", NP_SRC_FULL,
+/* K-SRC16 (IN-2): the interrupt's source against the 16 bits the profile
+ * keeps (low16, the default), or against all 32 bits (full). */
+NP_KNOB("K-SRC16", src16, "IN-2", NP_SRC_LOW16,
 	NP_KNOB_VALUE(NP_SRC_FULL, "full")
 	NP_KNOB_VALUE(NP_SRC_LOW16, "low16"))
 

@@ -27,8 +27,9 @@ NP_KNOB("K-HAL-CLAMP", hal_clamp, "HL-4", NP_HAL_CLAMP,
 	NP_KNOB_VALUE(NP_HAL_IGNORE, "ignore")   /* silently keep the old interval */
 	NP_KNOB_VALUE(NP_HAL_STORE, "store"))    /* store the value as given */
 
-/* K-QI-ALIGN (QI-2): does the Interval probe demand 4-byte alignment. */
-NP_KNOB("K-QI-ALIGN", qi_align, "QI-2", NP_QI_ALIGN_CHECKED,
+/* K-QI-ALIGN (QI-2): does the Interval probe demand 4-byte alignment; no
+ * source names such a test (none, the default). */
+NP_KNOB("K-QI-ALIGN", qi_align, "QI-2", NP_QI_ALIGN_NONE,
 	NP_KNOB_VALUE(NP_QI_ALIGN_CHECKED, "checked")
 	NP_KNOB_VALUE(NP_QI_ALIGN_NONE, "none"))
 

@@ -27,6 +27,12 @@ NP_KNOB("K-HAL-CLAMP", hal_clamp, "HL-4", NP_HAL_CLAMP,
 	NP_KNOB_VALUE(NP_HAL_IGNORE, "ignore")   /* silently keep the old interval */
 	NP_KNOB_VALUE(NP_HAL_STORE, "store"))    /* store the value as given */
 
+/* K-SET-EVENT-SAME (SI-6): is the set-interval event logged when the
+ * interval read before the set equals the one after it. */
+NP_KNOB("K-SET-EVENT-SAME", set_event_same, "SI-6", NP_SET_EVENT_SAME_LOGGED,
+	NP_KNOB_VALUE(NP_SET_EVENT_SAME_LOGGED, "logged")
+	NP_KNOB_VALUE(NP_SET_EVENT_SAME_SKIPPED, "skipped"))
+
 /* K-QI-ALIGN (QI-2): does the Interval probe demand 4-byte alignment; no
  * source names such a test (none, the default). */
 NP_KNOB("K-QI-ALIGN", qi_align, "QI-2", NP_QI_ALIGN_NONE,

@@ -767,6 +767,22 @@ static void test_sysinfo_ppca_dtes64(void **state)
 /* ---- SY-12, SY-13: existing and new areas ---- */
 
 /* SY-13, SY-12: the first area is attached; a second allocate reports it. */
+/* SY-5, SY-9: a vanishing buffer vanishes for a kernel-mode request too,
+ * though nothing probes it: the read of Allocate faults, unhandled, and no
+ * area is attached; the same request into a buffer that stays mapped
+ * succeeds. */
+/* rules: SY-5 SY-9 */
+static void test_sysinfo_ppca_kernel_vanishing_faults(void **state)
+{
+	np_machine *m = *state;
+	poison(m, VANISH, 16);
+	assert_fault(np_nt_set_system_information(m, PPCA, VANISH, 2 * kernel_pointer(m)));
+	assert_int_equal(m->cpu[0].control_area, 0);
+	assert_int_equal(m->pool_allocations, 0);
+	assert_status(ppca(m, 1), NP_STATUS_SUCCESS);
+	assert_int_equal(m->cpu[0].control_area, area(m, 0));
+}
+
 /* rules: SY-13 SY-12 */
 static void test_sysinfo_ppca_attach_then_exists(void **state)
 {
@@ -1343,6 +1359,8 @@ static const struct CMUnitTest tests[] = {
 	T(test_sysinfo_ppca_allocation_failure, kernel_x86_6_2),
 	T(test_sysinfo_ppca_allocation_failure, kernel_x64_11),
 	T(test_sysinfo_ppca_allocation_before_pebs, kernel_x64_6_2),
+	T(test_sysinfo_ppca_kernel_vanishing_faults, kernel_x64_6_2),
+	T(test_sysinfo_ppca_kernel_vanishing_faults, kernel_x86_6_2),
 	T(test_sysinfo_ppca_free_does_not_allocate, kernel_x86_6_2),
 	T(test_sysinfo_ppca_pebs_conditions, kernel_x86_6_2),
 	T(test_sysinfo_ppca_pebs_conditions, kernel_x64_1507),

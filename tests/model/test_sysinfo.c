@@ -249,6 +249,29 @@ static void test_sysinfo_set_not_exported_on_3_10(void **state)
 	assert_status(np_nt_query_system_information(m, PERF, RW, 8, 0), NP_STATUS_INVALID_INFO_CLASS);
 }
 
+/* SY-0: NTDLL exports both names of the query in every version and of the
+ * set from 3.50; in kernel mode the Zw names are the kernel's exports,
+ * ZwSetSystemInformation from 3.50 and ZwQuerySystemInformation from 4.0,
+ * while an Nt spelling is a kernel-mode request in every version. */
+/* rules: SY-0 */
+static void test_sysinfo_exports_by_version(void **state)
+{
+	(void)state;
+	for (int v = 0; v < NP_VERSION_COUNT; v++) {
+		bool set = v >= NP_V3_50, kzw_query = v >= NP_V4_0;
+		assert_true(np_is_exported(v, NP_MODE_USER, "NtQuerySystemInformation"));
+		assert_true(np_is_exported(v, NP_MODE_USER, "ZwQuerySystemInformation"));
+		assert_int_equal(np_is_exported(v, NP_MODE_USER, "NtSetSystemInformation"), set);
+		assert_int_equal(np_is_exported(v, NP_MODE_USER, "ZwSetSystemInformation"), set);
+		assert_true(np_is_exported(v, NP_MODE_KERNEL, "NtQuerySystemInformation"));
+		assert_int_equal(np_is_exported(v, NP_MODE_KERNEL, "ZwQuerySystemInformation"), kzw_query);
+		assert_int_equal(np_is_exported(v, NP_MODE_KERNEL, "NtSetSystemInformation"), set);
+		assert_int_equal(np_is_exported(v, NP_MODE_KERNEL, "ZwSetSystemInformation"), set);
+	}
+	assert_false(np_is_exported(NP_V3_51, NP_MODE_KERNEL, "ZwQuerySystemInformation"));
+	assert_true(np_is_exported(NP_V4_0, NP_MODE_KERNEL, "ZwQuerySystemInformation"));
+}
+
 /* SY-0, SY-6, SY-20: the thresholds over the whole table, every architecture. */
 /* rules: SY-0 SY-6 SY-20 */
 static void test_sysinfo_versions_whole_table(void **state)
@@ -1318,6 +1341,7 @@ static void test_sysinfo_trace_source_list_empty(void **state)
 #define T(test, setup) cmocka_unit_test_setup_teardown(test, setup_##setup, teardown)
 static const struct CMUnitTest tests[] = {
 	T(test_sysinfo_set_not_exported_on_3_10, user_x86_3_10),
+	T(test_sysinfo_exports_by_version, user_x64_6_2),
 	T(test_sysinfo_versions_whole_table, user_x86_6_2),
 	T(test_sysinfo_set_alignment, user_x86_6_2),
 	T(test_sysinfo_set_alignment, user_x64_1507),

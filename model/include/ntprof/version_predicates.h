@@ -76,6 +76,10 @@ static inline bool np_trace_handles_profile_classes(np_ver v) { return v >= NP_V
  * NtSetSystemInformation from 3.50. */
 static inline bool np_has_set_system_information(np_ver v) { return v >= NP_V3_50; }
 
+/* SY-0: the kernel exports ZwQuerySystemInformation from 4.0 (and
+ * ZwSetSystemInformation as early as NTDLL has the set). */
+static inline bool np_kernel_exports_zw_query_system_information(np_ver v) { return v >= NP_V4_0; }
+
 /* SY-6: SystemProcessorProfileControlArea (0x81) is a valid set class from 6.2. */
 static inline bool np_has_processor_profile_control_area(np_ver v) { return v >= NP_V6_2; }
 

@@ -956,7 +956,31 @@ static void test_sysinfo_cpu_set_pebs(void **state)
 
 /* ---- SY-17: addresses ---- */
 
-/* SY-17: kernel addresses, 0x80 apart, counted per machine, never reused. */
+/* SY-9: the area is 0x60 bytes before K-PPCA-WIDE-FROM (2004) and 0xA0 from
+ * it, so the cache-aligned areas lie 0x80 apart on 1909 and 0xC0 on 2004;
+ * with the knob at never they stay 0x80 apart. */
+/* rules: SY-9 SY-17 */
+static void test_sysinfo_ppca_size_by_version(void **state)
+{
+	np_machine *m = *state;
+	static const struct { np_ver v; uint64_t stride; } rows[] = {
+		{ NP_V1909, 0x80 }, { NP_V2004, 0xC0 }, { NP_V22H2, 0xC0 },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		remake(m, rows[i].v, m->arch, NP_MODE_KERNEL);
+		uint64_t base = np_kernel_is_32bit(m->arch) ? POOL_X86 : POOL_X64;
+		for (unsigned k = 0; k < 2; k++) {
+			assert_status(ppca(m, 1), NP_STATUS_SUCCESS);
+			assert_int_equal(output(m), base + rows[i].stride * k);
+			assert_status(ppca(m, 0), NP_STATUS_SUCCESS);
+		}
+	}
+	m->knobs.ppca_wide_from = NP_VERSION_COUNT;             /* the twin: never */
+	assert_status(ppca(m, 1), NP_STATUS_SUCCESS);
+	assert_int_equal(output(m), (np_kernel_is_32bit(m->arch) ? POOL_X86 : POOL_X64) + 0x80 * 2);
+}
+
+/* SY-17: kernel addresses, 0x80 apart before 2004, counted per machine, never reused. */
 /* rules: SY-17 */
 static void test_sysinfo_ppca_addresses(void **state)
 {
@@ -1403,6 +1427,8 @@ static const struct CMUnitTest tests[] = {
 	T(test_sysinfo_cpu_defaults, user_x86_6_2),
 	T(test_sysinfo_cpu_set_pebs, user_x86_6_2),
 	T(test_sysinfo_ppca_addresses, kernel_x86_6_2),
+	T(test_sysinfo_ppca_size_by_version, kernel_x86_6_2),
+	T(test_sysinfo_ppca_size_by_version, kernel_x64_6_2),
 	T(test_sysinfo_ppca_addresses, kernel_wow64_6_2),
 	T(test_sysinfo_perf_on_6_1, kernel_x86_6_1),
 	T(test_sysinfo_perf_short_buffer, user_x64_6_0),

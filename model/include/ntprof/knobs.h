@@ -170,6 +170,10 @@ NP_KNOB("K-PPCA-LENGTH-STATUS", ppca_length_status, "SY-8", NP_PPCA_INFO_LENGTH_
 /* K-FIX-1703 (CP-9): the first version with the fixed capacity check. */
 NP_VERSION_KNOB("K-FIX-1703", fixed_capacity_from, "CP-9", NP_V1703, "1703")
 
+/* K-PPCA-WIDE-FROM (SY-9): the first version whose PROCESSOR_PROFILE_CONTROL_AREA
+ * is 0xA0 bytes rather than 0x60. */
+NP_VERSION_KNOB("K-PPCA-WIDE-FROM", ppca_wide_from, "SY-9", NP_V2004, "2004")
+
 /* K-INCLUSIVE-END (IN-4): the versions that count an interrupt exactly at RangeLimit. */
 NP_RANGE_KNOB("K-INCLUSIVE-END", inclusive, "IN-4", NP_V6_2, NP_V1803, "6.2..1803")
 

@@ -107,6 +107,13 @@ static inline bool np_hal_kind_exists(np_ver v, np_arch a, np_hal_kind k)
 	return false;
 }
 
+/* SY-9: the control area grew from 0x60 to 0xA0 bytes in K-PPCA-WIDE-FROM
+ * (2004 by default). */
+static inline bool np_ppca_is_wide(const np_machine *m)
+{
+	return m->version >= m->knobs.ppca_wide_from;
+}
+
 #ifdef __cplusplus
 }
 #endif

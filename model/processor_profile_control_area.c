@@ -10,14 +10,14 @@
  * 64-byte lines, one of 0xA0 bytes (K-PPCA-WIDE-FROM) 0xC0. */
 #define POOL_BASE_32    0x8A100000ull
 #define POOL_BASE_64    0xFFFFA00000100000ull
-#define POOL_LINE       64ull
+#define POOL_BLOCK      0x80ull     /* 0x60 bytes in 64-byte lines */
+#define POOL_BLOCK_WIDE 0xC0ull     /* 0xA0 bytes */
 
 static bool pool_allocate(np_machine *m, uint64_t *area)
 {
 	if (!np_allocate(m))
 		return false;
-	uint64_t size = np_ppca_is_wide(m) ? 0xA0ull : 0x60ull;
-	uint64_t block = (size + POOL_LINE - 1) / POOL_LINE * POOL_LINE;
+	uint64_t block = np_ppca_is_wide(m) ? POOL_BLOCK_WIDE : POOL_BLOCK;
 	uint64_t base = np_kernel_is_32bit(m->arch) ? POOL_BASE_32 : POOL_BASE_64;
 	*area = base + block * m->pool_allocations++;
 	return true;

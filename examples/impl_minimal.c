@@ -25,7 +25,7 @@ typedef struct machine {
 	ntprof_sim sim;              /* first: the table's ntprof_sim_* members find it there */
 	int kernel_mode;             /* given mode=kernel: the previous mode */
 	int privilege;               /* given privilege=on: SeSystemProfilePrivilege held */
-	int qi_align;                /* K-QI-ALIGN=checked (QI-2) */
+	int qi_align;                /* K-QI-ALIGN=checked (QI-2); by default no alignment test */
 	int qi_fault_returned;       /* K-QI-WRITE-FAULT=exception (QI-3) */
 	uint32_t time_interval;      /* what the HAL holds for ProfileTime (one processor) */
 	uint32_t alignment_fixup;    /* the kernel's own variable (SI-3) */
@@ -71,7 +71,6 @@ static void *open_system(const ntprof_system_spec *spec, const char **why)
 		free(s);
 		return NULL;
 	}
-	s->qi_align = 1;
 	s->time_interval = TIME_DEFAULT;
 	for (unsigned i = 0; i < spec->ngiven; i++) {
 		if (!apply(s, &spec->given[i])) {

@@ -1,29 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /* Which profiling entry points a caller can reach (CP-0, ST-0, SP-0, SI-0,
- * QI-0): NTDLL's exports in user mode, the kernel's in kernel mode. */
+ * QI-0, SY-0): NTDLL's exports in user mode, the kernel's in kernel mode. */
 #include <string.h>
 
 #include "internal.h"
 
 typedef struct export_row {
 	const char *name;
-	np_ver ntdll_from;     /* NTDLL exports it from this version */
-	bool kernel_zw;        /* the kernel exports it (from 1607) */
+	np_ver ntdll_from;          /* NTDLL exports it from this version */
+	bool (*kernel_has)(np_ver); /* where the kernel exports the Zw name; NULL: never */
 } export_row;
 
 static const export_row rows[] = {
-	{ "NtCreateProfile",        NP_V3_10, false },
-	{ "ZwCreateProfile",        NP_V3_10, false },
-	{ "NtCreateProfileEx",      NP_V6_1,  false },
-	{ "ZwCreateProfileEx",      NP_V6_1,  true },
-	{ "NtStartProfile",         NP_V3_10, false },
-	{ "ZwStartProfile",         NP_V3_10, true },
-	{ "NtStopProfile",          NP_V3_10, false },
-	{ "ZwStopProfile",          NP_V3_10, true },
-	{ "NtSetIntervalProfile",   NP_V3_10, false },
-	{ "ZwSetIntervalProfile",   NP_V3_10, true },
-	{ "NtQueryIntervalProfile", NP_V3_10, false },
-	{ "ZwQueryIntervalProfile", NP_V3_10, true },
+	{ "NtCreateProfile",          NP_V3_10, NULL },
+	{ "ZwCreateProfile",          NP_V3_10, NULL },
+	{ "NtCreateProfileEx",        NP_V6_1,  NULL },
+	{ "ZwCreateProfileEx",        NP_V6_1,  np_kernel_exports_zw_profile },
+	{ "NtStartProfile",           NP_V3_10, NULL },
+	{ "ZwStartProfile",           NP_V3_10, np_kernel_exports_zw_profile },
+	{ "NtStopProfile",            NP_V3_10, NULL },
+	{ "ZwStopProfile",            NP_V3_10, np_kernel_exports_zw_profile },
+	{ "NtSetIntervalProfile",     NP_V3_10, NULL },
+	{ "ZwSetIntervalProfile",     NP_V3_10, np_kernel_exports_zw_profile },
+	{ "NtQueryIntervalProfile",   NP_V3_10, NULL },
+	{ "ZwQueryIntervalProfile",   NP_V3_10, np_kernel_exports_zw_profile },
+	{ "NtSetSystemInformation",   NP_V3_50, NULL },
+	{ "ZwSetSystemInformation",   NP_V3_50, np_has_set_system_information }, /* as old as NTDLL's */
+	{ "NtQuerySystemInformation", NP_V3_10, NULL },
+	{ "ZwQuerySystemInformation", NP_V3_10, np_kernel_exports_zw_query_system_information },
 };
 
 /* A kernel-mode step spelled Nt* stands for a request whose previous mode is
@@ -38,7 +42,7 @@ bool np_is_exported(np_ver v, np_mode caller, const char *name)
 		if (v < r->ntdll_from)
 			return false;
 		if (caller == NP_MODE_KERNEL && name[0] == 'Z')
-			return r->kernel_zw && np_kernel_exports_zw_profile(v);
+			return r->kernel_has && r->kernel_has(v);
 		return true;
 	}
 	return false;

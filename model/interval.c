@@ -48,12 +48,16 @@ np_result np_nt_set_interval_profile(np_machine *m, uint32_t interval, uint32_t 
 	 * SI-7: tracing that starts during the call logs 0 as the old value */
 	uint32_t old = m->tracing == NP_TRACING_ON ? np_kernel_query_interval(m, source) : 0;
 	np_kernel_set_interval(m, interval, source);
-	if (m->tracing != NP_TRACING_OFF) {
-		if (m->tracing == NP_TRACING_LATE)
-			m->tracing = NP_TRACING_ON;
-		np_emit_event(m, (np_event){ NP_HOOK_SAMPLED_PROFILE_SET_INTERVAL, source, old,
-					    np_kernel_query_interval(m, source) });
-	}
+	if (m->tracing == NP_TRACING_OFF)
+		return np_status(NP_STATUS_SUCCESS);           /* SI-2 */
+	uint32_t now = np_kernel_query_interval(m, source);
+	/* SI-6, K-SET-EVENT-SAME=skipped: no event when the old interval was
+	 * read and the set left it as it was */
+	if (m->tracing == NP_TRACING_ON && now == old &&
+	    m->knobs.set_event_same == NP_SET_EVENT_SAME_SKIPPED)
+		return np_status(NP_STATUS_SUCCESS);           /* SI-2 */
+	m->tracing = NP_TRACING_ON;                            /* SI-7: on from now */
+	np_emit_event(m, (np_event){ NP_HOOK_SAMPLED_PROFILE_SET_INTERVAL, source, old, now });
 	return np_status(NP_STATUS_SUCCESS);                   /* SI-2 */
 }
 

@@ -214,12 +214,15 @@ static bool in_user_range(const np_machine *m, uint64_t addr, uint64_t len)
 
 /* AS-2, AS-3: a user-mode probe: alignment first, then the range below
  * MmUserProbeAddress, then access to every byte (over adjacent regions too).
- * A kernel-mode request is trusted and passes unprobed. */
+ * A kernel-mode request is trusted and passes unprobed, but a vanishing page
+ * is gone from this point all the same (§Address space). */
 static uint32_t probe(np_machine *m, uint64_t addr, uint64_t len, unsigned align, unsigned need,
 		      void (*each)(np_region *, uint64_t, uint64_t, uint64_t, void *))
 {
-	if (m->previous_mode == NP_MODE_KERNEL)
+	if (m->previous_mode == NP_MODE_KERNEL) {
+		walk(m, addr, len, 0, each, NULL);
 		return NP_STATUS_SUCCESS;
+	}
 	if (align > 1 && addr % align != 0)
 		return NP_STATUS_DATATYPE_MISALIGNMENT;
 	if (!in_user_range(m, addr, len))
@@ -244,12 +247,13 @@ uint32_t np_probe_input_array(np_machine *m, uint64_t addr, uint64_t len, unsign
  * unmapped or read-only buffer passes; a later access may still fault (SY-5). */
 uint32_t np_probe_for_read(np_machine *m, uint64_t addr, uint64_t len, unsigned align)
 {
-	if (m->previous_mode == NP_MODE_KERNEL)
-		return NP_STATUS_SUCCESS;
-	if (addr % align != 0)
-		return NP_STATUS_DATATYPE_MISALIGNMENT;
-	if (!in_user_range(m, addr, len))
-		return NP_STATUS_ACCESS_VIOLATION;
+	if (m->previous_mode == NP_MODE_USER) {
+		if (addr % align != 0)
+			return NP_STATUS_DATATYPE_MISALIGNMENT;
+		if (!in_user_range(m, addr, len))
+			return NP_STATUS_ACCESS_VIOLATION;
+	}
+	/* a vanishing page is gone from here on, also for a kernel-mode request */
 	walk(m, addr, len, 0, revoke_vanishing, NULL);
 	return NP_STATUS_SUCCESS;
 }

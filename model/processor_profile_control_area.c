@@ -6,17 +6,20 @@
 
 /* SY-17: the model's non-paged pool hands out cache-aligned blocks at
  * increasing kernel addresses and never reuses one, so that the addresses a
- * vector sees are deterministic. 0x60 bytes take 0x80 in 64-byte lines. */
+ * vector sees are deterministic. SY-9: an area of 0x60 bytes takes 0x80 in
+ * 64-byte lines, one of 0xA0 bytes (K-PPCA-WIDE-FROM) 0xC0. */
 #define POOL_BASE_32    0x8A100000ull
 #define POOL_BASE_64    0xFFFFA00000100000ull
-#define POOL_BLOCK      0x80ull
+#define POOL_BLOCK      0x80ull     /* 0x60 bytes in 64-byte lines */
+#define POOL_BLOCK_WIDE 0xC0ull     /* 0xA0 bytes */
 
 static bool pool_allocate(np_machine *m, uint64_t *area)
 {
 	if (!np_allocate(m))
 		return false;
+	uint64_t block = np_ppca_is_wide(m) ? POOL_BLOCK_WIDE : POOL_BLOCK;
 	uint64_t base = np_kernel_is_32bit(m->arch) ? POOL_BASE_32 : POOL_BASE_64;
-	*area = base + POOL_BLOCK * m->pool_allocations++;
+	*area = base + block * m->pool_allocations++;
 	return true;
 }
 

@@ -69,7 +69,7 @@ static hit overrun(np_machine *m, const np_profile *p, uint64_t addr)
 	}
 }
 
-/* IN-2: source and processor qualification (from 3.51). */
+/* IN-2: source (as the profile keeps it, K-SRC16) and processor (from 3.51). */
 static bool qualifies(const np_machine *m, const np_profile *p, const np_interrupt *irq)
 {
 	if (!np_has_source_argument(m->version))

@@ -181,6 +181,10 @@ static bool trace_set(const np_machine *m) { return np_has_trace_set_information
 static bool trace_query(const np_machine *m) { return np_has_trace_query_information(m->version); }
 static bool trace_classes_ok(const np_machine *m) { return np_trace_handles_profile_classes(m->version); }
 static bool set_sysinfo(const np_machine *m) { return np_has_set_system_information(m->version); }
+static bool kernel_zw_query_sysinfo(const np_machine *m)
+{
+	return np_kernel_exports_zw_query_system_information(m->version);
+}
 static bool ppca(const np_machine *m) { return np_has_processor_profile_control_area(m->version); }
 static bool perf_trace(const np_machine *m) { return np_has_performance_trace_information(m->version); }
 static bool event_ids(const np_machine *m) { return np_has_event_ids_information(m->version); }
@@ -203,6 +207,8 @@ static const np_xpredicate predicates[] = {
 	{ "np_has_trace_query_information", trace_query, "TR-0", FN(NP_FN_TRACE_QUERY) },
 	{ "np_trace_handles_profile_classes", trace_classes_ok, "TR-1", TRACE },
 	{ "np_has_set_system_information", set_sysinfo, "SY-0", FN(NP_FN_SET_SYSINFO) },
+	{ "np_kernel_exports_zw_query_system_information", kernel_zw_query_sysinfo, "SY-0",
+	  FN(NP_FN_QUERY_SYSINFO) },
 	{ "np_has_processor_profile_control_area", ppca, "SY-6", SYSINFO },
 	{ "np_has_performance_trace_information", perf_trace, "SY-20", SYSINFO | TRACE },
 	{ "np_has_event_ids_information", event_ids, "SY-20", FN(NP_FN_QUERY_SYSINFO) },

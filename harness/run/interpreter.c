@@ -139,8 +139,9 @@ static void native_step(np_backend *self, const np_step *st, np_record *r)
 	s->lacking = NULL;
 	if (!f)
 		abort(); /* LCOV_EXCL_LINE: a step runs once read (np_parse_step, np_step_type) */
-	if (f->kind == NP_KIND_NATIVE && !s->impl->exported(s->sys, st->function)) {
-		r->outcome.kind = NP_RESULT_NOT_EXPORTED;   /* CP-0, ST-0, SP-0, SI-0, QI-0 */
+	if ((f->kind == NP_KIND_NATIVE || f->kind == NP_KIND_SYSINFO) &&
+	    !s->impl->exported(s->sys, st->function)) {
+		r->outcome.kind = NP_RESULT_NOT_EXPORTED;   /* CP-0, ST-0, SP-0, SI-0, QI-0, SY-0 */
 		return;
 	}
 	if (s->halted) {                            /* a bug check stopped the system */

@@ -126,6 +126,8 @@ static void test_configure_every_knob_value_reads_back(void **state)
 		assert_true(count >= 2);
 		assert_malformed(m, k[i].name, "no-such-value", strncmp(k[i].name, "K-FIX", 5) == 0
 				 ? "K-FIX-1703 takes a version key or never"
+				 : strcmp(k[i].name, "K-PPCA-WIDE-FROM") == 0
+				 ? "K-PPCA-WIDE-FROM takes a version key or never"
 				 : strcmp(k[i].name, "K-INCLUSIVE-END") == 0
 				 ? "K-INCLUSIVE-END takes a version range (6.2..1803) or never"
 				 : "not a value of that knob (see SPEC.md, Knobs)");
@@ -162,6 +164,12 @@ static void test_configure_version_knobs(void **state)
 	assert_int_equal(np_knob_value(m, fix), 1);
 	assert_null(apply(m, "K-FIX-1703", "10.0.15063"));
 	assert_int_equal(np_knob_value(m, fix), 0);
+	/* K-PPCA-WIDE-FROM: 2004 by default, any version key or never */
+	assert_int_equal(m->knobs.ppca_wide_from, NP_V2004);
+	assert_null(apply(m, "K-PPCA-WIDE-FROM", "1903"));
+	assert_int_equal(m->knobs.ppca_wide_from, NP_V1903);
+	assert_null(apply(m, "K-PPCA-WIDE-FROM", "never"));
+	assert_int_equal(m->knobs.ppca_wide_from, NP_VERSION_COUNT);
 	assert_null(apply(m, "K-INCLUSIVE-END", "6.2..1709"));
 	assert_int_equal(m->knobs.inclusive_lo, NP_V6_2);
 	assert_int_equal(m->knobs.inclusive_hi, NP_V1709);

@@ -85,7 +85,7 @@ static void assert_defaults(np_machine *m, np_ver v, np_arch a)
 	assert_false(m->etw_time_interval_set);
 	assert_int_equal(m->mem.count, 0);
 	assert_int_equal(m->knobs.hal_clamp, NP_HAL_CLAMP);
-	assert_int_equal(m->knobs.qi_align, NP_QI_ALIGN_CHECKED);
+	assert_int_equal(m->knobs.qi_align, NP_QI_ALIGN_NONE);
 	assert_int_equal(m->knobs.qi_write_fault, NP_QI_FAULT_SUCCESS);
 	assert_int_equal(m->knobs.etw_time, NP_ETW_TIME_SHARED);
 	assert_int_equal(m->knobs.etw_time_priv, NP_ETW_PRIV_REQUIRED);
@@ -372,12 +372,14 @@ static void test_probe_wow64_high_32bit_address_accepted(void **state)
 	assert_int_equal(probe_via_query(m, 0xFFFFF000u), NP_STATUS_ACCESS_VIOLATION);
 }
 
-/* AS-2: alignment is tested first: a misaligned address fails with
+/* AS-2 (K-QI-ALIGN=checked, so that the query probes a 4-byte boundary):
+ * alignment is tested first: a misaligned address fails with
  * DATATYPE_MISALIGNMENT whether it is unmapped, read-only or kernel. */
 /* rules: AS-2 */
 static void test_probe_alignment_checked_first(void **state)
 {
 	np_machine *m = *state;
+	m->knobs.qi_align = NP_QI_ALIGN_CHECKED;
 	assert_int_equal(probe_via_query(m, UNMAPPED + 1), NP_STATUS_DATATYPE_MISALIGNMENT);
 	assert_int_equal(probe_via_query(m, RO_PAGE + 2), NP_STATUS_DATATYPE_MISALIGNMENT);
 	assert_int_equal(probe_via_query(m, KERNEL_X64 + 3), NP_STATUS_DATATYPE_MISALIGNMENT);

@@ -201,6 +201,27 @@ static void test_as2_write_probe(void **state)
 	assert_int_equal(np_probe_for_write(m, KERNEL_X64, 4, 4), NP_STATUS_SUCCESS);
 }
 
+/* AS-2 (§Address space), SY-2: a kernel-mode request is not probed, but a
+ * vanishing page is gone from the point of the probe all the same, for the
+ * write probe and for NtSetSystemInformation's; a page that does not vanish
+ * stays writable. */
+/* rules: AS-2 SY-2 */
+static void test_as2_kernel_vanishing(void **state)
+{
+	np_machine *m = *state;
+	m->previous_mode = NP_MODE_KERNEL;
+	uint32_t v = 1;
+	assert_int_equal(np_probe_for_write(m, RW_PAGE, 4, 4), NP_STATUS_SUCCESS);
+	assert_true(np_mem_write(m, RW_PAGE, &v, 4));
+	assert_true(np_mem_write(m, GONE_PAGE, &v, 4));
+	assert_int_equal(np_probe_for_read(m, GONE_PAGE, 4, 4), NP_STATUS_SUCCESS);
+	assert_false(np_mem_write(m, GONE_PAGE, &v, 4));
+	assert_false(np_mem_read(m, GONE_PAGE, &v, 4));
+	assert_int_equal(np_probe_for_write(m, GONE_PAGE, 4, 4), NP_STATUS_SUCCESS);
+	assert_int_equal(np_probe_for_read(m, RW_PAGE, 4, 4), NP_STATUS_SUCCESS);
+	assert_true(np_mem_write(m, RW_PAGE, &v, 4));
+}
+
 /* AS-3: alignment first, then wholly below the limit, then readable;
  * read-only is fine; kernel mode is not probed. */
 /* rules: AS-3 */
@@ -402,6 +423,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_memory_map_limits, x64),
 	T(test_memory_zero_length, x64),
 	T(test_memory_poke_read_only, x64),
+	T(test_as2_kernel_vanishing, x64),
 	T(test_as2_write_probe, x64),
 	T(test_as3_read_probe, x64),
 	T(test_as3_read_probe_x86_limit, x86),

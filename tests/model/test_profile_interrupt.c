@@ -182,6 +182,7 @@ static void test_in1_process_list_first(void **state)
 static void test_in2_source(void **state)
 {
 	np_machine *m = *state;
+	m->knobs.src16 = NP_SRC_FULL;
 	spec s = simple(m, BUF);
 	start(m, s);
 	s.buffer = BUF + 0x1000;
@@ -198,6 +199,31 @@ static void test_in2_source(void **state)
 	assert_int_equal(rd32(m, BUF), 1);
 	assert_int_equal(rd32(m, BUF + 0x1000), 1);
 	assert_int_equal(rd32(m, BUF + 0x2000), 1);
+}
+
+/* IN-2: by default (K-SRC16=low16) the profile keeps 16 bits of its source:
+ * on 6.1, 0x10000 counts ProfileTime interrupts and 0x10002 ProfileTotalIssues
+ * ones; with all 32 bits compared (full) neither counts them. */
+/* rules: IN-2 */
+static void test_in2_src16_default(void **state)
+{
+	np_machine *m = *state;
+	assert_int_equal(m->knobs.src16, NP_SRC_LOW16);
+	spec s = simple(m, BUF);
+	s.source = 0x10000;
+	start(m, s);
+	s.buffer = BUF + 0x1000;
+	s.source = 0x10002;
+	start(m, s);
+	assert_int_equal(irq_full(m, NP_PROFILE_TIME, REGION, 0, 0, NP_PROCESS_CURRENT), 1);
+	assert_int_equal(irq_full(m, 0x02, REGION, 0, 0, NP_PROCESS_CURRENT), 1);
+	assert_int_equal(rd32(m, BUF), 1);
+	assert_int_equal(rd32(m, BUF + 0x1000), 1);
+	m->knobs.src16 = NP_SRC_FULL;                /* the twin: the other reading */
+	assert_int_equal(irq_full(m, NP_PROFILE_TIME, REGION, 0, 0, NP_PROCESS_CURRENT), 0);
+	assert_int_equal(irq_full(m, 0x02, REGION, 0, 0, NP_PROCESS_CURRENT), 0);
+	assert_int_equal(rd32(m, BUF), 1);
+	assert_int_equal(rd32(m, BUF + 0x1000), 1);
 }
 
 /* IN-2: K-SRC16=low16 compares the low 16 bits only. */
@@ -1117,6 +1143,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_in1_process_list_first, x64_6_1),
 	T(test_in2_source, x64_6_1),
 	T(test_in2_src16_knob, x64_6_1),
+	T(test_in2_src16_default, x64_6_1),
 	T(test_in2_processor, x64_6_1),
 	T(test_in2_groups, x64_6_1),
 	T(test_in2_3_10_no_qualification, x86_3_10),

@@ -289,12 +289,12 @@ static void test_query_interval_no_privilege_needed_6_2(void **state)
 
 /* ---- QI-2 ---- */
 
-/* QI-2 K-QI-ALIGN=checked (default): each misalignment is refused, nothing written. */
+/* QI-2 K-QI-ALIGN=checked: each misalignment is refused, nothing written. */
 /* rules: QI-2 */
 static void test_query_interval_misaligned_checked(void **state)
 {
 	np_machine *m = *state;
-	assert_int_equal(m->knobs.qi_align, NP_QI_ALIGN_CHECKED);
+	m->knobs.qi_align = NP_QI_ALIGN_CHECKED;
 	for (unsigned off = 1; off < 4; off++)
 		assert_status_no_write(m, 0x00, RW_PAGE + off, NP_STATUS_DATATYPE_MISALIGNMENT);
 	assert_int_equal(NP_STATUS_DATATYPE_MISALIGNMENT, 0x80000002u);
@@ -306,18 +306,20 @@ static void test_query_interval_misaligned_checked(void **state)
 static void test_query_interval_misaligned_before_address_checks(void **state)
 {
 	np_machine *m = *state;
+	m->knobs.qi_align = NP_QI_ALIGN_CHECKED;
 	assert_status_no_write(m, 0x00, UNMAPPED + 2, NP_STATUS_DATATYPE_MISALIGNMENT);
 	assert_status_no_write(m, 0x00, RO_PAGE + 1, NP_STATUS_DATATYPE_MISALIGNMENT);
 	assert_status_no_write(m, 0x00, KERNEL_X64 + 2, NP_STATUS_DATATYPE_MISALIGNMENT);
 	assert_status_no_write(m, 0x00, 1, NP_STATUS_DATATYPE_MISALIGNMENT);
 }
 
-/* QI-2 K-QI-ALIGN=none: a misaligned writable pointer is accepted and written. */
+/* QI-2 K-QI-ALIGN=none (default): a misaligned writable pointer is accepted
+ * and written. */
 /* rules: QI-2 */
 static void test_query_interval_misaligned_accepted_when_not_checked(void **state)
 {
 	np_machine *m = *state;
-	m->knobs.qi_align = NP_QI_ALIGN_NONE;
+	assert_int_equal(m->knobs.qi_align, NP_QI_ALIGN_NONE);
 	for (unsigned off = 1; off < 4; off++) {
 		poison(m, RW_PAGE + 0x100 + off);
 		assert_status(np_nt_query_interval_profile(m, 0x00, RW_PAGE + 0x100 + off),
@@ -380,6 +382,7 @@ static void test_query_interval_write_fault_exception(void **state)
 static void test_query_interval_write_fault_after_probe_only(void **state)
 {
 	np_machine *m = *state;
+	m->knobs.qi_align = NP_QI_ALIGN_CHECKED;
 	assert_status_no_write(m, 0x00, GONE_PAGE + 2, NP_STATUS_DATATYPE_MISALIGNMENT);
 	m->knobs.qi_write_fault = NP_QI_FAULT_EXCEPTION;
 	assert_status_no_write(m, 0x00, GONE_PAGE + 2, NP_STATUS_DATATYPE_MISALIGNMENT);

@@ -437,6 +437,46 @@ static void test_set_interval_traced_event(void **state)
 	assert_int_equal(m->event_count, 3);
 }
 
+/* SI-6, K-SET-EVENT-SAME=logged (default): a set that leaves the interval
+ * as it was is logged like any other. */
+/* rules: SI-6 */
+static void test_set_interval_event_unchanged_logged(void **state)
+{
+	np_machine *m = *state;
+	assert_int_equal(m->knobs.set_event_same, NP_SET_EVENT_SAME_LOGGED);
+	m->profile_privilege = true;
+	m->tracing = NP_TRACING_ON;
+	set_ok(m, TIME_DEFAULT, 0x00);
+	assert_int_equal(m->event_count, 1);
+	assert_event(m, 0, 0x00, TIME_DEFAULT, TIME_DEFAULT);
+	set_ok(m, 0x5000, 0x03);                  /* unsupported: 0 before and after */
+	assert_int_equal(m->event_count, 2);
+	assert_event(m, 1, 0x03, 0, 0);
+}
+
+/* SI-6, K-SET-EVENT-SAME=skipped: no event when the interval read before the
+ * set equals the one after it; a change is still logged, and so is a set
+ * during which tracing started, whose old interval was not read (SI-7). */
+/* rules: SI-6 SI-7 */
+static void test_set_interval_event_unchanged_skipped(void **state)
+{
+	np_machine *m = *state;
+	m->knobs.set_event_same = NP_SET_EVENT_SAME_SKIPPED;
+	m->profile_privilege = true;
+	m->tracing = NP_TRACING_ON;
+	set_ok(m, TIME_DEFAULT, 0x00);
+	set_ok(m, 0x5000, 0x03);
+	assert_int_equal(m->event_count, 0);
+	set_ok(m, 50000, 0x00);
+	assert_int_equal(m->event_count, 1);
+	assert_event(m, 0, 0x00, TIME_DEFAULT, 50000);
+	m->tracing = NP_TRACING_LATE;
+	set_ok(m, 0x5000, 0x03);
+	assert_int_equal(m->event_count, 2);
+	assert_event(m, 1, 0x03, 0, 0);
+	assert_int_equal(m->tracing, NP_TRACING_ON);
+}
+
 /* SI-6: the event's source field is the caller's, also for AlignmentFixup,
  * unsupported and out-of-range sources. */
 /* rules: SI-6 */
@@ -603,6 +643,8 @@ static const struct CMUnitTest tests[] = {
 	T(test_set_interval_errata_caps_profile_time, x64_1507),
 	T(test_set_interval_errata_only_profile_time, x64_1507),
 	T(test_set_interval_errata_before_hal, x64_1507),
+	T(test_set_interval_event_unchanged_logged, x64_1507),
+	T(test_set_interval_event_unchanged_skipped, x64_1507),
 	T(test_set_interval_traced_event, x64_1507),
 	T(test_set_interval_traced_event_any_source, x64_1507),
 	T(test_set_interval_traced_event_after_errata, x64_1507),

@@ -249,6 +249,29 @@ static void test_sysinfo_set_not_exported_on_3_10(void **state)
 	assert_status(np_nt_query_system_information(m, PERF, RW, 8, 0), NP_STATUS_INVALID_INFO_CLASS);
 }
 
+/* SY-0: NTDLL exports both names of the query in every version and of the
+ * set from 3.50; in kernel mode the Zw names are the kernel's exports,
+ * ZwSetSystemInformation from 3.50 and ZwQuerySystemInformation from 4.0,
+ * while an Nt spelling is a kernel-mode request in every version. */
+/* rules: SY-0 */
+static void test_sysinfo_exports_by_version(void **state)
+{
+	(void)state;
+	for (int v = 0; v < NP_VERSION_COUNT; v++) {
+		bool set = v >= NP_V3_50, kzw_query = v >= NP_V4_0;
+		assert_true(np_is_exported(v, NP_MODE_USER, "NtQuerySystemInformation"));
+		assert_true(np_is_exported(v, NP_MODE_USER, "ZwQuerySystemInformation"));
+		assert_int_equal(np_is_exported(v, NP_MODE_USER, "NtSetSystemInformation"), set);
+		assert_int_equal(np_is_exported(v, NP_MODE_USER, "ZwSetSystemInformation"), set);
+		assert_true(np_is_exported(v, NP_MODE_KERNEL, "NtQuerySystemInformation"));
+		assert_int_equal(np_is_exported(v, NP_MODE_KERNEL, "ZwQuerySystemInformation"), kzw_query);
+		assert_int_equal(np_is_exported(v, NP_MODE_KERNEL, "NtSetSystemInformation"), set);
+		assert_int_equal(np_is_exported(v, NP_MODE_KERNEL, "ZwSetSystemInformation"), set);
+	}
+	assert_false(np_is_exported(NP_V3_51, NP_MODE_KERNEL, "ZwQuerySystemInformation"));
+	assert_true(np_is_exported(NP_V4_0, NP_MODE_KERNEL, "ZwQuerySystemInformation"));
+}
+
 /* SY-0, SY-6, SY-20: the thresholds over the whole table, every architecture. */
 /* rules: SY-0 SY-6 SY-20 */
 static void test_sysinfo_versions_whole_table(void **state)
@@ -767,6 +790,22 @@ static void test_sysinfo_ppca_dtes64(void **state)
 /* ---- SY-12, SY-13: existing and new areas ---- */
 
 /* SY-13, SY-12: the first area is attached; a second allocate reports it. */
+/* SY-5, SY-9: a vanishing buffer vanishes for a kernel-mode request too,
+ * though nothing probes it: the read of Allocate faults, unhandled, and no
+ * area is attached; the same request into a buffer that stays mapped
+ * succeeds. */
+/* rules: SY-5 SY-9 */
+static void test_sysinfo_ppca_kernel_vanishing_faults(void **state)
+{
+	np_machine *m = *state;
+	poison(m, VANISH, 16);
+	assert_fault(np_nt_set_system_information(m, PPCA, VANISH, 2 * kernel_pointer(m)));
+	assert_int_equal(m->cpu[0].control_area, 0);
+	assert_int_equal(m->pool_allocations, 0);
+	assert_status(ppca(m, 1), NP_STATUS_SUCCESS);
+	assert_int_equal(m->cpu[0].control_area, area(m, 0));
+}
+
 /* rules: SY-13 SY-12 */
 static void test_sysinfo_ppca_attach_then_exists(void **state)
 {
@@ -917,7 +956,31 @@ static void test_sysinfo_cpu_set_pebs(void **state)
 
 /* ---- SY-17: addresses ---- */
 
-/* SY-17: kernel addresses, 0x80 apart, counted per machine, never reused. */
+/* SY-9: the area is 0x60 bytes before K-PPCA-WIDE-FROM (2004) and 0xA0 from
+ * it, so the cache-aligned areas lie 0x80 apart on 1909 and 0xC0 on 2004;
+ * with the knob at never they stay 0x80 apart. */
+/* rules: SY-9 SY-17 */
+static void test_sysinfo_ppca_size_by_version(void **state)
+{
+	np_machine *m = *state;
+	static const struct { np_ver v; uint64_t stride; } rows[] = {
+		{ NP_V1909, 0x80 }, { NP_V2004, 0xC0 }, { NP_V22H2, 0xC0 },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		remake(m, rows[i].v, m->arch, NP_MODE_KERNEL);
+		uint64_t base = np_kernel_is_32bit(m->arch) ? POOL_X86 : POOL_X64;
+		for (unsigned k = 0; k < 2; k++) {
+			assert_status(ppca(m, 1), NP_STATUS_SUCCESS);
+			assert_int_equal(output(m), base + rows[i].stride * k);
+			assert_status(ppca(m, 0), NP_STATUS_SUCCESS);
+		}
+	}
+	m->knobs.ppca_wide_from = NP_VERSION_COUNT;             /* the twin: never */
+	assert_status(ppca(m, 1), NP_STATUS_SUCCESS);
+	assert_int_equal(output(m), (np_kernel_is_32bit(m->arch) ? POOL_X86 : POOL_X64) + 0x80 * 2);
+}
+
+/* SY-17: kernel addresses, 0x80 apart before 2004, counted per machine, never reused. */
 /* rules: SY-17 */
 static void test_sysinfo_ppca_addresses(void **state)
 {
@@ -1302,6 +1365,7 @@ static void test_sysinfo_trace_source_list_empty(void **state)
 #define T(test, setup) cmocka_unit_test_setup_teardown(test, setup_##setup, teardown)
 static const struct CMUnitTest tests[] = {
 	T(test_sysinfo_set_not_exported_on_3_10, user_x86_3_10),
+	T(test_sysinfo_exports_by_version, user_x64_6_2),
 	T(test_sysinfo_versions_whole_table, user_x86_6_2),
 	T(test_sysinfo_set_alignment, user_x86_6_2),
 	T(test_sysinfo_set_alignment, user_x64_1507),
@@ -1343,6 +1407,8 @@ static const struct CMUnitTest tests[] = {
 	T(test_sysinfo_ppca_allocation_failure, kernel_x86_6_2),
 	T(test_sysinfo_ppca_allocation_failure, kernel_x64_11),
 	T(test_sysinfo_ppca_allocation_before_pebs, kernel_x64_6_2),
+	T(test_sysinfo_ppca_kernel_vanishing_faults, kernel_x64_6_2),
+	T(test_sysinfo_ppca_kernel_vanishing_faults, kernel_x86_6_2),
 	T(test_sysinfo_ppca_free_does_not_allocate, kernel_x86_6_2),
 	T(test_sysinfo_ppca_pebs_conditions, kernel_x86_6_2),
 	T(test_sysinfo_ppca_pebs_conditions, kernel_x64_1507),
@@ -1361,6 +1427,8 @@ static const struct CMUnitTest tests[] = {
 	T(test_sysinfo_cpu_defaults, user_x86_6_2),
 	T(test_sysinfo_cpu_set_pebs, user_x86_6_2),
 	T(test_sysinfo_ppca_addresses, kernel_x86_6_2),
+	T(test_sysinfo_ppca_size_by_version, kernel_x86_6_2),
+	T(test_sysinfo_ppca_size_by_version, kernel_x64_6_2),
 	T(test_sysinfo_ppca_addresses, kernel_wow64_6_2),
 	T(test_sysinfo_perf_on_6_1, kernel_x86_6_1),
 	T(test_sysinfo_perf_short_buffer, user_x64_6_0),

@@ -484,6 +484,7 @@ static void test_trace_query_retlen_null(void **state)
 static void test_trace_query_retlen_always_when_kernel_fails(void **state)
 {
 	np_machine *m = *state;
+	m->knobs.qi_align = NP_QI_ALIGN_CHECKED;   /* a kernel query that fails */
 	poke(m, RETLEN, POISON);
 	poke(m, RW_PAGE + 0x202, 0x13);   /* TRACE_PROFILE_INTERVAL at a misaligned address */
 	assert_win32(np_trace_query_information(m, 0, CLASS_INTERVAL, RW_PAGE + 0x202, 8, RETLEN),
@@ -499,6 +500,7 @@ static void test_trace_query_retlen_right_length_when_kernel_fails(void **state)
 {
 	np_machine *m = *state;
 	m->knobs.tqi_retlen = NP_RETLEN_RIGHT_LENGTH;
+	m->knobs.qi_align = NP_QI_ALIGN_CHECKED;   /* a kernel query that fails */
 	poke(m, RETLEN, POISON);
 	poke(m, RW_PAGE + 0x202, 0x13);
 	assert_win32(np_trace_query_information(m, 0, CLASS_INTERVAL, RW_PAGE + 0x202, 8, RETLEN),
@@ -701,12 +703,14 @@ static void test_trace_pmc_query_read_only_buffer(void **state)
 	assert_int_equal(NP_ERROR_NOACCESS, 998);
 }
 
-/* TR-6, TR-9: a misaligned buffer: DATATYPE_MISALIGNMENT becomes NOACCESS;
- * the same buffer with source 0 (no native call, TR-4) succeeds. */
+/* TR-6, TR-9: a misaligned buffer, with K-QI-ALIGN=checked:
+ * DATATYPE_MISALIGNMENT becomes NOACCESS; the same buffer with source 0 (no
+ * native call, TR-4) succeeds. */
 /* rules: TR-6 TR-9 TR-4 */
 static void test_trace_pmc_query_misaligned_buffer(void **state)
 {
 	np_machine *m = *state;
+	m->knobs.qi_align = NP_QI_ALIGN_CHECKED;
 	poke(m, RW_PAGE + 0x302, 0x13);
 	poke(m, RW_PAGE + 0x306, POISON);
 	assert_win32(np_trace_query_information(m, 0, CLASS_INTERVAL, RW_PAGE + 0x302, 8, 0),

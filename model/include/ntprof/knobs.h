@@ -27,8 +27,15 @@ NP_KNOB("K-HAL-CLAMP", hal_clamp, "HL-4", NP_HAL_CLAMP,
 	NP_KNOB_VALUE(NP_HAL_IGNORE, "ignore")   /* silently keep the old interval */
 	NP_KNOB_VALUE(NP_HAL_STORE, "store"))    /* store the value as given */
 
-/* K-QI-ALIGN (QI-2): does the Interval probe demand 4-byte alignment. */
-NP_KNOB("K-QI-ALIGN", qi_align, "QI-2", NP_QI_ALIGN_CHECKED,
+/* K-SET-EVENT-SAME (SI-6): is the set-interval event logged when the
+ * interval read before the set equals the one after it. */
+NP_KNOB("K-SET-EVENT-SAME", set_event_same, "SI-6", NP_SET_EVENT_SAME_LOGGED,
+	NP_KNOB_VALUE(NP_SET_EVENT_SAME_LOGGED, "logged")
+	NP_KNOB_VALUE(NP_SET_EVENT_SAME_SKIPPED, "skipped"))
+
+/* K-QI-ALIGN (QI-2): does the Interval probe demand 4-byte alignment; no
+ * source names such a test (none, the default). */
+NP_KNOB("K-QI-ALIGN", qi_align, "QI-2", NP_QI_ALIGN_NONE,
 	NP_KNOB_VALUE(NP_QI_ALIGN_CHECKED, "checked")
 	NP_KNOB_VALUE(NP_QI_ALIGN_NONE, "none"))
 
@@ -131,8 +138,9 @@ NP_KNOB("K-ZERO-ON-START", zero_on_start, "ST-8", NP_ZERO_ON_START_NO,
 	NP_KNOB_VALUE(NP_ZERO_ON_START_NO, "no")
 	NP_KNOB_VALUE(NP_ZERO_ON_START_YES, "yes"))
 
-/* K-SRC16 (IN-2): the interrupt's source against the profile's. */
-NP_KNOB("K-SRC16", src16, "IN-2", NP_SRC_FULL,
+/* K-SRC16 (IN-2): the interrupt's source against the 16 bits the profile
+ * keeps (low16, the default), or against all 32 bits (full). */
+NP_KNOB("K-SRC16", src16, "IN-2", NP_SRC_LOW16,
 	NP_KNOB_VALUE(NP_SRC_FULL, "full")
 	NP_KNOB_VALUE(NP_SRC_LOW16, "low16"))
 
@@ -161,6 +169,10 @@ NP_KNOB("K-PPCA-LENGTH-STATUS", ppca_length_status, "SY-8", NP_PPCA_INFO_LENGTH_
 
 /* K-FIX-1703 (CP-9): the first version with the fixed capacity check. */
 NP_VERSION_KNOB("K-FIX-1703", fixed_capacity_from, "CP-9", NP_V1703, "1703")
+
+/* K-PPCA-WIDE-FROM (SY-9): the first version whose PROCESSOR_PROFILE_CONTROL_AREA
+ * is 0xA0 bytes rather than 0x60. */
+NP_VERSION_KNOB("K-PPCA-WIDE-FROM", ppca_wide_from, "SY-9", NP_V2004, "2004")
 
 /* K-INCLUSIVE-END (IN-4): the versions that count an interrupt exactly at RangeLimit. */
 NP_RANGE_KNOB("K-INCLUSIVE-END", inclusive, "IN-4", NP_V6_2, NP_V1803, "6.2..1803")

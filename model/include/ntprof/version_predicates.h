@@ -76,6 +76,10 @@ static inline bool np_trace_handles_profile_classes(np_ver v) { return v >= NP_V
  * NtSetSystemInformation from 3.50. */
 static inline bool np_has_set_system_information(np_ver v) { return v >= NP_V3_50; }
 
+/* SY-0: the kernel exports ZwQuerySystemInformation from 4.0 (and
+ * ZwSetSystemInformation as early as NTDLL has the set). */
+static inline bool np_kernel_exports_zw_query_system_information(np_ver v) { return v >= NP_V4_0; }
+
 /* SY-6: SystemProcessorProfileControlArea (0x81) is a valid set class from 6.2. */
 static inline bool np_has_processor_profile_control_area(np_ver v) { return v >= NP_V6_2; }
 
@@ -101,6 +105,13 @@ static inline bool np_hal_kind_exists(np_ver v, np_arch a, np_hal_kind k)
 	case NP_HAL_EMON:    return kernel64 ? v >= NP_V6_0 : v >= NP_V6_2;
 	}
 	return false;
+}
+
+/* SY-9: the control area grew from 0x60 to 0xA0 bytes in K-PPCA-WIDE-FROM
+ * (2004 by default). */
+static inline bool np_ppca_is_wide(const np_machine *m)
+{
+	return m->version >= m->knobs.ppca_wide_from;
 }
 
 #ifdef __cplusplus

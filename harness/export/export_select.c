@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/* Which vectors become tests (export.h). A vector is left out, with a
+ * comment in the file saying why, when a real system cannot take it (flag
+ * model-only, or a `given` a test cannot set up), when it may harm the
+ * system anywhere from --since on (as `ntprof.exe live` decides it, run/
+ * safety.h), or when a step is one the export cannot write. */
+#include <stdio.h>
+#include <string.h>
+
+#include "export/export.h"
+#include "run/safety.h"
+#include "vectors/catalog.h"
+
+/* The out-values a test reads back: a ULONG, a handle written or not, a
+ * pointer. Lists (Sources, Limits, Buffer) are not read back yet. */
+static bool out_supported(const char *name)
+{
+	static const char *const names[] = { "Interval", "ReturnLength", "ProfileHandle", "TargetHandle",
+					     "ProcessorProfileControlArea" };
+	for (unsigned i = 0; i < sizeof names / sizeof *names; i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool function_supported(np_function_id id)
+{
+	switch (id) {
+	case NP_FN_SET_INTERVAL:
+	case NP_FN_QUERY_INTERVAL:
+	case NP_FN_TRACE_SET:
+	case NP_FN_TRACE_QUERY:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool np_export_step_supported(const np_step *st)
+{
+	if (!st->catalog || !function_supported(st->catalog->id))
+		return false;
+	for (unsigned i = 0; i < NP_MAX_PARAMS && st->catalog->param[i].name; i++) {
+		const np_arg *a = np_step_value(st, st->catalog->param[i].name);
+		if (a && a->kind == NP_PARAM_POINTER && a->pointer.symbol == NP_PTR_VANISHING)
+			return false;   /* memory that vanishes once probed: the model only */
+	}
+	for (unsigned e = 0; e < st->nexpect; e++)
+		for (unsigned i = 0; i < st->expect[e].nout; i++)
+			if (!out_supported(st->expect[e].out[i].name))
+				return false;
+	return true;
+}
+
+static bool names_function(const np_export_options *o, const np_step *st)
+{
+	for (unsigned i = 0; i < o->nfunction; i++) {
+		const np_function *f = np_function_find(o->function[i]);
+		if (f && st->catalog && f->id == st->catalog->id)
+			return true;
+	}
+	return false;
+}
+
+bool np_export_chosen(const np_vector *v, const np_export_options *o)
+{
+	if (o->nfunction == 0)
+		return true;
+	for (unsigned s = 0; s < v->nstep; s++)
+		if (names_function(o, &v->step[s]))
+			return true;
+	return false;
+}
+
+/* The `given` pairs a test takes: the privilege (set by the test), and the
+ * state every real caller is in. */
+static bool given_supported(const np_pair *g)
+{
+	if (strcmp(g->name, "privilege") == 0)
+		return true;
+	return (strcmp(g->name, "mode") == 0 && strcmp(g->value, "user") == 0) ||
+	       (strcmp(g->name, "tracing") == 0 && strcmp(g->value, "off") == 0) ||
+	       (strcmp(g->name, "alloc") == 0 && strcmp(g->value, "ok") == 0);
+}
+
+/* Hazardous on some target from since on: as the live side judges it. */
+static const char *hazard(const np_vector *v, np_ver since, np_backend *model, char *why, size_t cap)
+{
+	for (unsigned ver = since; ver < NP_VERSION_COUNT; ver++)
+		for (unsigned a = 0; a < NP_ARCH_COUNT; a++) {
+			np_target t = { (np_ver)ver, (np_arch)a };
+			char text[NP_TEXT_MAX * 2];
+			if (!np_arch_exists(t.version, t.arch) || !np_applies(&v->applies, t.version, t.arch))
+				continue;
+			if (np_vector_hazard(v, t, model, text, sizeof text)) {
+				snprintf(why, cap, "on %s/%s, %s", np_version_key(t.version), np_arch_name(t.arch),
+					 text);
+				return why;
+			}
+		}
+	return NULL;
+}
+
+const char *np_export_left_out(const np_vector *v, const np_export_options *o, np_backend *model,
+			       char *why, size_t cap)
+{
+	if (np_vector_has_flag(v, "model-only")) {
+		snprintf(why, cap, "model-only: it needs state a live system cannot take");
+		return why;
+	}
+	for (unsigned i = 0; i < v->ngiven; i++)
+		if (!given_supported(&v->given[i])) {
+			snprintf(why, cap, "it needs `given %s=%s`, which a test cannot set up", v->given[i].name,
+				 v->given[i].value);
+			return why;
+		}
+	for (unsigned s = 0; s < v->nstep; s++)
+		if (!np_export_step_supported(&v->step[s])) {
+			snprintf(why, cap, "step %u (%s) is not one the export writes yet", s + 1,
+				 v->step[s].function);
+			return why;
+		}
+	return hazard(v, o->since, model, why, cap);
+}

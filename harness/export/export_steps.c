@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/* The C of one step (export.h): its arguments made real, the call, and the
+ * check of what it gave: the newest Windows's result as ok(), each older
+ * one as broken(), todo_wine where a known list says Wine differs. The
+ * test ends at a step that gave none of them, as the runner stops at the
+ * first difference. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "export/export.h"
+#include "ntprof/names.h"
+#include "ntprof/number.h"
+#include "ntprof/status.h"
+#include "vectors/catalog.h"
+
+static const np_arg *arg(const np_step *st, const char *name)
+{
+	return np_step_value(st, name);
+}
+
+static uint32_t u32(const np_step *st, const char *name)
+{
+	return arg(st, name)->u32.value;
+}
+
+/* A pointer argument as a C expression. */
+static void pointer_expr(np_export_text *t, const np_pointer_arg *p)
+{
+	static const char *const symbol[] = { "NX_USER", "NX_NULL", "NX_MISALIGNED", "NX_READONLY",
+					      "NX_UNMAPPED", "NX_KERNEL" };
+	if (p->symbol == NP_PTR_NUMBER)
+		np_export_printf(t, "(void *)(ULONG_PTR)0x%" PRIx64 "ull", p->number);
+	else
+		np_export_printf(t, "nx_pointer(s, %s)", symbol[p->symbol <= NP_PTR_KERNEL ? p->symbol : 0]);
+}
+
+static void source_expr(np_export_text *t, uint32_t source)
+{
+	const char *name = np_source_name(source);
+	np_export_printf(t, "0x%" PRIx32 "%s%s%s", source, name ? " /* " : "", name ? name : "", name ? " */" : "");
+}
+
+static void call_set_interval(np_export_text *t, const np_step *st)
+{
+	np_export_printf(t, "        r = nx_set_interval(\"%s\", %" PRIu32 ", ", st->function, u32(st, "Interval"));
+	source_expr(t, arg(st, "Source")->source);
+	np_export_printf(t, ");\n");
+}
+
+static void call_query_interval(np_export_text *t, const np_step *st)
+{
+	np_export_printf(t, "        void *interval = ");
+	pointer_expr(t, &arg(st, "Interval")->pointer);
+	np_export_printf(t, ";\n        r = nx_query_interval(\"%s\", ", st->function);
+	source_expr(t, arg(st, "Source")->source);
+	np_export_printf(t, ", interval);\n");
+}
+
+static void call_trace_set(np_export_text *t, const np_step *st)
+{
+	np_export_printf(t, "        r = nx_trace_set(s, 0x%" PRIx64 "ull, %" PRIu32 ", ", arg(st, "SessionHandle")->u64,
+			 u32(st, "InformationClass"));
+	source_expr(t, arg(st, "Source")->source);
+	np_export_printf(t, ", %" PRIu32 ", %" PRIu32 ");\n", u32(st, "Interval"), u32(st, "InformationLength"));
+}
+
+static void call_trace_query(np_export_text *t, const np_step *st)
+{
+	uint32_t cls = u32(st, "InformationClass");
+	const np_arg *length = arg(st, "InformationLength");
+	uint32_t len = !length->u32.automatic ? length->u32.value : cls == 5 ? 8u : 0x10000u;
+	np_export_printf(t, "        void *info = ");
+	pointer_expr(t, &arg(st, "TraceInformation")->pointer);
+	np_export_printf(t, ";\n        void *return_length = ");
+	pointer_expr(t, &arg(st, "ReturnLength")->pointer);
+	np_export_printf(t, ";\n        r = nx_trace_query(0x%" PRIx64 "ull, %" PRIu32 ", ", arg(st, "SessionHandle")->u64,
+			 cls);
+	source_expr(t, arg(st, "Source")->source);
+	np_export_printf(t, ", info, 0x%" PRIx32 ", return_length);\n", len);
+}
+
+/* The C expression of an out-value after the call. */
+static const char *out_expr(const np_step *st, const char *name)
+{
+	np_function_id id = st->catalog->id;
+	if (id == NP_FN_QUERY_INTERVAL && strcmp(name, "Interval") == 0)
+		return "nx_u32(interval)";
+	if (id == NP_FN_TRACE_QUERY && strcmp(name, "Interval") == 0)
+		return "nx_u32(info ? (char *)info + 4 : NULL)";
+	if (id == NP_FN_TRACE_QUERY && strcmp(name, "ReturnLength") == 0)
+		return "nx_u32(return_length)";
+	return NULL;
+}
+
+/* One result as a C condition. */
+static void result_expr(np_export_text *t, const np_step *st, const np_export_result *r)
+{
+	uint64_t value;
+	const char *name = r->outcome.kind == NP_RESULT_WIN32 ? np_win32_name(r->outcome.code)
+							       : np_status_name(r->outcome.code);
+	np_export_printf(t, "r.kind == %s && r.code == 0x%08" PRIx32 "%s%s%s",
+			 r->outcome.kind == NP_RESULT_WIN32 ? "NX_WIN32" : "NX_STATUS", r->outcome.code,
+			 name ? " /* " : "", name ? name : "", name ? " */" : "");
+	for (unsigned i = 0; i < r->nout; i++) {
+		const char *expr = out_expr(st, r->out[i].name);
+		if (!expr)
+			continue;
+		if (strcmp(r->out[i].value, "-") == 0)
+			np_export_printf(t, " && %s == NX_UNWRITTEN", expr);
+		else if (np_number_parse(r->out[i].value, &value))
+			np_export_printf(t, " && %s == 0x%" PRIx64 "ull", expr, value);
+		else
+			np_export_printf(t, " && 0 /* %s=%s cannot be checked */", r->out[i].name, r->out[i].value);
+	}
+}
+
+static void rules_text(const np_vector *v, char *buf, size_t cap)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < v->nrule && used < cap; i++) {
+		int n = snprintf(buf + used, cap - used, "%s%s", i ? " " : "", v->rule[i]);
+		used += n > 0 ? (size_t)n : 0;
+	}
+}
+
+/* The check of one step on one width: match, the alternatives, ok(). */
+static void check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *p, bool todo)
+{
+	const np_step *st = &v->step[s];
+	const np_export_step *es = &p->step[s];
+	char where[NP_TEXT_MAX * 2], rules[NP_TEXT_MAX];
+	np_export_printf(t, "        match = ");
+	result_expr(t, st, &es->result[0]);
+	np_export_printf(t, ";\n");
+	for (unsigned i = 1; i < es->count; i++) {
+		np_export_where(&es->result[i], where, sizeof where);
+		if (es->result[i].accept)
+			np_export_printf(t, "        /* accepted by the vector (%s): %s */\n", es->result[i].accept->flag,
+					 where);
+		else
+			np_export_printf(t, "        /* %s */\n", where);
+		np_export_printf(t, "        alt[%u] = ", i - 1);
+		result_expr(t, st, &es->result[i]);
+		np_export_printf(t, ";\n");
+	}
+	rules_text(v, rules, sizeof rules);
+	np_export_printf(t, "        %sok(match", todo ? "todo_wine " : "");
+	t->ok++;
+	t->todo += todo;
+	for (unsigned i = 1; i < es->count; i++, t->broken++)
+		np_export_printf(t, " || broken(alt[%u])", i - 1);
+	np_export_printf(t, ",\n           \"%%s: step %u (%s): got %%s", s + 1, rules);
+	for (unsigned i = 0; i < es->result[0].nout; i++)
+		if (out_expr(st, es->result[0].out[i].name))
+			np_export_printf(t, ", %s %%s", es->result[0].out[i].name);
+	np_export_printf(t, "\\n\", id, nx_outcome(&r, got[0], sizeof(got[0]))");
+	for (unsigned i = 0, k = 1; i < es->result[0].nout && k < 4; i++) {
+		const char *expr = out_expr(st, es->result[0].out[i].name);
+		if (expr)
+			np_export_printf(t, ", nx_value(%s, got[%u], sizeof(got[0]))", expr, k++);
+	}
+	np_export_printf(t, ");\n        if (!match");
+	for (unsigned i = 1; i < es->count; i++)
+		np_export_printf(t, " && !alt[%u]", i - 1);
+	np_export_printf(t, ") return;\n");
+}
+
+/* Whether a known list says Wine's result at this step is a divergence of
+ * class cls. */
+static bool known_as(const np_export_options *o, const np_vector *v, unsigned s, bool call_made)
+{
+	const np_known_entry *e = np_export_known(o, v, (int)s + 1);
+	if (!e)
+		return false;
+	bool no_call = e->cls == NP_CLASS_NOT_EXPORTED || e->cls == NP_CLASS_STUB;
+	return call_made ? !no_call : no_call;
+}
+
+void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *p,
+			 const np_export_options *o)
+{
+	(void)p;
+	const np_step *st = &v->step[s];
+	np_export_printf(t, "    /* step %u: %s", s + 1, st->function);
+	for (unsigned i = 0; i < st->narg; i++)
+		np_export_printf(t, " %s=%s", st->arg[i].name, st->arg[i].value);
+	np_export_printf(t, " */\n    {\n");
+	switch (st->catalog->id) {
+	case NP_FN_SET_INTERVAL:   call_set_interval(t, st); break;
+	case NP_FN_QUERY_INTERVAL: call_query_interval(t, st); break;
+	case NP_FN_TRACE_SET:      call_trace_set(t, st); break;
+	case NP_FN_TRACE_QUERY:    call_trace_query(t, st); break;
+	default:                   break;   /* np_export_step_supported refused it */
+	}
+	bool todo_call = known_as(o, v, s, false);
+	t->todo += todo_call;
+	np_export_printf(t, "        if (s->lacking)\n        {\n            skip(\"%%s: step %u: a buffer or "
+			 "handle cannot be made here\\n\", id);\n            return;\n        }\n", s + 1);
+	np_export_printf(t, "        if (!nx_called(&r, id, %u, \"%s\", %d)) return;\n", s + 1,
+			 st->catalog->kind == NP_KIND_WIN32 ? st->catalog->name : st->function, todo_call);
+}
+
+void np_export_check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *wide,
+			  const np_export_plan *narrow, const np_export_options *o)
+{
+	bool todo = known_as(o, v, s, true);
+	np_export_text a = { 0 }, b = { 0 };
+	if (wide->usable)
+		check_code(&a, v, s, wide, todo);
+	if (narrow->usable)
+		check_code(&b, v, s, narrow, todo);
+	if (a.failed || b.failed)
+		t->failed = true;
+	else if (wide->usable && narrow->usable && strcmp(a.s, b.s) == 0)
+		np_export_printf(t, "%s", a.s);
+	else if (wide->usable && narrow->usable)
+		np_export_printf(t, "#ifdef _WIN64\n%s#else\n%s#endif\n", a.s, b.s);
+	else
+		np_export_printf(t, "%s", wide->usable ? a.s : b.s);
+	bool same = wide->usable && narrow->usable && !a.failed && !b.failed && strcmp(a.s, b.s) == 0;
+	t->ok += same ? a.ok : a.ok + b.ok;
+	t->broken += same ? a.broken : a.broken + b.broken;
+	t->todo += same ? a.todo : a.todo + b.todo;
+	np_export_printf(t, "    }\n");
+	np_export_free(&a);
+	np_export_free(&b);
+}

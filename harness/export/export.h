@@ -105,6 +105,23 @@ void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, cons
 void np_export_check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *wide,
 			  const np_export_plan *narrow, const np_export_options *o);
 
+/* The helpers of one call (by np_function_id), and those its family shares;
+ * NULL for none (export_prelude_calls.c). */
+const char *const *np_export_helpers_of(unsigned id);
+const char *const *np_export_shared_of(unsigned id);
+
+/* The C of a step's call (export_calls.c); the C expression of an out-value
+ * it reports (NULL: none the export reads back) and how its values read;
+ * the variables of the names a vector captures. */
+typedef enum np_export_out_kind {
+	NP_EXPORT_OUT_U32,     /* a ULONG: its value, or NX_UNWRITTEN */
+	NP_EXPORT_OUT_HANDLE,  /* 1 when a handle was written, or NX_UNWRITTEN */
+	NP_EXPORT_OUT_POINTER  /* 0 for NULL, 1 for another address, or NX_UNWRITTEN */
+} np_export_out_kind;
+void np_export_call_code(np_export_text *t, const np_step *st);
+const char *np_export_out_expr(const np_step *st, const char *name, np_export_out_kind *kind);
+void np_export_captures(np_export_text *t, const np_vector *v);
+
 /* The prelude: the helpers the steps call (those of the functions used). */
 void np_export_prelude(np_export_text *t, const bool used[], unsigned nused);
 

@@ -1,20 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* The parts of a generated test file that do not depend on the vectors
- * (export.h): the header comment, the includes, the helpers the steps call
- * (each call's only when a step makes it, so that the file builds with
- * -Wall -Wextra -Werror), and the entry point. The helpers make the
- * vectors' symbols real as `ntprof.exe live` does (harness/win/
- * impl_windows.c): buffers VirtualAlloc'd and filled with 0xCC, each
- * followed by 64 KiB reserved and never committed; `unmapped` an address
- * reserved and never committed for the whole test; `kernel` the same
- * addresses as the live side. */
-#include <string.h>
-
+ * (export.h): the includes and the helpers every test shares (results,
+ * buffers, Wine's stub exception, the privilege, the intervals saved and
+ * put back, the run of one test); export_prelude_calls.c has each call's.
+ * The helpers make the vectors' symbols real as `ntprof.exe live` does
+ * (harness/win/impl_windows.c): buffers VirtualAlloc'd and filled with
+ * 0xCC, each followed by 64 KiB reserved and never committed; `unmapped`
+ * an address reserved and never committed for the whole test; `kernel` the
+ * same addresses as the live side. They are `static inline` so that a file
+ * whose tests use some of them still builds with -Wall -Wextra -Werror. */
 #include "export/export.h"
-#include "vectors/catalog.h"
 
-/* Everything a test shares: results, buffers, Wine's stub exception, the
- * privilege, the intervals saved and put back, the run of one test. */
 static const char *const core[] = {
 	"/* ---- what every test shares ------------------------------------------- */\n",
 	"\n",
@@ -52,7 +48,7 @@ static const char *const core[] = {
 	"enum { NX_USER, NX_NULL, NX_MISALIGNED, NX_READONLY, NX_UNMAPPED, NX_KERNEL };\n",
 	"\n",
 	"/* An export of ntdll, advapi32 or sechost, bound at run time. */\n",
-	"static void *nx_bind(const char *function)\n",
+	"static inline void *nx_bind(const char *function)\n",
 	"{\n",
 	"    static const char *const modules[] = { \"ntdll.dll\", \"advapi32.dll\", \"sechost.dll\" };\n",
 	"    unsigned i;\n",
@@ -90,7 +86,7 @@ static const char *const core[] = {
 	"#define NX_GUARDED(res, call) ((res) = (call))\n",
 	"#endif\n",
 	"\n",
-	"static nx_result nx_status(LONG status)\n",
+	"static inline nx_result nx_status(LONG status)\n",
 	"{\n",
 	"    nx_result r;\n",
 	"    r.kind = NX_STATUS;\n",
@@ -98,7 +94,7 @@ static const char *const core[] = {
 	"    return r;\n",
 	"}\n",
 	"\n",
-	"static nx_result nx_win32(ULONG error)\n",
+	"static inline nx_result nx_win32(ULONG error)\n",
 	"{\n",
 	"    nx_result r;\n",
 	"    r.kind = NX_WIN32;\n",
@@ -106,7 +102,7 @@ static const char *const core[] = {
 	"    return r;\n",
 	"}\n",
 	"\n",
-	"static nx_result nx_absent(void)\n",
+	"static inline nx_result nx_absent(void)\n",
 	"{\n",
 	"    nx_result r;\n",
 	"    r.kind = NX_NOT_EXPORTED;\n",
@@ -115,7 +111,7 @@ static const char *const core[] = {
 	"}\n",
 	"\n",
 	"/* size bytes of fill, followed by NX_GUARD bytes reserved and never committed. */\n",
-	"static char *nx_region(nx_state *s, SIZE_T size, int writable, int fill)\n",
+	"static inline char *nx_region(nx_state *s, SIZE_T size, int writable, int fill)\n",
 	"{\n",
 	"    char *base;\n",
 	"    DWORD old;\n",
@@ -134,7 +130,7 @@ static const char *const core[] = {
 	"}\n",
 	"\n",
 	"/* The address a pointer symbol names: fresh buffers filled with poison. */\n",
-	"static void *nx_pointer(nx_state *s, int symbol)\n",
+	"static inline void *nx_pointer(nx_state *s, int symbol)\n",
 	"{\n",
 	"    char *p = NULL;\n",
 	"    switch (symbol)\n",
@@ -160,7 +156,7 @@ static const char *const core[] = {
 	"}\n",
 	"\n",
 	"/* A ULONG out-value: NX_UNWRITTEN when it cannot be read or is still poison. */\n",
-	"static unsigned long long nx_u32(const void *p)\n",
+	"static inline unsigned long long nx_u32(const void *p)\n",
 	"{\n",
 	"    ULONG v = 0;\n",
 	"    SIZE_T got = 0;\n",
@@ -170,14 +166,14 @@ static const char *const core[] = {
 	"    return v;\n",
 	"}\n",
 	"\n",
-	"static const char *nx_outcome(const nx_result *r, char *buf, size_t cap)\n",
+	"static inline const char *nx_outcome(const nx_result *r, char *buf, size_t cap)\n",
 	"{\n",
 	"    if (r->kind == NX_WIN32) snprintf(buf, cap, \"error %lu\", r->code);\n",
 	"    else snprintf(buf, cap, \"status 0x%08lx\", r->code);\n",
 	"    return buf;\n",
 	"}\n",
 	"\n",
-	"static const char *nx_value(unsigned long long v, char *buf, size_t cap)\n",
+	"static inline const char *nx_value(unsigned long long v, char *buf, size_t cap)\n",
 	"{\n",
 	"    if (v == NX_UNWRITTEN) snprintf(buf, cap, \"unwritten\");\n",
 	"    else snprintf(buf, cap, \"0x%lx\", (unsigned long)v);\n",
@@ -186,7 +182,7 @@ static const char *const core[] = {
 	"\n",
 	"/* Whether the step's call was made: a missing export is a win_skip (an\n",
 	" * older Windows), Wine's stub exception a failure; either ends the test. */\n",
-	"static int nx_called(const nx_result *r, const char *id, int step, const char *function, int todo)\n",
+	"static inline int nx_called(const nx_result *r, const char *id, int step, const char *function, int todo)\n",
 	"{\n",
 	"    if (r->kind == NX_NOT_EXPORTED)\n",
 	"    {\n",
@@ -202,7 +198,7 @@ static const char *const core[] = {
 	"}\n",
 	"\n",
 	"/* SeSystemProfilePrivilege on or off; false when that cannot be done. */\n",
-	"static int nx_privilege(int on, int *was)\n",
+	"static inline int nx_privilege(int on, int *was)\n",
 	"{\n",
 	"    LONG (WINAPI *adjust)(ULONG, BOOLEAN, BOOLEAN, PBOOLEAN);\n",
 	"    BOOLEAN before = FALSE;\n",
@@ -222,7 +218,7 @@ static const char *const core[] = {
 	"\n",
 	"/* Reads g: 1 with *value, 0 when the read fails, -1 when nothing here can\n",
 	" * read it (the call is missing, or a stub): then nothing is put back. */\n",
-	"static int nx_read_global(const nx_global *g, ULONG *value)\n",
+	"static inline int nx_read_global(const nx_global *g, ULONG *value)\n",
 	"{\n",
 	"    nx_result r;\n",
 	"    if (g->etw)\n",
@@ -247,7 +243,7 @@ static const char *const core[] = {
 	"    return r.code == 0;\n",
 	"}\n",
 	"\n",
-	"static void nx_write_global(const nx_global *g, ULONG value)\n",
+	"static inline void nx_write_global(const nx_global *g, ULONG value)\n",
 	"{\n",
 	"    if (g->etw)\n",
 	"    {\n",
@@ -267,7 +263,7 @@ static const char *const core[] = {
 	"}\n",
 	"\n",
 	"/* What a test made, undone: profiles stopped, handles closed, memory freed. */\n",
-	"static void nx_cleanup(nx_state *s)\n",
+	"static inline void nx_cleanup(nx_state *s)\n",
 	"{\n",
 	"    LONG (WINAPI *stop)(HANDLE) = (LONG (WINAPI *)(HANDLE))nx_bind(\"NtStopProfile\");\n",
 	"    unsigned i;\n",
@@ -288,7 +284,7 @@ static const char *const core[] = {
 	"/* Runs one test: the intervals it may set saved first and put back after\n",
 	" * (also when it fails), SeSystemProfilePrivilege as the vector gives it\n",
 	" * (off unless it says on), and what it made undone. */\n",
-	"static void nx_run(const char *id, void (*test)(nx_state *), int privilege, const nx_global *g, unsigned ng)\n",
+	"static inline void nx_run(const char *id, void (*test)(nx_state *), int privilege, const nx_global *g, unsigned ng)\n",
 	"{\n",
 	"    nx_state s;\n",
 	"    ULONG saved[8], now;\n",
@@ -327,77 +323,6 @@ static const char *const core[] = {
 	NULL,
 };
 
-static const char *const set_interval[] = {
-	"static nx_result nx_set_interval(const char *function, ULONG interval, ULONG source)\n",
-	"{\n",
-	"    LONG (WINAPI *call)(ULONG, ULONG) = (LONG (WINAPI *)(ULONG, ULONG))nx_bind(function);\n",
-	"    nx_result r;\n",
-	"    if (!call) return nx_absent();\n",
-	"    NX_GUARDED(r, nx_status(call(interval, source)));\n",
-	"    return r;\n",
-	"}\n",
-	NULL,
-};
-
-static const char *const query_interval[] = {
-	"static nx_result nx_query_interval(const char *function, ULONG source, void *interval)\n",
-	"{\n",
-	"    LONG (WINAPI *call)(ULONG, void *) = (LONG (WINAPI *)(ULONG, void *))nx_bind(function);\n",
-	"    nx_result r;\n",
-	"    if (!call) return nx_absent();\n",
-	"    NX_GUARDED(r, nx_status(call(source, interval)));\n",
-	"    return r;\n",
-	"}\n",
-	NULL,
-};
-
-static const char *const trace_set[] = {
-	"/* TraceSetInformation: the structure {Source, Interval} in a fresh buffer. */\n",
-	"static nx_result nx_trace_set(nx_state *s, ULONG64 session, ULONG info_class, ULONG source, ULONG interval,\n",
-	"                              ULONG length)\n",
-	"{\n",
-	"    ULONG (WINAPI *call)(ULONG64, ULONG, void *, ULONG);\n",
-	"    ULONG *info = (ULONG *)nx_pointer(s, NX_USER);\n",
-	"    nx_result r;\n",
-	"    call = (ULONG (WINAPI *)(ULONG64, ULONG, void *, ULONG))nx_bind(\"TraceSetInformation\");\n",
-	"    if (!call) return nx_absent();\n",
-	"    if (!info) return nx_win32(ERROR_OUTOFMEMORY);\n",
-	"    info[0] = source;\n",
-	"    info[1] = interval;\n",
-	"    NX_GUARDED(r, nx_win32(call(session, info_class, info, length)));\n",
-	"    return r;\n",
-	"}\n",
-	NULL,
-};
-
-static const char *const trace_query[] = {
-	"/* TraceQueryInformation: class 5 takes its source in the buffer's first ULONG. */\n",
-	"static nx_result nx_trace_query(ULONG64 session, ULONG info_class, ULONG source, void *info, ULONG length,\n",
-	"                                void *return_length)\n",
-	"{\n",
-	"    ULONG (WINAPI *call)(ULONG64, ULONG, void *, ULONG, void *);\n",
-	"    nx_result r;\n",
-	"    call = (ULONG (WINAPI *)(ULONG64, ULONG, void *, ULONG, void *))nx_bind(\"TraceQueryInformation\");\n",
-	"    if (!call) return nx_absent();\n",
-	"    if (info && info_class == 5) WriteProcessMemory(GetCurrentProcess(), info, &source, sizeof(source), NULL);\n",
-	"    NX_GUARDED(r, nx_win32(call(session, info_class, info, length, return_length)));\n",
-	"    return r;\n",
-	"}\n",
-	NULL,
-};
-
-/* The helpers of each function a step can call, by np_function_id. */
-static const char *const *helpers_of(np_function_id id)
-{
-	switch (id) {
-	case NP_FN_SET_INTERVAL:   return set_interval;
-	case NP_FN_QUERY_INTERVAL: return query_interval;
-	case NP_FN_TRACE_SET:      return trace_set;
-	case NP_FN_TRACE_QUERY:    return trace_query;
-	default:                   return NULL;
-	}
-}
-
 static void lines(np_export_text *t, const char *const *text)
 {
 	for (; text && *text; text++)
@@ -406,12 +331,23 @@ static void lines(np_export_text *t, const char *const *text)
 
 void np_export_prelude(np_export_text *t, const bool used[], unsigned nused)
 {
+	const char *const *done[64];
+	unsigned ndone = 0;
 	np_export_printf(t, "#include <stdarg.h>\n#include <stdio.h>\n#include <string.h>\n\n"
 			 "#include <windows.h>\n\n#include \"wine/test.h\"\n\n");
 	lines(t, core);
-	for (unsigned id = 0; id < nused; id++)
-		if (used[id] && helpers_of((np_function_id)id)) {
+	/* the shared helpers first, then each call's; each once */
+	for (unsigned pass = 0; pass < 2; pass++)
+		for (unsigned id = 0; id < nused; id++) {
+			const char *const *part = !used[id] ? NULL : pass == 0 ? np_export_shared_of(id)
+										: np_export_helpers_of(id);
+			bool seen = false;
+			for (unsigned k = 0; k < ndone; k++)
+				seen = seen || done[k] == part;
+			if (!part || seen || ndone == 64)
+				continue;
+			done[ndone++] = part;
 			np_export_printf(t, "\n");
-			lines(t, helpers_of((np_function_id)id));
+			lines(t, part);
 		}
 }

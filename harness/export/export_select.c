@@ -11,18 +11,6 @@
 #include "run/safety.h"
 #include "vectors/catalog.h"
 
-/* The out-values a test reads back: a ULONG, a handle written or not, a
- * pointer. Lists (Sources, Limits, Buffer) are not read back yet. */
-static bool out_supported(const char *name)
-{
-	static const char *const names[] = { "Interval", "ReturnLength", "ProfileHandle", "TargetHandle",
-					     "ProcessorProfileControlArea" };
-	for (unsigned i = 0; i < sizeof names / sizeof *names; i++)
-		if (strcmp(name, names[i]) == 0)
-			return true;
-	return false;
-}
-
 static bool function_supported(np_function_id id)
 {
 	switch (id) {
@@ -30,6 +18,14 @@ static bool function_supported(np_function_id id)
 	case NP_FN_QUERY_INTERVAL:
 	case NP_FN_TRACE_SET:
 	case NP_FN_TRACE_QUERY:
+	case NP_FN_CREATE_PROFILE:
+	case NP_FN_CREATE_PROFILE_EX:
+	case NP_FN_START_PROFILE:
+	case NP_FN_STOP_PROFILE:
+	case NP_FN_CLOSE:
+	case NP_FN_DUPLICATE_OBJECT:
+	case NP_FN_SET_SYSINFO:
+	case NP_FN_QUERY_SYSINFO:
 		return true;
 	default:
 		return false;
@@ -45,9 +41,10 @@ bool np_export_step_supported(const np_step *st)
 		if (a && a->kind == NP_PARAM_POINTER && a->pointer.symbol == NP_PTR_VANISHING)
 			return false;   /* memory that vanishes once probed: the model only */
 	}
+	np_export_out_kind kind;
 	for (unsigned e = 0; e < st->nexpect; e++)
 		for (unsigned i = 0; i < st->expect[e].nout; i++)
-			if (!out_supported(st->expect[e].out[i].name))
+			if (!np_export_out_expr(st, st->expect[e].out[i].name, &kind))
 				return false;
 	return true;
 }

@@ -14,85 +14,6 @@
 #include "ntprof/status.h"
 #include "vectors/catalog.h"
 
-static const np_arg *arg(const np_step *st, const char *name)
-{
-	return np_step_value(st, name);
-}
-
-static uint32_t u32(const np_step *st, const char *name)
-{
-	return arg(st, name)->u32.value;
-}
-
-/* A pointer argument as a C expression. */
-static void pointer_expr(np_export_text *t, const np_pointer_arg *p)
-{
-	static const char *const symbol[] = { "NX_USER", "NX_NULL", "NX_MISALIGNED", "NX_READONLY",
-					      "NX_UNMAPPED", "NX_KERNEL" };
-	if (p->symbol == NP_PTR_NUMBER)
-		np_export_printf(t, "(void *)(ULONG_PTR)0x%" PRIx64 "ull", p->number);
-	else
-		np_export_printf(t, "nx_pointer(s, %s)", symbol[p->symbol <= NP_PTR_KERNEL ? p->symbol : 0]);
-}
-
-static void source_expr(np_export_text *t, uint32_t source)
-{
-	const char *name = np_source_name(source);
-	np_export_printf(t, "0x%" PRIx32 "%s%s%s", source, name ? " /* " : "", name ? name : "", name ? " */" : "");
-}
-
-static void call_set_interval(np_export_text *t, const np_step *st)
-{
-	np_export_printf(t, "        r = nx_set_interval(\"%s\", %" PRIu32 ", ", st->function, u32(st, "Interval"));
-	source_expr(t, arg(st, "Source")->source);
-	np_export_printf(t, ");\n");
-}
-
-static void call_query_interval(np_export_text *t, const np_step *st)
-{
-	np_export_printf(t, "        void *interval = ");
-	pointer_expr(t, &arg(st, "Interval")->pointer);
-	np_export_printf(t, ";\n        r = nx_query_interval(\"%s\", ", st->function);
-	source_expr(t, arg(st, "Source")->source);
-	np_export_printf(t, ", interval);\n");
-}
-
-static void call_trace_set(np_export_text *t, const np_step *st)
-{
-	np_export_printf(t, "        r = nx_trace_set(s, 0x%" PRIx64 "ull, %" PRIu32 ", ", arg(st, "SessionHandle")->u64,
-			 u32(st, "InformationClass"));
-	source_expr(t, arg(st, "Source")->source);
-	np_export_printf(t, ", %" PRIu32 ", %" PRIu32 ");\n", u32(st, "Interval"), u32(st, "InformationLength"));
-}
-
-static void call_trace_query(np_export_text *t, const np_step *st)
-{
-	uint32_t cls = u32(st, "InformationClass");
-	const np_arg *length = arg(st, "InformationLength");
-	uint32_t len = !length->u32.automatic ? length->u32.value : cls == 5 ? 8u : 0x10000u;
-	np_export_printf(t, "        void *info = ");
-	pointer_expr(t, &arg(st, "TraceInformation")->pointer);
-	np_export_printf(t, ";\n        void *return_length = ");
-	pointer_expr(t, &arg(st, "ReturnLength")->pointer);
-	np_export_printf(t, ";\n        r = nx_trace_query(0x%" PRIx64 "ull, %" PRIu32 ", ", arg(st, "SessionHandle")->u64,
-			 cls);
-	source_expr(t, arg(st, "Source")->source);
-	np_export_printf(t, ", info, 0x%" PRIx32 ", return_length);\n", len);
-}
-
-/* The C expression of an out-value after the call. */
-static const char *out_expr(const np_step *st, const char *name)
-{
-	np_function_id id = st->catalog->id;
-	if (id == NP_FN_QUERY_INTERVAL && strcmp(name, "Interval") == 0)
-		return "nx_u32(interval)";
-	if (id == NP_FN_TRACE_QUERY && strcmp(name, "Interval") == 0)
-		return "nx_u32(info ? (char *)info + 4 : NULL)";
-	if (id == NP_FN_TRACE_QUERY && strcmp(name, "ReturnLength") == 0)
-		return "nx_u32(return_length)";
-	return NULL;
-}
-
 /* One result as a C condition. */
 static void result_expr(np_export_text *t, const np_step *st, const np_export_result *r)
 {
@@ -103,12 +24,18 @@ static void result_expr(np_export_text *t, const np_step *st, const np_export_re
 			 r->outcome.kind == NP_RESULT_WIN32 ? "NX_WIN32" : "NX_STATUS", r->outcome.code,
 			 name ? " /* " : "", name ? name : "", name ? " */" : "");
 	for (unsigned i = 0; i < r->nout; i++) {
-		const char *expr = out_expr(st, r->out[i].name);
+		np_export_out_kind kind;
+		const char *expr = np_export_out_expr(st, r->out[i].name, &kind);
+		bool number = np_number_parse(r->out[i].value, &value);
 		if (!expr)
 			continue;
 		if (strcmp(r->out[i].value, "-") == 0)
 			np_export_printf(t, " && %s == NX_UNWRITTEN", expr);
-		else if (np_number_parse(r->out[i].value, &value))
+		else if (kind == NP_EXPORT_OUT_HANDLE)
+			np_export_printf(t, " && %s == 1", expr);   /* a capture name, or "written" */
+		else if (kind == NP_EXPORT_OUT_POINTER && number)
+			np_export_printf(t, " && %s == %d", expr, value != 0);
+		else if (number)
 			np_export_printf(t, " && %s == 0x%" PRIx64 "ull", expr, value);
 		else
 			np_export_printf(t, " && 0 /* %s=%s cannot be checked */", r->out[i].name, r->out[i].value);
@@ -131,6 +58,7 @@ static void check_code(np_export_text *t, const np_vector *v, unsigned s, const 
 	const np_step *st = &v->step[s];
 	const np_export_step *es = &p->step[s];
 	char where[NP_TEXT_MAX * 2], rules[NP_TEXT_MAX];
+	np_export_out_kind kind;
 	np_export_printf(t, "        match = ");
 	result_expr(t, st, &es->result[0]);
 	np_export_printf(t, ";\n");
@@ -152,12 +80,12 @@ static void check_code(np_export_text *t, const np_vector *v, unsigned s, const 
 	for (unsigned i = 1; i < es->count; i++, t->broken++)
 		np_export_printf(t, " || broken(alt[%u])", i - 1);
 	np_export_printf(t, ",\n           \"%%s: step %u (%s): got %%s", s + 1, rules);
-	for (unsigned i = 0; i < es->result[0].nout; i++)
-		if (out_expr(st, es->result[0].out[i].name))
+	for (unsigned i = 0, k = 1; i < es->result[0].nout && k < 4; i++)
+		if (np_export_out_expr(st, es->result[0].out[i].name, &kind) && k++)
 			np_export_printf(t, ", %s %%s", es->result[0].out[i].name);
 	np_export_printf(t, "\\n\", id, nx_outcome(&r, got[0], sizeof(got[0]))");
 	for (unsigned i = 0, k = 1; i < es->result[0].nout && k < 4; i++) {
-		const char *expr = out_expr(st, es->result[0].out[i].name);
+		const char *expr = np_export_out_expr(st, es->result[0].out[i].name, &kind);
 		if (expr)
 			np_export_printf(t, ", nx_value(%s, got[%u], sizeof(got[0]))", expr, k++);
 	}
@@ -187,13 +115,7 @@ void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, cons
 	for (unsigned i = 0; i < st->narg; i++)
 		np_export_printf(t, " %s=%s", st->arg[i].name, st->arg[i].value);
 	np_export_printf(t, " */\n    {\n");
-	switch (st->catalog->id) {
-	case NP_FN_SET_INTERVAL:   call_set_interval(t, st); break;
-	case NP_FN_QUERY_INTERVAL: call_query_interval(t, st); break;
-	case NP_FN_TRACE_SET:      call_trace_set(t, st); break;
-	case NP_FN_TRACE_QUERY:    call_trace_query(t, st); break;
-	default:                   break;   /* np_export_step_supported refused it */
-	}
+	np_export_call_code(t, st);
 	bool todo_call = known_as(o, v, s, false);
 	t->todo += todo_call;
 	np_export_printf(t, "        if (s->lacking)\n        {\n            skip(\"%%s: step %u: a buffer or "

@@ -77,7 +77,7 @@ typedef struct np_export_plan {
 } np_export_plan;
 
 /* Why the vector cannot be a test at all, or NULL. */
-const char *np_export_left_out(const np_vector *v, const np_export_options *o, np_backend *model,
+const char *np_export_left_out(const np_vector *v, np_backend *model,
 			       char *why, size_t cap);
 /* Whether --function chose the vector (every vector without --function). */
 bool np_export_chosen(const np_vector *v, const np_export_options *o);
@@ -90,9 +90,6 @@ void np_export_plan_width(np_backend *model, const np_vector *v, np_ver since, b
 			  np_export_plan *p);
 /* "5.1..6.1 x86, 6.1 wow64": the targets of a result. */
 void np_export_where(const np_export_result *r, char *buf, size_t cap);
-
-/* The known entry for the vector's step (1-based), of any list; NULL for none. */
-const np_known_entry *np_export_known(const np_export_options *o, const np_vector *v, int step);
 
 /* The C of one vector's test (the function and the call of it). */
 void np_export_vector(np_export_text *t, const np_vector *v, const np_export_plan *wide,

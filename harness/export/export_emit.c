@@ -14,17 +14,6 @@
 
 #define FUNCTION_IDS (NP_FN_INTERRUPTS + 1)
 
-const np_known_entry *np_export_known(const np_export_options *o, const np_vector *v, int step)
-{
-	for (unsigned k = 0; k < o->nknown; k++)
-		for (unsigned i = 0; i < o->known[k]->count; i++) {
-			const np_known_entry *e = &o->known[k]->e[i];
-			if (e->step == step && strcmp(e->vector, v->id) == 0)
-				return e;
-		}
-	return NULL;
-}
-
 /* test_ and the ID, every character that C does not take an underscore. */
 static void function_name(const np_vector *v, char *buf, size_t cap)
 {
@@ -131,7 +120,7 @@ static void one_vector(export_parts *x, const np_vector *v, const np_export_opti
 		left_out_line(x, v, "hazardous: it may crash a real kernel on some version");
 		return;
 	}
-	if (np_export_left_out(v, o, model, why, sizeof why)) {
+	if (np_export_left_out(v, model, why, sizeof why)) {
 		left_out_line(x, v, why);
 		return;
 	}

@@ -2,7 +2,7 @@
 /* Which vectors become tests (export.h). A vector is left out, with a
  * comment in the file saying why, when a real system cannot take it (flag
  * model-only, or a `given` a test cannot set up), when it may harm the
- * system anywhere from --since on (as `ntprof.exe live` decides it, run/
+ * system on any version (as `ntprof.exe live` decides it, run/
  * safety.h), or when a step is one the export cannot write. */
 #include <stdio.h>
 #include <string.h>
@@ -80,10 +80,10 @@ static bool given_supported(const np_pair *g)
 	       (strcmp(g->name, "alloc") == 0 && strcmp(g->value, "ok") == 0);
 }
 
-/* Hazardous on some target from since on: as the live side judges it. */
-static const char *hazard(const np_vector *v, np_ver since, np_backend *model, char *why, size_t cap)
+/* Hazardous on some target, of any version: as the live side judges it. */
+static const char *hazard(const np_vector *v, np_backend *model, char *why, size_t cap)
 {
-	for (unsigned ver = since; ver < NP_VERSION_COUNT; ver++)
+	for (unsigned ver = 0; ver < NP_VERSION_COUNT; ver++)
 		for (unsigned a = 0; a < NP_ARCH_COUNT; a++) {
 			np_target t = { (np_ver)ver, (np_arch)a };
 			char text[NP_TEXT_MAX * 2];
@@ -98,7 +98,7 @@ static const char *hazard(const np_vector *v, np_ver since, np_backend *model, c
 	return NULL;
 }
 
-const char *np_export_left_out(const np_vector *v, const np_export_options *o, np_backend *model,
+const char *np_export_left_out(const np_vector *v, np_backend *model,
 			       char *why, size_t cap)
 {
 	if (np_vector_has_flag(v, "model-only")) {
@@ -117,5 +117,5 @@ const char *np_export_left_out(const np_vector *v, const np_export_options *o, n
 				 v->step[s].function);
 			return why;
 		}
-	return hazard(v, o->since, model, why, cap);
+	return hazard(v, model, why, cap);
 }

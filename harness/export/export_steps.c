@@ -95,15 +95,21 @@ static void check_code(np_export_text *t, const np_vector *v, unsigned s, const 
 	np_export_printf(t, ") return;\n");
 }
 
-/* Whether a known list says Wine's result at this step is a divergence of
- * class cls. */
+/* Whether a known list names this step: with no call made (a missing
+ * export or a stub: call_made false), or as a call that gave another
+ * result (call_made true). Every entry of every list counts; the scope of
+ * an entry (on RANGE arch=LIST) does not, since on Wine broken() is false
+ * and every check is the newest Windows's. */
 static bool known_as(const np_export_options *o, const np_vector *v, unsigned s, bool call_made)
 {
-	const np_known_entry *e = np_export_known(o, v, (int)s + 1);
-	if (!e)
-		return false;
-	bool no_call = e->cls == NP_CLASS_NOT_EXPORTED || e->cls == NP_CLASS_STUB;
-	return call_made ? !no_call : no_call;
+	for (unsigned k = 0; k < o->nknown; k++)
+		for (unsigned i = 0; i < o->known[k]->count; i++) {
+			const np_known_entry *e = &o->known[k]->e[i];
+			bool no_call = e->cls == NP_CLASS_NOT_EXPORTED || e->cls == NP_CLASS_STUB;
+			if (e->step == (int)s + 1 && strcmp(e->vector, v->id) == 0 && no_call != call_made)
+				return true;
+		}
+	return false;
 }
 
 void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *p,

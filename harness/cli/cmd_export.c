@@ -39,7 +39,7 @@ static int check_function(void *field, const char *value, const cli_option *o)
 	export_settings *s = (export_settings *)((char *)field - offsetof(export_settings, function));
 	const np_function *f = np_function_find(value);
 	(void)o;
-	if (!f || f->kind == NP_KIND_MODEL || f->kind == NP_KIND_PSEUDO) {
+	if (!f || f->kind == NP_KIND_MODEL) {   /* a step only the model takes is no call */
 		fprintf(stderr, "ntprof: export: --function %s: no such call (fixtures/README.md lists "
 			"them, e.g. NtSetIntervalProfile)\n", value);
 		return EXIT_BAD_INPUT;

@@ -65,10 +65,10 @@ void np_export_vector(np_export_text *t, const np_vector *v, const np_export_pla
 		np_export_printf(t, " };\n\n");
 	}
 	np_export_printf(t, "static void %s(nx_state *s)\n{\n    static const char id[] = \"%s\";\n"
-			 "    nx_result r;\n    int match, alt[%u];\n    char got[4][32];\n\n",
+			 "    nx_result r;\n    int match, alt[%u];\n    char got[4][32];\n",
 			 name, v->id, NP_EXPORT_MAX_RESULTS);
 	np_export_captures(t, v);
-	np_export_printf(t, "    (void)alt;\n");
+	np_export_printf(t, "    (void)alt;\n\n");
 	for (unsigned s = 0; s < v->nstep; s++) {
 		np_export_step_code(t, v, s, wide->usable ? wide : narrow, o);
 		np_export_check_code(t, v, s, wide, narrow, o);

@@ -14,6 +14,8 @@
 #     does not return and no known list excuses;
 #   - a stale todo: a known entry for that vector as it is (Wine passes
 #     it), so that its todo_wine check succeeds;
+#   - the exports Wine lacks, without the known lists: win_skip, which fails
+#     on Wine;
 #   - the same test run as if on Windows (WINETEST_PLATFORM=windows): the
 #     known divergences are failures there, as broken() and todo_wine no
 #     longer excuse them.
@@ -66,7 +68,7 @@ summary() {
 	tr -d '\r' <"$1" | grep 'tests executed' | tail -1
 }
 
-echo "1..7"
+echo "1..8"
 
 # ---- the export of the three folders, with both known lists ------------------
 "$NTPROF_BIN" export --known "$known10" --known "$known7" --output "$tmp/profile.c" \
@@ -130,6 +132,15 @@ if echo "$got" | grep -q '^exit 1: .*, 1 failure)' &&
 	ok "twin: a todo_wine that Wine passes (a stale known entry) fails: $got"
 else
 	not_ok "twin: a todo_wine that Wine passes (a stale known entry) fails" "$got"
+	show "$tmp/twin.out"
+fi
+
+"$NTPROF_BIN" export --output "$tmp/unlisted.c" "$root/fixtures/interval/query-interval.vec" 2>/dev/null
+got=$(run_twin "$tmp/unlisted.c")
+if echo "$got" | grep -q '^exit [1-9]' && grep -q 'Test failed: query-interval/timer-default: step 1: NtQueryIntervalProfile is not exported' "$tmp/twin.out"; then
+	ok "twin: without the known lists, an export Wine lacks is a win_skip that fails on Wine: $got"
+else
+	not_ok "twin: without the known lists, an export Wine lacks is a win_skip that fails on Wine" "$got"
 	show "$tmp/twin.out"
 fi
 

@@ -17,6 +17,7 @@
 
 typedef struct export_settings {
 	const char *format, *output, *root, *name;
+	bool hal_dependent;
 	np_ver since;
 	bool since_given;
 	const char *function[NP_EXPORT_MAX_FUNCTIONS];
@@ -94,6 +95,8 @@ static const cli_option export_options[] = {
 	  "export: --known needs a file", "a known-divergence list of Wine: its divergences as todo_wine; repeatable" },
 	{ "--since", NULL, "VERSION", AT(since), check_since,
 	  "export: --since needs a version", "the oldest Windows whose results are broken() (default xp)" },
+	{ "--hal-dependent", NULL, NULL, AT(hal_dependent), NULL,
+	  NULL, "keep the vectors whose outcome depends on the HAL's sources (machine-dependent)" },
 	{ "--name", NULL, "NAME", AT(name), check_name,
 	  "export: --name needs a C identifier", "START_TEST's name (default profile)" },
 	{ "--output", "-o", "FILE", AT(output), NULL,
@@ -117,7 +120,7 @@ static const cli_syntax export_syntax = {
 
 static const char *const export_usage[] = {
 	"ntprof export [--format wine] [--function NAME]... [--known FILE]... [--since VERSION]",
-	"              [--name NAME] [--output FILE] [--root DIR] [FILE|DIR]...",
+	"              [--hal-dependent] [--name NAME] [--output FILE] [--root DIR] [FILE|DIR]...",
 	NULL,
 };
 
@@ -165,6 +168,7 @@ static int export_main(int argc, char **argv)
 	if (status)
 		return status;
 	np_export_options o = { .since = s.since_given ? s.since : NP_V5_1,
+				.hal_dependent = s.hal_dependent,
 				.test_name = s.name ? s.name : "profile",
 				.version = NTPROF_VERSION,
 				.inputs = s.paths.path,

@@ -33,6 +33,7 @@ typedef struct np_export_options {
 	unsigned nfunction;
 	const np_known *known[NP_EXPORT_MAX_KNOWN];     /* --known: todo_wine */
 	unsigned nknown;
+	bool hal_dependent;                             /* --hal-dependent: keep those vectors */
 	const char *test_name;                          /* START_TEST's NAME */
 	const char *version;                            /* ntprof's, for the header */
 	const char *const *inputs;                      /* the FILE|DIR arguments, for the header */
@@ -77,7 +78,7 @@ typedef struct np_export_plan {
 } np_export_plan;
 
 /* Why the vector cannot be a test at all, or NULL. */
-const char *np_export_left_out(const np_vector *v, np_backend *model,
+const char *np_export_left_out(const np_vector *v, const np_export_options *o, np_backend *model,
 			       char *why, size_t cap);
 /* Whether --function chose the vector (every vector without --function). */
 bool np_export_chosen(const np_vector *v, const np_export_options *o);

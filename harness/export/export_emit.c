@@ -120,7 +120,7 @@ static void one_vector(export_parts *x, const np_vector *v, const np_export_opti
 		left_out_line(x, v, "hazardous: it may crash a real kernel on some version");
 		return;
 	}
-	if (np_export_left_out(v, model, why, sizeof why)) {
+	if (np_export_left_out(v, o, model, why, sizeof why)) {
 		left_out_line(x, v, why);
 		return;
 	}

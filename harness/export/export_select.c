@@ -75,8 +75,9 @@ static bool given_supported(const np_pair *g)
 {
 	if (strcmp(g->name, "privilege") == 0)
 		return true;
+	/* tracing, even off, is refused: whether a system traces profile events
+	 * cannot be probed (as the live side refuses it) */
 	return (strcmp(g->name, "mode") == 0 && strcmp(g->value, "user") == 0) ||
-	       (strcmp(g->name, "tracing") == 0 && strcmp(g->value, "off") == 0) ||
 	       (strcmp(g->name, "alloc") == 0 && strcmp(g->value, "ok") == 0);
 }
 
@@ -98,7 +99,7 @@ static const char *hazard(const np_vector *v, np_backend *model, char *why, size
 	return NULL;
 }
 
-const char *np_export_left_out(const np_vector *v, np_backend *model,
+const char *np_export_left_out(const np_vector *v, const np_export_options *o, np_backend *model,
 			       char *why, size_t cap)
 {
 	if (np_vector_has_flag(v, "model-only")) {
@@ -111,6 +112,11 @@ const char *np_export_left_out(const np_vector *v, np_backend *model,
 				 v->given[i].value);
 			return why;
 		}
+	if (!o->hal_dependent && np_vector_uses_hal(v)) {
+		snprintf(why, cap, "its outcome depends on the HAL's profile sources, which differ between "
+			 "machines (--hal-dependent keeps it, with the model's default HAL)");
+		return why;
+	}
 	for (unsigned s = 0; s < v->nstep; s++)
 		if (!np_export_step_supported(&v->step[s])) {
 			snprintf(why, cap, "step %u (%s) is not one the export writes yet", s + 1,

@@ -10,7 +10,8 @@
 #     naming its versions, and --since past them drops it (the twin);
 #   - a known list's divergence is todo_wine, and without the list it is
 #     not (the twin);
-#   - model-only and hazardous vectors are left out, each with why;
+#   - model-only, hazardous and HAL-dependent vectors are left out, each
+#     with why (--hal-dependent keeps the last: the twin);
 #   - --function keeps exactly the vectors that call the function;
 #   - bad input (option values, a missing known list, a malformed vector,
 #     nothing exportable) is exit 2 with the argument or file:line named,
@@ -50,7 +51,7 @@ test_body() {
 	awk -v id="$2" '$0 ~ "static const char id\\[\\] = \"" id "\";" {on = 1} on {print} on && /^}/ {exit}' "$1"
 }
 
-echo "1..11"
+echo "1..12"
 
 "$NTPROF_BIN" export --known "$known" "$root/fixtures/interval" >"$tmp/a.c" 2>"$tmp/a.err"
 rc=$?
@@ -165,6 +166,15 @@ if [ -z "$problems" ]; then
 	pass "bad input is exit 2, names the argument or file:line, and writes no file (7 cases)"
 else
 	fail "bad input is exit 2, names the argument or file:line, and writes no file" "$problems"
+fi
+
+"$NTPROF_BIN" export --hal-dependent "$root/fixtures/interval/query-interval.vec" >"$tmp/hal.c" 2>/dev/null
+if grep -q ' \*   query-interval/alignment-fixup-never-set: its outcome depends on the HAL' "$tmp/a.c" &&
+	! grep -q 'nx_run("query-interval/alignment-fixup-never-set"' "$tmp/a.c" &&
+	grep -q 'nx_run("query-interval/alignment-fixup-never-set"' "$tmp/hal.c"; then
+	pass "a vector that depends on the HAL's sources is left out, with why; --hal-dependent keeps it"
+else
+	fail "a vector that depends on the HAL's sources is left out, with why; --hal-dependent keeps it"
 fi
 
 if "$NTPROF_BIN" export --help | grep -q 'usage: ntprof export \[--format wine\]' &&

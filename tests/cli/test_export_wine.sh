@@ -7,7 +7,8 @@
 # builds but cannot run here: no wine32), run under Wine as Windows 7 and
 # as Windows 10 (tools/wine.sh): every ok() passes and every todo_wine
 # fails as expected (0 failures, which counts a todo that succeeds, and
-# some todos run). Twins, each of which must make the test fail under Wine:
+# some todos run). The same with --hal-dependent (the model's default
+# HAL), as Windows 10. Twins, each of which must make the test fail under Wine:
 #   - a planted wrong expectation: a scratch copy of set-interval.vec whose
 #     set-interval/privilege-held drops the privilege, so that the model
 #     (and the test) expects STATUS_PRIVILEGE_NOT_HELD, which Wine's stub
@@ -68,7 +69,7 @@ summary() {
 	tr -d '\r' <"$1" | grep 'tests executed' | tail -1
 }
 
-echo "1..8"
+echo "1..9"
 
 # ---- the export of the three folders, with both known lists ------------------
 "$NTPROF_BIN" export --known "$known10" --known "$known7" --output "$tmp/profile.c" \
@@ -98,6 +99,22 @@ for mode in win7 win10; do
 		grep -v 'marked todo' "$tmp/$mode.out" | show /dev/stdin
 	fi
 done
+
+"$NTPROF_BIN" export --hal-dependent --known "$known10" --known "$known7" --output "$tmp/hal.c" \
+	"$root/fixtures/interval" "$root/fixtures/profile" "$root/fixtures/sysinfo" 2>/dev/null
+if build x86_64-w64-mingw32-gcc "$tmp/hal.c" "$tmp/hal.exe"; then
+	"$wine" win10 "$tmp/hal.exe" >"$tmp/hal.out" 2>/dev/null
+	rc=$?
+else
+	rc=build
+fi
+line=$(summary "$tmp/hal.out" 2>/dev/null)
+if [ "$rc" = 0 ] && echo "$line" | grep -q ', 0 failures)'; then
+	ok "with --hal-dependent too (the model's default HAL), as win10 under Wine: $line"
+else
+	not_ok "with --hal-dependent too, as win10 under Wine" "exit $rc: $line"
+	grep -v 'marked todo' "$tmp/hal.out" | show /dev/stdin
+fi
 
 # ---- twins ----------------------------------------------------------------
 # run_twin NAME.c: the exe's exit status and summary under Wine as Windows 10

@@ -170,9 +170,7 @@ static int export_main(int argc, char **argv)
 	np_export_options o = { .since = s.since_given ? s.since : NP_V5_1,
 				.hal_dependent = s.hal_dependent,
 				.test_name = s.name ? s.name : "profile",
-				.version = NTPROF_VERSION,
-				.inputs = s.paths.path,
-				.ninputs = s.paths.count };
+				.version = NTPROF_VERSION };
 	memcpy(o.function, s.function, sizeof o.function);
 	o.nfunction = s.nfunction;
 	if ((status = load_known(&s, known, &o)))

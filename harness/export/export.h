@@ -6,10 +6,12 @@
  *   export_expect.c   what each step must give, from the model's results on
  *                     every version and architecture: the newest as ok(),
  *                     older outcomes that differ as broken();
- *   export_emit.c     the C text of one vector's test;
- *   export_steps.c    the C text of one step's call and its out-values;
- *   export_prelude.c  the helpers every generated file carries, the header
- *                     comment and the test's entry point;
+ *   export_emit.c     the file as a whole: the header comment, one test per
+ *                     vector, the vectors left out, the entry point;
+ *   export_steps.c    the C text of one step: the call and its checks;
+ *   export_calls.c    a step's call and the expressions of its out-values;
+ *   export_prelude.c  the helpers every generated file carries;
+ *   export_prelude_calls.c  each call's helpers;
  *   export_text.c     the growing text the file is written to, and the
  *                     counts of its checks. */
 #ifndef NTPROF_EXPORT_H
@@ -36,8 +38,6 @@ typedef struct np_export_options {
 	bool hal_dependent;                             /* --hal-dependent: keep those vectors */
 	const char *test_name;                          /* START_TEST's NAME */
 	const char *version;                            /* ntprof's, for the header */
-	const char *const *inputs;                      /* the FILE|DIR arguments, for the header */
-	unsigned ninputs;
 } np_export_options;
 
 /* A growing text: the file is made whole in memory, then written. */
@@ -85,8 +85,8 @@ bool np_export_chosen(const np_vector *v, const np_export_options *o);
 /* Whether the export can make step's call and check its out-values. */
 bool np_export_step_supported(const np_step *st);
 
-/* The plan of v for the wide (64-bit) or narrow (32-bit) caller. False only
- * out of memory... never: the plan says !usable with why instead. */
+/* The plan of v for the wide (64-bit) or narrow (32-bit) caller; !usable,
+ * with why, when that caller has no test of it. */
 void np_export_plan_width(np_backend *model, const np_vector *v, np_ver since, bool wide,
 			  np_export_plan *p);
 /* "5.1..6.1 x86, 6.1 wow64": the targets of a result. */

@@ -14,6 +14,15 @@
 
 #define FUNCTION_IDS (NP_FN_INTERRUPTS + 1)
 
+/* A vector's file as the header and comments name it: from "fixtures/" on
+ * when it is in a tree's fixtures, so that the file does not depend on where
+ * the tree is; as given otherwise. */
+static const char *shown_path(const char *file)
+{
+	const char *in = strstr(file, "/fixtures/");
+	return in ? in + 1 : file;
+}
+
 /* test_ and the ID, every character that C does not take an underscore. */
 static void function_name(const np_vector *v, char *buf, size_t cap)
 {
@@ -44,7 +53,7 @@ static void vector_comment(np_export_text *t, const np_vector *v)
 		np_export_printf(t, " %s", v->rule[i]);
 	np_export_printf(t, "; source: ");
 	comment_text(t, v->source);
-	np_export_printf(t, "\n * (%s:%d) */\n", v->file, v->line);
+	np_export_printf(t, "\n * (%s:%d) */\n", shown_path(v->file), v->line);
 }
 
 void np_export_vector(np_export_text *t, const np_vector *v, const np_export_plan *wide,
@@ -148,7 +157,7 @@ static void sources_list(np_export_text *t, const np_vector_set *set)
 		unsigned n = 0;
 		for (unsigned k = i; k < set->count && strcmp(set->v[k].file, file) == 0; k++)
 			n++;
-		np_export_printf(t, " *   %s (%u)\n", file, n);
+		np_export_printf(t, " *   %s (%u)\n", shown_path(file), n);
 	}
 }
 

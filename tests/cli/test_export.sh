@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # `ntprof export --format wine` on the command line (the build and the run
 # of its output under Wine are test_export_wine.sh's, a slow one):
-#   - the same input gives the same file; it carries the SPDX line and
-#     names ntprof's version and the vectors' files;
+#   - the same input gives the same file, wherever the tree is; it carries
+#     the SPDX line and names ntprof's version and the vectors' files;
 #   - the counts on standard error are the file's: ok() checks, broken()
 #     alternatives, todo_wine (checks and missing exports);
 #   - a version-change vector's older outcome is a broken() alternative
@@ -51,7 +51,7 @@ test_body() {
 	awk -v id="$2" '$0 ~ "static const char id\\[\\] = \"" id "\";" {on = 1} on {print} on && /^}/ {exit}' "$1"
 }
 
-echo "1..12"
+echo "1..13"
 
 "$NTPROF_BIN" export --known "$known" "$root/fixtures/interval" >"$tmp/a.c" 2>"$tmp/a.err"
 rc=$?
@@ -62,6 +62,16 @@ if [ $rc -eq 0 ] && cmp -s "$tmp/a.c" "$tmp/b.c" && head -1 "$tmp/a.c" | grep -q
 	pass "the same input gives the same file, with its SPDX line, ntprof $version and the vectors' files"
 else
 	fail "the same input gives the same file, with its SPDX line, version and files" "exit $rc"
+fi
+
+mkdir -p "$tmp/tree"
+cp -r "$root/fixtures" "$root/SPEC.md" "$tmp/tree/"
+"$NTPROF_BIN" export >"$tmp/here.c" 2>/dev/null
+"$NTPROF_BIN" export --root "$tmp/tree" >"$tmp/there.c" 2>/dev/null
+if cmp -s "$tmp/here.c" "$tmp/there.c" && grep -q '^ \*   fixtures/interval/set-interval.vec (' "$tmp/here.c"; then
+	pass "the fixtures of two trees give the same file (their paths from fixtures/ on)"
+else
+	fail "the fixtures of two trees give the same file" "$(diff "$tmp/here.c" "$tmp/there.c" | head -4)"
 fi
 
 oks=$(grep -c 'ok(match' "$tmp/a.c")

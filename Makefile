@@ -136,13 +136,15 @@ HELPERS_OBJ := $(HELPERS_SRC:%.c=$(B)/pic/%.o)
 # The tests, laid out like the code (tests/README.md): CMocka programs of
 # model/ and of harness/, and the shell scripts that run ntprof or the tools.
 TEST_SRC    := $(wildcard tests/model/test_*.c tests/harness/test_*.c)
-# test_wine.sh and test_wine_restore.sh run the Windows exe, test_fuzz_corpus.sh
-# the fuzzers, test_golden.sh the outputs of every command (tools/golden.sh),
-# and test_install.sh and test_reproducible.sh build copies of the tree, which
+# test_wine.sh and test_wine_restore.sh run the Windows exe, test_export_wine.sh
+# an exported C test under Wine, test_fuzz_corpus.sh the fuzzers,
+# test_golden.sh the outputs of every command (tools/golden.sh), and
+# test_install.sh and test_reproducible.sh build copies of the tree, which
 # are the same for every tree: the plain tree runs them, the others do not,
 # and neither does `make test`, the quick loop (they need other trees or
 # take most of the suite's time).
 SLOW_SH     := tests/cli/test_wine.sh tests/cli/test_wine_restore.sh tests/cli/test_fuzz_corpus.sh \
+	tests/cli/test_export_wine.sh \
 	tests/cli/test_golden.sh tests/cli/test_install.sh tests/cli/test_reproducible.sh
 TEST_SH     := $(filter-out $(if $(VARIANT),$(SLOW_SH)),$(wildcard tests/cli/*.sh))
 

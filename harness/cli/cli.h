@@ -78,7 +78,7 @@ extern const cli_command *const cli_commands[];
 extern const unsigned cli_command_count;
 
 extern const cli_command cli_run, cli_compare, cli_matrix, cli_diff, cli_call, cli_explore,
-	cli_explain, cli_trace, cli_versions, cli_syscalls;
+	cli_explain, cli_trace, cli_versions, cli_syscalls, cli_export;
 /* The Windows exe's own (win/cmd_live.c): `live`, and `--child`, a vector's
  * session in a child process. The POSIX ntprof has neither (cli/posix.c). */
 extern const cli_command cli_live, cli_child;

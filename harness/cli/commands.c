@@ -145,7 +145,8 @@ static const cli_command version_option = {
  * ntprof's are nameless, so skipped here. */
 const cli_command *const cli_commands[] = {
 	&cli_run, &cli_live, &cli_compare, &cli_matrix, &cli_diff, &cli_call, &cli_explore,
-	&cli_explain, &cli_trace, &cli_versions, &cli_syscalls, &cli_child, &help, &help_option, &version_option,
+	&cli_explain, &cli_trace, &cli_export, &cli_versions, &cli_syscalls, &cli_child, &help, &help_option,
+	&version_option,
 };
 const unsigned cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 

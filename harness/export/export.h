@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/* ntprof export: the vectors as one C source in the style of Wine's
+ * conformance tests (dlls/ * /tests, include/wine/test.h), which ReactOS's
+ * apitests share. Split by concern:
+ *   export_select.c   which vectors can be a test, and why others are left out;
+ *   export_expect.c   what each step must give, from the model's results on
+ *                     every version and architecture: the newest as ok(),
+ *                     older outcomes that differ as broken();
+ *   export_emit.c     the file as a whole: the header comment, one test per
+ *                     vector, the vectors left out, the entry point;
+ *   export_steps.c    the C text of one step: the call and its checks;
+ *   export_calls.c    a step's call and the expressions of its out-values;
+ *   export_prelude.c  the helpers every generated file carries;
+ *   export_prelude_calls.c  each call's helpers;
+ *   export_text.c     the growing text the file is written to, and the
+ *                     counts of its checks. */
+#ifndef NTPROF_EXPORT_H
+#define NTPROF_EXPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "ntprof/backend.h"
+#include "ntprof/known.h"
+#include "ntprof/vector.h"
+
+#define NP_EXPORT_MAX_FUNCTIONS 32
+#define NP_EXPORT_MAX_KNOWN     8
+#define NP_EXPORT_MAX_RESULTS   8
+
+typedef struct np_export_options {
+	np_ver since;                                   /* the oldest Windows the tests speak for */
+	const char *function[NP_EXPORT_MAX_FUNCTIONS];  /* --function: only vectors calling these */
+	unsigned nfunction;
+	const np_known *known[NP_EXPORT_MAX_KNOWN];     /* --known: todo_wine */
+	unsigned nknown;
+	bool hal_dependent;                             /* --hal-dependent: keep those vectors */
+	const char *test_name;                          /* START_TEST's NAME */
+	const char *version;                            /* ntprof's, for the header */
+} np_export_options;
+
+/* A growing text: the file is made whole in memory, then written. */
+typedef struct np_export_text {
+	char *s;
+	size_t len, cap;
+	bool failed;          /* out of memory: the text is incomplete */
+	unsigned ok, broken, todo;   /* the checks written: ok(), broken() terms, todo_wine */
+} np_export_text;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void np_export_printf(np_export_text *t, const char *fmt, ...);
+void np_export_free(np_export_text *t);
+
+/* What a step gives on a set of targets, in the terms the test checks: the
+ * outcome and the out-values its expectations name. */
+typedef struct np_export_result {
+	np_outcome outcome;
+	np_pair out[NP_MAX_OUTS];
+	unsigned nout;
+	bool hit[NP_VERSION_COUNT][NP_ARCH_COUNT];   /* the targets that give it */
+	const np_expect *accept;                     /* an `accept` line of the vector, or NULL */
+} np_export_result;
+
+typedef struct np_export_step {
+	np_export_result result[NP_EXPORT_MAX_RESULTS];   /* [0]: the newest target's */
+	unsigned count;
+} np_export_step;
+
+/* One vector on one caller width: 64-bit (x64) or 32-bit (x86 and WOW64). */
+typedef struct np_export_plan {
+	bool usable;
+	char why[NP_TEXT_MAX * 2];   /* !usable: why the width has no test */
+	np_target newest;
+	np_export_step step[NP_MAX_STEPS];
+} np_export_plan;
+
+/* Why the vector cannot be a test at all, or NULL. */
+const char *np_export_left_out(const np_vector *v, const np_export_options *o, np_backend *model,
+			       char *why, size_t cap);
+/* Whether --function chose the vector (every vector without --function). */
+bool np_export_chosen(const np_vector *v, const np_export_options *o);
+/* Whether the export can make step's call and check its out-values. */
+bool np_export_step_supported(const np_step *st);
+
+/* The plan of v for the wide (64-bit) or narrow (32-bit) caller; !usable,
+ * with why, when that caller has no test of it. */
+void np_export_plan_width(np_backend *model, const np_vector *v, np_ver since, bool wide,
+			  np_export_plan *p);
+/* "5.1..6.1 x86, 6.1 wow64": the targets of a result. */
+void np_export_where(const np_export_result *r, char *buf, size_t cap);
+
+/* The C of one vector's test (the function and the call of it). */
+void np_export_vector(np_export_text *t, const np_vector *v, const np_export_plan *wide,
+		      const np_export_plan *narrow, const np_export_options *o, unsigned index);
+/* The C of one step, in a test function. */
+void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *p,
+			 const np_export_options *o);
+
+/* The check of one step: the results by width (#ifdef _WIN64 when they differ). */
+void np_export_check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *wide,
+			  const np_export_plan *narrow, const np_export_options *o);
+
+/* The helpers of one call (by np_function_id), and those its family shares;
+ * NULL for none (export_prelude_calls.c). */
+const char *const *np_export_helpers_of(unsigned id);
+const char *const *np_export_shared_of(unsigned id);
+
+/* The C of a step's call (export_calls.c); the C expression of an out-value
+ * it reports (NULL: none the export reads back) and how its values read;
+ * the variables of the names a vector captures. */
+typedef enum np_export_out_kind {
+	NP_EXPORT_OUT_U32,     /* a ULONG: its value, or NX_UNWRITTEN */
+	NP_EXPORT_OUT_HANDLE,  /* 1 when a handle was written, or NX_UNWRITTEN */
+	NP_EXPORT_OUT_POINTER  /* 0 for NULL, 1 for another address, or NX_UNWRITTEN */
+} np_export_out_kind;
+void np_export_call_code(np_export_text *t, const np_step *st);
+const char *np_export_out_expr(const np_step *st, const char *name, np_export_out_kind *kind);
+void np_export_captures(np_export_text *t, const np_vector *v);
+
+/* The prelude: the helpers the steps call (those of the functions used). */
+void np_export_prelude(np_export_text *t, const bool used[], unsigned nused);
+
+/* The whole file to out. False (why in err) when out of memory or write fails. */
+bool np_export_wine(FILE *out, const np_vector_set *set, const np_export_options *o,
+		    np_export_text *counts, char *err, size_t cap);
+
+#endif

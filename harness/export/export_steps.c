@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/* The C of one step (export.h): its arguments made real, the call, and the
+ * check of what it gave: the newest Windows's result as ok(), each older
+ * one as broken(), todo_wine where a known list says Wine differs. The
+ * test ends at a step that gave none of them, as the runner stops at the
+ * first difference. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "export/export.h"
+#include "ntprof/names.h"
+#include "ntprof/number.h"
+#include "ntprof/status.h"
+#include "vectors/catalog.h"
+
+/* One result as a C condition. */
+static void result_expr(np_export_text *t, const np_step *st, const np_export_result *r)
+{
+	uint64_t value;
+	const char *name = r->outcome.kind == NP_RESULT_WIN32 ? np_win32_name(r->outcome.code)
+							       : np_status_name(r->outcome.code);
+	np_export_printf(t, "r.kind == %s && r.code == 0x%08" PRIx32 "%s%s%s",
+			 r->outcome.kind == NP_RESULT_WIN32 ? "NX_WIN32" : "NX_STATUS", r->outcome.code,
+			 name ? " /* " : "", name ? name : "", name ? " */" : "");
+	for (unsigned i = 0; i < r->nout; i++) {
+		np_export_out_kind kind;
+		const char *expr = np_export_out_expr(st, r->out[i].name, &kind);
+		bool number = np_number_parse(r->out[i].value, &value);
+		if (!expr)
+			continue;
+		if (strcmp(r->out[i].value, "-") == 0)
+			np_export_printf(t, " && %s == NX_UNWRITTEN", expr);
+		else if (kind == NP_EXPORT_OUT_HANDLE)
+			np_export_printf(t, " && %s == 1", expr);   /* a capture name, or "written" */
+		else if (kind == NP_EXPORT_OUT_POINTER && number)
+			np_export_printf(t, " && %s == %d", expr, value != 0);
+		else if (number)
+			np_export_printf(t, " && %s == 0x%" PRIx64 "ull", expr, value);
+		else
+			np_export_printf(t, " && 0 /* %s=%s cannot be checked */", r->out[i].name, r->out[i].value);
+	}
+}
+
+static void rules_text(const np_vector *v, char *buf, size_t cap)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < v->nrule && used < cap; i++) {
+		int n = snprintf(buf + used, cap - used, "%s%s", i ? " " : "", v->rule[i]);
+		used += n > 0 ? (size_t)n : 0;
+	}
+}
+
+/* The check of one step on one width: match, the alternatives, ok(). */
+static void check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *p, bool todo)
+{
+	const np_step *st = &v->step[s];
+	const np_export_step *es = &p->step[s];
+	char where[NP_TEXT_MAX * 2], rules[NP_TEXT_MAX];
+	np_export_out_kind kind;
+	np_export_printf(t, "        match = ");
+	result_expr(t, st, &es->result[0]);
+	np_export_printf(t, ";\n");
+	for (unsigned i = 1; i < es->count; i++) {
+		np_export_where(&es->result[i], where, sizeof where);
+		if (es->result[i].accept)
+			np_export_printf(t, "        /* accepted by the vector (%s): %s */\n", es->result[i].accept->flag,
+					 where);
+		else
+			np_export_printf(t, "        /* %s */\n", where);
+		np_export_printf(t, "        alt[%u] = ", i - 1);
+		result_expr(t, st, &es->result[i]);
+		np_export_printf(t, ";\n");
+	}
+	rules_text(v, rules, sizeof rules);
+	np_export_printf(t, "        %sok(match", todo ? "todo_wine " : "");
+	t->ok++;
+	t->todo += todo;
+	for (unsigned i = 1; i < es->count; i++, t->broken++)
+		np_export_printf(t, " || broken(alt[%u])", i - 1);
+	np_export_printf(t, ",\n           \"%%s: step %u (%s): got %%s", s + 1, rules);
+	for (unsigned i = 0, k = 1; i < es->result[0].nout && k < 4; i++)
+		if (np_export_out_expr(st, es->result[0].out[i].name, &kind) && k++)
+			np_export_printf(t, ", %s %%s", es->result[0].out[i].name);
+	np_export_printf(t, "\\n\", id, nx_outcome(&r, got[0], sizeof(got[0]))");
+	for (unsigned i = 0, k = 1; i < es->result[0].nout && k < 4; i++) {
+		const char *expr = np_export_out_expr(st, es->result[0].out[i].name, &kind);
+		if (expr)
+			np_export_printf(t, ", nx_value(%s, got[%u], sizeof(got[0]))", expr, k++);
+	}
+	np_export_printf(t, ");\n        if (!match");
+	for (unsigned i = 1; i < es->count; i++)
+		np_export_printf(t, " && !alt[%u]", i - 1);
+	np_export_printf(t, ") return;\n");
+}
+
+/* Whether a known list names this step: with no call made (a missing
+ * export or a stub: call_made false), or as a call that gave another
+ * result (call_made true). Every entry of every list counts; the scope of
+ * an entry (on RANGE arch=LIST) does not, since on Wine broken() is false
+ * and every check is the newest Windows's. */
+static bool known_as(const np_export_options *o, const np_vector *v, unsigned s, bool call_made)
+{
+	for (unsigned k = 0; k < o->nknown; k++)
+		for (unsigned i = 0; i < o->known[k]->count; i++) {
+			const np_known_entry *e = &o->known[k]->e[i];
+			bool no_call = e->cls == NP_CLASS_NOT_EXPORTED || e->cls == NP_CLASS_STUB;
+			if (e->step == (int)s + 1 && strcmp(e->vector, v->id) == 0 && no_call != call_made)
+				return true;
+		}
+	return false;
+}
+
+void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *p,
+			 const np_export_options *o)
+{
+	(void)p;
+	const np_step *st = &v->step[s];
+	np_export_printf(t, "    /* step %u: %s", s + 1, st->function);
+	for (unsigned i = 0; i < st->narg; i++)
+		np_export_printf(t, " %s=%s", st->arg[i].name, st->arg[i].value);
+	np_export_printf(t, " */\n    {\n");
+	np_export_call_code(t, st);
+	bool todo_call = known_as(o, v, s, false);
+	t->todo += todo_call;
+	np_export_printf(t, "        if (s->lacking)\n        {\n            skip(\"%%s: step %u: a buffer or "
+			 "handle cannot be made here\\n\", id);\n            return;\n        }\n", s + 1);
+	np_export_printf(t, "        if (!nx_called(&r, id, %u, \"%s\", %d)) return;\n", s + 1,
+			 st->catalog->kind == NP_KIND_WIN32 ? st->catalog->name : st->function, todo_call);
+}
+
+void np_export_check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *wide,
+			  const np_export_plan *narrow, const np_export_options *o)
+{
+	bool todo = known_as(o, v, s, true);
+	np_export_text a = { 0 }, b = { 0 };
+	if (wide->usable)
+		check_code(&a, v, s, wide, todo);
+	if (narrow->usable)
+		check_code(&b, v, s, narrow, todo);
+	if (a.failed || b.failed)
+		t->failed = true;
+	else if (wide->usable && narrow->usable && strcmp(a.s, b.s) == 0)
+		np_export_printf(t, "%s", a.s);
+	else if (wide->usable && narrow->usable)
+		np_export_printf(t, "#ifdef _WIN64\n%s#else\n%s#endif\n", a.s, b.s);
+	else
+		np_export_printf(t, "%s", wide->usable ? a.s : b.s);
+	bool same = wide->usable && narrow->usable && !a.failed && !b.failed && strcmp(a.s, b.s) == 0;
+	t->ok += same ? a.ok : a.ok + b.ok;
+	t->broken += same ? a.broken : a.broken + b.broken;
+	t->todo += same ? a.todo : a.todo + b.todo;
+	np_export_printf(t, "    }\n");
+	np_export_free(&a);
+	np_export_free(&b);
+}

@@ -31,7 +31,8 @@ typedef struct {
 
 /* TR-11 (GC-TSI's table of classes). */
 static const class_entry set_classes[] = {
-	{ NP_TRACE_STACK_TRACING_INFO,             np_trace_set_handles_stack_tracing },
+	/* class 3 wherever the function exists (TR-0) */
+	{ NP_TRACE_STACK_TRACING_INFO,             np_has_trace_set_information },
 	{ NP_TRACE_SYSTEM_TRACE_ENABLE_FLAGS_INFO, np_trace_handles_profile_classes },
 	{ NP_TRACE_SAMPLED_PROFILE_INTERVAL_INFO,  np_trace_handles_profile_classes },
 	{ NP_TRACE_PROFILE_SOURCE_CONFIG_INFO,     np_trace_handles_profile_classes },

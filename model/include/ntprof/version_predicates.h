@@ -74,9 +74,6 @@ static inline bool np_has_trace_query_information(np_ver v) { return v >= NP_V6_
  * class 4. */
 static inline bool np_trace_handles_profile_classes(np_ver v) { return v >= NP_V6_2; }
 
-/* TR-11: TraceSetInformation handles class 3 (TraceStackTracingInfo) from 6.1. */
-static inline bool np_trace_set_handles_stack_tracing(np_ver v) { return v >= NP_V6_1; }
-
 /* TR-11, TR-12: the classes Windows 10 added (set 0x0A, query 0x0B and 0x0E). */
 static inline bool np_trace_handles_windows10_classes(np_ver v) { return v >= NP_V1507; }
 

@@ -3,8 +3,10 @@
  * in the buffer's first dword picks the behaviour (SPEC.md SY-20..SY-22). */
 #include "sysinfo.h"
 
+#include "ntprof/version_predicates.h"
+
 static const char unmodelled_subclass[] =
-	"only EVENT_TRACE_INFORMATION_CLASS 0x03 and 0x0D are modelled (SY-22)";
+	"only EVENT_TRACE_INFORMATION_CLASS 0x03 and 0x0D are modelled, and 0x0B up to its refusals (SY-22)";
 
 #define NEVER NP_VERSION_COUNT
 
@@ -19,7 +21,7 @@ static const struct {
 	{ 0x02, NP_V6_0, NEVER },     /* EventTracePerformanceInformation */
 	{ 0x03, NP_V6_0, NP_V6_0 },   /* EventTraceTimeProfileInformation (SY-23) */
 	{ 0x04, NP_V6_0, NEVER },     /* EventTraceSessionSecurityInformation */
-	{ 0x05, NP_V6_1, NP_V6_1 },   /* EventTraceSpinlockInformation */
+	/* 0x05 (EventTraceSpinlockInformation): special_case() below (SY-22a) */
 	{ 0x06, NP_V6_1, NP_V6_1 },   /* EventTraceStackTracingInformation */
 	{ 0x07, NP_V6_1, NP_V6_1 },   /* EventTraceExecutiveResourceInformation */
 	{ 0x08, NP_V6_1, NEVER },     /* EventTraceHeapTracingInformation */
@@ -40,10 +42,33 @@ static const struct {
 	{ 0x17, NEVER, NP_V1803 },    /* EventTraceProcessorTraceConfigurationInformation */
 	{ 0x18, NEVER, NP_V1803 },    /* EventTraceProcessorTraceEventListInformation */
 	{ 0x19, NP_V1803, NP_V1803 }, /* EventTraceCoverageSamplerInformation */
+	/* 0x1A and 0x1B: special_case() below (SY-22b) */
 };
 
-static bool subclass_accepted(np_ver v, uint32_t subclass, bool query)
+/* SY-22a, SY-22b: what the table alone cannot say: 0x05 depends on the
+ * architecture, and 0x1A and 0x1B are dated by phnt's release names. */
+static bool special_case(np_ver v, np_arch a, uint32_t subclass, bool query, bool *accepted_out)
 {
+	switch (subclass) {
+	case NP_EVENT_TRACE_SPINLOCK_INFORMATION:   /* both functions */
+		*accepted_out = np_kernel_traces_spinlocks(v, a);
+		return true;
+	case NP_EVENT_TRACE_UNIFIED_STACK_CACHING_INFORMATION:
+		*accepted_out = !query && np_has_unified_stack_caching(v);
+		return true;
+	case NP_EVENT_TRACE_CONTEXT_REGISTER_INFORMATION:
+		*accepted_out = !query && np_has_context_register_tracing(v);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool subclass_accepted(np_ver v, np_arch a, uint32_t subclass, bool query)
+{
+	bool special;
+	if (special_case(v, a, subclass, query, &special))
+		return special;
 	for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++)
 		if (accepted[i].subclass == subclass)
 			return v >= (query ? accepted[i].query_from : accepted[i].set_from);
@@ -59,13 +84,15 @@ np_result np_performance_trace(const np_sysinfo *rq)
 	uint32_t subclass;
 	if (!np_sysinfo_read(rq, 0, &subclass, sizeof subclass))
 		return np_sysinfo_fault(rq->m);                          /* SY-5 */
-	if (!subclass_accepted(rq->m->version, subclass, rq->query))
+	if (!subclass_accepted(rq->m->version, rq->m->arch, subclass, rq->query))
 		return np_status(NP_STATUS_NOT_IMPLEMENTED);              /* SY-22 */
 	switch (subclass) {
 	case NP_EVENT_TRACE_TIME_PROFILE_INFORMATION:
 		return np_etw_time_profile(rq);                           /* SY-23 */
 	case NP_EVENT_TRACE_PROFILE_SOURCE_LIST_INFORMATION:
 		return np_etw_profile_source_list(rq);                    /* SY-24 */
+	case NP_EVENT_TRACE_PEBS_TRACING_INFORMATION:
+		return np_etw_pebs_tracing(rq);                           /* SY-22c */
 	default:
 		return np_not_applicable(unmodelled_subclass);            /* SY-22 */
 	}

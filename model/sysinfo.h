@@ -28,5 +28,6 @@ np_result np_processor_profile_control_area(const np_sysinfo *rq);  /* 0x81: SY-
 np_result np_performance_trace(const np_sysinfo *rq);                /* 0x1F: SY-20..SY-22 */
 np_result np_etw_time_profile(const np_sysinfo *rq);                 /* sub-class 0x03: SY-23 */
 np_result np_etw_profile_source_list(const np_sysinfo *rq);          /* sub-class 0x0D: SY-24 */
+np_result np_etw_pebs_tracing(const np_sysinfo *rq);                 /* sub-class 0x0B: SY-22c */
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "trace_classes.h"
 
 #define TRACE_PROFILE_INTERVAL_SIZE 8u
 
@@ -21,8 +22,6 @@
 
 static const char kernel_caller[] =
 	"Trace* functions are user-mode library functions; there is no kernel-mode caller (TR-10)";
-static const char other_class[] =
-	"only information classes 5 and 7 are modelled (TR-1)";
 static const char unreadable_buffer[] =
 	"the caller's TraceInformation buffer must be readable: a bad buffer faults in the caller, which the model does not simulate";
 static const char no_room[] =
@@ -47,23 +46,6 @@ static uint64_t library_buffer(np_machine *m)
 	return m->library_buffer;
 }
 
-/* TR-1: the class gate shared by both functions; NULL means "handle it". */
-static const np_result *class_gate(const np_machine *m, uint32_t info_class, bool is_set,
-				   np_result *out)
-{
-	if (info_class != NP_TRACE_SAMPLED_PROFILE_INTERVAL_INFO &&
-	    info_class != NP_TRACE_PROFILE_SOURCE_LIST_INFO) {
-		*out = np_not_applicable(other_class);
-		return out;
-	}
-	if (!np_trace_handles_profile_classes(m->version) ||
-	    (is_set && info_class == NP_TRACE_PROFILE_SOURCE_LIST_INFO)) {
-		*out = np_win32(NP_ERROR_NOT_SUPPORTED);
-		return out;
-	}
-	return NULL;
-}
-
 /* TR-4, SY-25: an EVENT_TRACE_TIME_PROFILE_INFORMATION in the functions'
  * own buffer; returns its address (0: no room). */
 static uint64_t time_profile_request(np_machine *m, uint32_t interval)
@@ -84,8 +66,10 @@ np_result np_trace_set_information(np_machine *m, uint64_t session, uint32_t inf
 	if (m->previous_mode == NP_MODE_KERNEL)
 		return np_not_applicable(kernel_caller);            /* TR-10 */
 	np_result gated;
-	if (class_gate(m, info_class, true, &gated))
-		return gated;                                       /* TR-1 */
+	if (np_trace_class_gate(m, info_class, true, &gated))
+		return gated;                                       /* TR-1, TR-11 */
+	if (info_class != NP_TRACE_SAMPLED_PROFILE_INTERVAL_INFO)
+		return np_trace_set_other(m, info_class, buffer, length);
 	if (session != 0)
 		return np_win32(NP_ERROR_INVALID_PARAMETER);        /* TR-2 */
 	if (length != TRACE_PROFILE_INTERVAL_SIZE)
@@ -198,8 +182,11 @@ np_result np_trace_query_information(np_machine *m, uint64_t session, uint32_t i
 	if (m->previous_mode == NP_MODE_KERNEL)
 		return np_not_applicable(kernel_caller);            /* TR-10 */
 	np_result gated;
-	if (class_gate(m, info_class, false, &gated))
-		return gated;                                       /* TR-1 */
+	if (np_trace_class_gate(m, info_class, false, &gated))
+		return gated;                                       /* TR-1, TR-12 */
+	if (info_class != NP_TRACE_SAMPLED_PROFILE_INTERVAL_INFO &&
+	    info_class != NP_TRACE_PROFILE_SOURCE_LIST_INFO)
+		return np_trace_query_other(m, session, info_class, buffer, length, return_length);
 	if (session != 0)
 		return np_win32(NP_ERROR_INVALID_PARAMETER);        /* TR-2 */
 	if (info_class == NP_TRACE_PROFILE_SOURCE_LIST_INFO)

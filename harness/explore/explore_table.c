@@ -200,13 +200,13 @@ static const np_xbound session_handles[] = {
 	T("0xFFFFFFFFFFFFFFFF", "TR-2"),
 };
 
-/* TR-1: the two classes and their neighbours. */
+/* TR-1, TR-11, TR-12: the two classes and their neighbours. */
 static const np_xbound trace_classes[] = {
 	T("5", "TR-1"),
-	T("4", "TR-1"),
-	T("6", "TR-1"),
+	T("4", "TR-11 TR-12"),
+	T("6", "TR-11"),
 	T("7", "TR-1 TR-7"),
-	T("8", "TR-1"),
+	T("8", "TR-11"),
 };
 
 /* TR-3: exactly 8. */

@@ -352,22 +352,6 @@ static void test_trace_class_7_set_not_supported(void **state)
 	assert_win32(tsi(m, 0, 50000), NP_ERROR_SUCCESS);
 }
 
-/* TR-1: other classes are outside the model (not applicable), for both. */
-/* rules: TR-1 */
-static void test_trace_other_classes_not_applicable(void **state)
-{
-	np_machine *m = *state;
-	static const uint32_t classes[] = { 0, 4, 6, 8, 0xFFFFFFFFu };
-	for (size_t i = 0; i < sizeof classes / sizeof *classes; i++) {
-		assert_kind(np_trace_set_information(m, 0, classes[i], RW_PAGE, 8),
-			    NP_RESULT_NOT_APPLICABLE);
-		poke(m, RETLEN, POISON);
-		assert_kind(np_trace_query_information(m, 0, classes[i], RW_PAGE, 8, RETLEN),
-			    NP_RESULT_NOT_APPLICABLE);
-		assert_int_equal(peek(m, RETLEN), POISON);
-	}
-}
-
 /* ---- TR-2 ---- */
 
 /* TR-2: a non-zero SessionHandle is INVALID_PARAMETER; nothing is set. */
@@ -1063,14 +1047,14 @@ static void test_trace_not_exported_before_kernel_caller(void **state)
 	assert_int_equal(np_trace_query_information(m, 0, 5, 0, 8, 0).kind, NP_RESULT_NOT_EXPORTED);
 }
 
-/* TR-1 before TR-2: a class outside this specification is not applicable,
- * whatever the SessionHandle. */
-/* rules: TR-1 TR-2 */
+/* TR-11 before TR-2: the class dispatch comes first, and class 3 (handled
+ * from 6.1) does not test SessionHandle. */
+/* rules: TR-11 TR-2 */
 static void test_trace_other_class_before_session(void **state)
 {
 	np_machine *m = *state;
-	assert_int_equal(np_trace_set_information(m, 1, 3, 0, 8).kind, NP_RESULT_NOT_APPLICABLE);
-	assert_int_equal(np_trace_query_information(m, 1, 3, 0, 8, 0).kind, NP_RESULT_NOT_APPLICABLE);
+	assert_win32(np_trace_set_information(m, 1, 3, 0, 8), NP_ERROR_INCORRECT_SIZE);
+	assert_win32(np_trace_query_information(m, 1, 3, 0, 8, 0), NP_ERROR_NOT_SUPPORTED);
 }
 
 /* TR-7 (the order of SPEC.md's class 7 steps): the chain is copied, then
@@ -1118,7 +1102,6 @@ static const struct CMUnitTest tests[] = {
 	TV(test_trace_6_1_classes_not_supported, x64_6_1),
 	TV(test_trace_6_1_classes_not_supported, wow64_6_1),
 	T(test_trace_class_7_set_not_supported, x64_6_2),
-	T(test_trace_other_classes_not_applicable, x64_6_2),
 	T(test_trace_session_must_be_zero, x64_6_2),
 	T(test_trace_session_checked_before_length, x64_6_2),
 	T(test_trace_set_length_exactly_8, x64_6_2),

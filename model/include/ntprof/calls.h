@@ -49,9 +49,18 @@ typedef struct np_result {
 #define NP_PROFILE_ALIGNMENT_FIXUP  0x01u
 #define NP_PROFILE_MAXIMUM          0x18u
 
-/* TRACE_QUERY_INFO_CLASS values modelled (TR-1). */
-#define NP_TRACE_SAMPLED_PROFILE_INTERVAL_INFO 0x05u
-#define NP_TRACE_PROFILE_SOURCE_LIST_INFO      0x07u
+/* TRACE_QUERY_INFO_CLASS values: 5 and 7 are modelled (TR-1); the others
+ * the wrappers handle are modelled up to their refusals (TR-11 to TR-18). */
+#define NP_TRACE_STACK_TRACING_INFO             0x03u
+#define NP_TRACE_SYSTEM_TRACE_ENABLE_FLAGS_INFO 0x04u
+#define NP_TRACE_SAMPLED_PROFILE_INTERVAL_INFO  0x05u
+#define NP_TRACE_PROFILE_SOURCE_CONFIG_INFO     0x06u
+#define NP_TRACE_PROFILE_SOURCE_LIST_INFO       0x07u
+#define NP_TRACE_PMC_EVENT_LIST_INFO            0x08u
+#define NP_TRACE_PMC_COUNTER_LIST_INFO          0x09u
+#define NP_TRACE_SET_DISALLOW_LIST              0x0Au
+#define NP_TRACE_VERSION_INFO                   0x0Bu
+#define NP_TRACE_DISALLOW_LIST_QUERY            0x0Eu
 
 /* NtSetIntervalProfile(Interval, ProfileSource) (SI-*). On 3.10/3.50 the
  * function has no source argument: pass NP_PROFILE_TIME (SI-0). */
@@ -142,7 +151,11 @@ np_result np_profile_interrupts(np_machine *m, const np_interrupt *irq, const ui
 /* EVENT_TRACE_INFORMATION_CLASS values modelled: the first dword of a
  * class 0x1F buffer (SY-21). */
 #define NP_EVENT_TRACE_TIME_PROFILE_INFORMATION         0x03u
+#define NP_EVENT_TRACE_SPINLOCK_INFORMATION             0x05u   /* SY-22a */
+#define NP_EVENT_TRACE_PEBS_TRACING_INFORMATION         0x0Bu   /* SY-22c */
 #define NP_EVENT_TRACE_PROFILE_SOURCE_LIST_INFORMATION  0x0Du
+#define NP_EVENT_TRACE_UNIFIED_STACK_CACHING_INFORMATION 0x1Au  /* SY-22b */
+#define NP_EVENT_TRACE_CONTEXT_REGISTER_INFORMATION     0x1Bu   /* SY-22b */
 
 /* SY-23: EVENT_TRACE_TIME_PROFILE_INFORMATION {class, ProfileInterval}. */
 #define NP_EVENT_TRACE_TIME_PROFILE_SIZE  8u

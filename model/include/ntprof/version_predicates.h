@@ -69,8 +69,13 @@ static inline bool np_set_interval_checks_privilege(np_ver v) { return v >= NP_V
 static inline bool np_has_trace_set_information(np_ver v) { return v >= NP_V6_1; }
 static inline bool np_has_trace_query_information(np_ver v) { return v >= NP_V6_2; }
 
-/* TR-1: classes 5 and 7 are handled from 6.2. */
+/* TR-1, TR-11, TR-12: classes 5 and 7 are handled from 6.2, and so are
+ * TraceSetInformation's classes 4, 6, 8 and 9 and TraceQueryInformation's
+ * class 4. */
 static inline bool np_trace_handles_profile_classes(np_ver v) { return v >= NP_V6_2; }
+
+/* TR-11, TR-12: the classes Windows 10 added (set 0x0A, query 0x0B and 0x0E). */
+static inline bool np_trace_handles_windows10_classes(np_ver v) { return v >= NP_V1507; }
 
 /* SY-0: NTDLL exports NtQuerySystemInformation in every version and
  * NtSetSystemInformation from 3.50. */
@@ -88,6 +93,19 @@ static inline bool np_has_processor_profile_control_area(np_ver v) { return v >=
  * (SystemEventIdsInformation) that is valid only trivially. */
 static inline bool np_has_performance_trace_information(np_ver v) { return v >= NP_V6_0; }
 static inline bool np_has_event_ids_information(np_ver v) { return v >= NP_V3_50 && v <= NP_V4_0SP4; }
+
+/* SY-22a: sub-class 0x05 (EventTraceSpinlockInformation) from 6.1 on a 64-bit
+ * kernel, but only from 6.2 on a 32-bit one. */
+static inline bool np_kernel_traces_spinlocks(np_ver v, np_arch a)
+{
+	return v >= (a == NP_X86 ? NP_V6_2 : NP_V6_1);
+}
+
+/* SY-22b: sub-class 0x1A (EventTraceUnifiedStackCachingInformation), which
+ * phnt dates "21H1": the first key whose kernel is past the 19041 line is
+ * 11-21H2. Sub-class 0x1B (context registers) from 11-24H2. */
+static inline bool np_has_unified_stack_caching(np_ver v) { return v >= NP_VSRV2022; }
+static inline bool np_has_context_register_tracing(np_ver v) { return v >= NP_V11_24H2; }
 
 /* SY-8, SY-11: the kernel is 32-bit only on x86; x64 and WOW64 callers
  * both run on a 64-bit kernel. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "export/export.h"
+#include "ntprof/known.h"
 #include "ntprof/names.h"
 #include "ntprof/number.h"
 #include "ntprof/status.h"
@@ -95,6 +96,22 @@ static void check_code(np_export_text *t, const np_vector *v, unsigned s, const 
 	np_export_printf(t, ") return;\n");
 }
 
+/* The step (0-based) a known entry names in vector v, or -1: `step N`
+ * names step N; `step FUNCTION` the first call of that function; an entry
+ * for any step (`step *`) names none, since a test cannot tell in advance
+ * which step will decide. A pattern names v as np_known_names says. */
+static int named_step(const np_known_entry *e, const np_vector *v)
+{
+	if (!np_known_names(e, v))
+		return -1;
+	if (e->step > 0)
+		return e->step - 1;
+	for (unsigned s = 0; e->step_function && s < v->nstep; s++)
+		if (np_function_find(v->step[s].function) == e->step_function)
+			return (int)s;
+	return -1;
+}
+
 /* Whether a known list names this step: with no call made (a missing
  * export or a stub: call_made false), or as a call that gave another
  * result (call_made true). Every entry of every list counts; the scope of
@@ -106,7 +123,7 @@ static bool known_as(const np_export_options *o, const np_vector *v, unsigned s,
 		for (unsigned i = 0; i < o->known[k]->count; i++) {
 			const np_known_entry *e = &o->known[k]->e[i];
 			bool no_call = e->cls == NP_CLASS_NOT_EXPORTED || e->cls == NP_CLASS_STUB;
-			if (e->step == (int)s + 1 && strcmp(e->vector, v->id) == 0 && no_call != call_made)
+			if (named_step(e, v) == (int)s && no_call != call_made)
 				return true;
 		}
 	return false;

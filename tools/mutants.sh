@@ -169,10 +169,11 @@ for h in $headers; do
 	done)
 	[ -n "${header_users[$h]}" ] || die "no model source includes $h"
 done
-# The objects of harness/*/*.c (not win/) as it is now: a build tree that
+# The objects of harness/*/*.c (not win/, nor the implementers' helpers, a
+# library of their own) as it is now: a build tree that
 # predates a deleted source still holds its object, which would be linked twice over.
 harness_lib=$(for f in harness/*/*.c; do
-	case $f in harness/win/*|harness/cli/main.c) continue ;; esac
+	case $f in harness/win/*|harness/impl_helpers/*|harness/cli/main.c) continue ;; esac
 	echo "$build/${f%.c}.o"
 done)
 

@@ -172,7 +172,7 @@ int main()
 	return entry != nullptr;
 }
 EOF
-want='STATUS_PRIVILEGE_NOT_HELD 6.2 ProfileTime 1 1 16
+want='STATUS_PRIVILEGE_NOT_HELD 6.2 ProfileTime 1 2 16
 4'
 # shellcheck disable=SC2086 # pkg-config's output is words
 if g++ -std=c++11 -Wall -Wextra -Werror -o "$tmp/use" "$tmp/use.cpp" \

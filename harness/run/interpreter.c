@@ -128,6 +128,11 @@ static void dispatch(np_native_state *s, const np_step *st, np_record *r)
 		np_native_sysinfo(s, st, r);
 		break;
 	case NP_FN_MOVE_THREAD:    np_native_move_thread(s, st, r); break;
+	case NP_FN_SET_CPUS:
+	case NP_FN_SET_INTERVAL_ELSEWHERE:
+	case NP_FN_PROTECT:
+		np_native_elsewhere(s, st, r);
+		break;
 	}
 }
 

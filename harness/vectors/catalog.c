@@ -107,6 +107,19 @@ static const np_function functions[] = {
 	/* SY-15: the scheduler moves the calling thread (model only) */
 	{ NP_FN_MOVE_THREAD, "MoveThread", NULL, {
 		{ "Cpu", NULL, NP_PARAM_U32, NULL, NULL } }, NP_KIND_MODEL },
+	/* MC-7: processors become active or inactive between calls (model only) */
+	{ NP_FN_SET_CPUS, "SetCpus", NULL, {
+		{ "Count", NULL, NP_PARAM_U32, NULL, NULL } }, NP_KIND_MODEL },
+	/* MC-8: another privileged process sets a global interval (model only) */
+	{ NP_FN_SET_INTERVAL_ELSEWHERE, "SetIntervalElsewhere", NULL, {
+		{ "Interval", NULL, NP_PARAM_U32, NULL, NULL },
+		{ "Source", "ProfileSource", NP_PARAM_SOURCE, "ProfileTime", NULL } }, NP_KIND_MODEL },
+	/* AS-4: the caller protects Count pages of a captured buffer from page Page */
+	{ NP_FN_PROTECT, "Protect", NULL, {
+		{ "Buffer", NULL, NP_PARAM_CAPTURED, NULL, NULL },
+		{ "Page", NULL, NP_PARAM_U32, "0", NULL },
+		{ "Count", NULL, NP_PARAM_U32, "1", NULL },
+		{ "Access", NULL, NP_PARAM_CHOICE, NULL, "none|readonly" } }, NP_KIND_PSEUDO },
 };
 
 const np_function *np_function_find(const char *name)

@@ -34,6 +34,13 @@ not_ok() {
 }
 run() { "$NTPROF_BIN" run "$@" "$fixtures" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 
+# The steps of profile/situations.vec (SetCpus, SetIntervalElsewhere,
+# Protect) are members ntprof/impl.h appends after `interrupts`, which an
+# ABI 1 object's table may lack, so `dl:` never reads them and the steps are
+# not applicable there: the faithful object is compared on the other files.
+whole=$fixtures
+fixtures=$tmp/fixtures
+cp -R "$whole" "$fixtures" && rm "$fixtures/profile/situations.vec" || exit 1
 # The model's own figures are the reference for the faithful object.
 run --backend model
 model_summary=$(grep '^summary:' "$tmp/out")
@@ -48,6 +55,7 @@ if grep -q '^ntprof run: backend dl-faithful,' "$tmp/out"; then
 else
 	not_ok "the report names the object's backend" "no 'backend dl-faithful' header"
 fi
+fixtures=$whole
 
 run --backend "dl:$dir/dl_faulty.so"
 cp "$tmp/out" "$tmp/faulty"

@@ -72,7 +72,7 @@ int np_knob_value(const np_machine *m, unsigned k)
 
 typedef enum setting_kind {
 	SET_PRIVILEGE, SET_TRACING, SET_MODE, SET_INTEGRITY, SET_ALLOC,
-	SET_CPUS, SET_CPU, SET_ERRATA, SET_GROUPS, SET_GROUP, SET_STARTED_ELSEWHERE,
+	SET_CPUS, SET_CPU, SET_ERRATA, SET_GROUPS, SET_GROUP, SET_STARTED_ELSEWHERE, SET_SANDBOXED,
 	SET_HAL, SET_HAL_ROW, SET_PROCESSOR, SET_KNOB
 } setting_kind;
 
@@ -130,6 +130,7 @@ static const struct machine_key {
 	{ "started-elsewhere", SET_STARTED_ELSEWHERE, { { NULL }, 0, 0xFFFFFFFFu,
 							"started-elsewhere takes a number of profiles" } },
 	{ "alloc", SET_ALLOC, { { "ok", "fail" }, 0, 0, "alloc takes fail or ok" } },
+	{ "sandboxed", SET_SANDBOXED, { { "off", "on" }, 0, 0, "sandboxed takes on or off" } },
 };
 
 /* SY-16: the properties of a processor, in enum processor_property order;
@@ -357,6 +358,7 @@ static np_config_error apply_setting(np_machine *m, const setting *s)
 		m->current_group = (unsigned)s->n;
 		break;
 	case SET_STARTED_ELSEWHERE: m->started_elsewhere = (unsigned)s->n; break;
+	case SET_SANDBOXED: m->sandboxed = s->n == 1; break;
 	case SET_HAL: return np_machine_set_hal(m, (np_hal_kind)s->n);
 	case SET_HAL_ROW: apply_hal_row(m, s); break;
 	case SET_PROCESSOR: return apply_property(m, s);

@@ -126,6 +126,8 @@ static void test_configure_every_knob_value_reads_back(void **state)
 		assert_true(count >= 2);
 		assert_malformed(m, k[i].name, "no-such-value", strncmp(k[i].name, "K-FIX", 5) == 0
 				 ? "K-FIX-1703 takes a version key or never"
+				 : strcmp(k[i].name, "K-SANDBOX-CHECK") == 0
+				 ? "K-SANDBOX-CHECK takes a version key or never"
 				 : strcmp(k[i].name, "K-INCLUSIVE-END") == 0
 				 ? "K-INCLUSIVE-END takes a version range (6.2..1803) or never"
 				 : "not a value of that knob (see SPEC.md, Knobs)");
@@ -141,6 +143,25 @@ static void test_configure_every_knob_value_reads_back(void **state)
 	assert_int_equal(m->knobs.zero_on_start, NP_ZERO_ON_START_YES);
 	assert_null(apply(m, "K-PPCA-LENGTH-STATUS", "invalid-parameter"));
 	assert_int_equal(m->knobs.ppca_length_status, NP_PPCA_INVALID_PARAMETER);
+}
+
+/* CP-22: `sandboxed` and K-SANDBOX-CHECK set what restricted_caller reads;
+ * off and the default version are a fresh machine's. */
+/* rules: CP-22 */
+static void test_configure_sandboxed(void **state)
+{
+	np_machine *m = fresh(state, NP_V1809, NP_X64);
+	assert_false(m->sandboxed);
+	assert_int_equal(m->knobs.sandbox_check, NP_V1507);
+	assert_null(apply(m, "sandboxed", "on"));
+	assert_true(m->sandboxed);
+	assert_null(apply(m, "sandboxed", "off"));
+	assert_false(m->sandboxed);
+	assert_malformed(m, "sandboxed", "yes", "sandboxed takes on or off");
+	assert_null(apply(m, "K-SANDBOX-CHECK", "1809"));
+	assert_int_equal(m->knobs.sandbox_check, NP_V1809);
+	assert_null(apply(m, "K-SANDBOX-CHECK", "never"));
+	assert_int_equal(m->knobs.sandbox_check, NP_VERSION_COUNT);
 }
 
 /* K-FIX-1703 takes any version key, K-INCLUSIVE-END any range; never is
@@ -400,6 +421,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_configure_knob_defaults_are_the_declared_ones),
 	T(test_configure_every_knob_value_reads_back),
 	T(test_configure_version_knobs),
+	T(test_configure_sandboxed),
 	T(test_configure_machine_keys),
 	T(test_configure_hal_rows),
 	T(test_configure_processor_properties),

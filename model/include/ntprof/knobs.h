@@ -162,6 +162,10 @@ NP_KNOB("K-PPCA-LENGTH-STATUS", ppca_length_status, "SY-8", NP_PPCA_INFO_LENGTH_
 /* K-FIX-1703 (CP-9): the first version with the fixed capacity check. */
 NP_VERSION_KNOB("K-FIX-1703", fixed_capacity_from, "CP-9", NP_V1703, "1703")
 
+/* K-SANDBOX-CHECK (CP-22): the first version whose restricted callers include
+ * a sandboxed token of medium integrity or more (Windows 10's access check). */
+NP_VERSION_KNOB("K-SANDBOX-CHECK", sandbox_check, "CP-22", NP_V1507, "1507")
+
 /* K-INCLUSIVE-END (IN-4): the versions that count an interrupt exactly at RangeLimit. */
 NP_RANGE_KNOB("K-INCLUSIVE-END", inclusive, "IN-4", NP_V6_2, NP_V1803, "6.2..1803")
 

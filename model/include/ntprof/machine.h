@@ -171,6 +171,8 @@ typedef struct np_machine {
 	unsigned current_group;    /* the group of the calling thread */
 	np_mode previous_mode;     /* user: the request came from user mode */
 	np_integrity integrity;
+	bool sandboxed;             /* CP-22: the token fails an access check for READ_CONTROL
+				    * to an object of medium integrity (a sandboxed token) */
 	bool profile_privilege;    /* SeSystemProfilePrivilege held and enabled */
 	np_tracing tracing;
 	uint32_t errata_interval;  /* SI-5: 0 = no cache-errata need (K-ERRATA default) */

@@ -52,8 +52,10 @@ static bool region_locked(const np_machine *m, const np_region *r)
 /* Maps [base, base + len) of the old region's bytes anew with prot. */
 static void map_piece(np_machine *m, const np_region *old, uint64_t base, uint64_t len, unsigned prot)
 {
-	if (len == 0 || np_mem_map(m, base, len, prot, old->flags, old->fill) != NULL)
-		return;   /* cannot fail: the old region's place and slot are free */
+	/* np_mem_map refuses an empty piece; any other cannot fail, the old
+	 * region's place and slot being free */
+	if (np_mem_map(m, base, len, prot, old->flags, old->fill) != NULL)
+		return;
 	np_region *r = &m->mem.region[m->mem.count - 1];
 	memcpy(r->bytes, old->bytes + (base - old->base), (size_t)len);
 	r->revoked = old->revoked;

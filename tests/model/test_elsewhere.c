@@ -180,6 +180,21 @@ static void test_elsewhere_protect_split(void **state)
 	assert_true(np_mem_read(m, BUF + 0x2000, &v, sizeof v));
 }
 
+/* AS-4: a freed buffer stays freed in every piece; the twin: a live one
+ * keeps its bytes. */
+/* rules: AS-4 */
+static void test_elsewhere_protect_keeps_freed(void **state)
+{
+	np_machine *m = *state;
+	uint32_t v = 0;
+	np_mem_find(m, BUF, 1)->revoked = true;          /* FreeBuffer */
+	assert_none(np_elsewhere_protect(m, BUF + 0x1000, 0x1000, NP_PROT_READ));
+	assert_false(np_mem_read(m, BUF, &v, sizeof v));
+	assert_false(np_mem_read(m, BUF + 0x1000, &v, sizeof v));
+	assert_false(np_mem_read(m, BUF + 0x2000, &v, sizeof v));
+	assert_true(np_mem_read(m, HCELL, &v, sizeof v));
+}
+
 /* AS-4: what cannot be changed: part of a page, a range beyond one region,
  * a buffer a started profile holds locked (the twin: once stopped, it can). */
 /* rules: AS-4 */
@@ -228,6 +243,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_elsewhere_interval_keeps_mode, x64_1507),
 	T(test_elsewhere_protect_split, x64_1507),
 	T(test_elsewhere_protect_refused, x86_6_2),
+	T(test_elsewhere_protect_keeps_freed, x64_6_0),
 	T(test_elsewhere_protect_create_and_start, x64_1507),
 	T(test_elsewhere_protect_create_and_start, x86_4_0sp4),
 };

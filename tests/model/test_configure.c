@@ -244,8 +244,8 @@ static void test_configure_machine_keys(void **state)
 	assert_int_equal(m->hal.kind, NP_HAL_AMD64);
 	assert_malformed(m, "errata", "0x100000000", "errata takes a 32-bit interval (0 = none)");
 	assert_malformed(m, "started-elsewhere", "-1", "started-elsewhere takes a number of profiles");
-	assert_malformed(m, "groups", "5", "groups takes a number from 1 to 4");
-	assert_malformed(m, "group", "4", "group takes a number from 0 to 3");
+	assert_malformed(m, "groups", "21", "groups takes a number from 1 to 20");
+	assert_malformed(m, "group", "20", "group takes a number from 0 to 19");
 	assert_malformed(m, "tracing", "On", "tracing takes on, off or late");
 	assert_malformed(m, "mode", "system", "mode takes user or kernel");
 	assert_malformed(m, "integrity", "system", "integrity takes low, medium or high");

@@ -72,7 +72,7 @@ int np_knob_value(const np_machine *m, unsigned k)
 
 typedef enum setting_kind {
 	SET_PRIVILEGE, SET_TRACING, SET_MODE, SET_INTEGRITY, SET_ALLOC,
-	SET_CPUS, SET_CPU, SET_ERRATA, SET_GROUPS, SET_GROUP, SET_STARTED_ELSEWHERE,
+	SET_CPUS, SET_CPU, SET_ERRATA, SET_GROUPS, SET_GROUP, SET_STARTED_ELSEWHERE, SET_SANDBOXED,
 	SET_HAL, SET_HAL_ROW, SET_PROCESSOR, SET_KNOB
 } setting_kind;
 
@@ -125,11 +125,12 @@ static const struct machine_key {
 	{ "cpus", SET_CPUS, { { NULL }, 1, NP_MAX_CPUS, "cpus takes a number from 1 to 64" } },
 	{ "cpu", SET_CPU, { { NULL }, 0, NP_MAX_CPUS - 1, "cpu takes a number from 0 to 63" } },
 	{ "errata", SET_ERRATA, { { NULL }, 0, 0xFFFFFFFFu, "errata takes a 32-bit interval (0 = none)" } },
-	{ "groups", SET_GROUPS, { { NULL }, 1, NP_MAX_GROUPS, "groups takes a number from 1 to 4" } },
-	{ "group", SET_GROUP, { { NULL }, 0, NP_MAX_GROUPS - 1, "group takes a number from 0 to 3" } },
+	{ "groups", SET_GROUPS, { { NULL }, 1, NP_MAX_GROUPS, "groups takes a number from 1 to 20" } },
+	{ "group", SET_GROUP, { { NULL }, 0, NP_MAX_GROUPS - 1, "group takes a number from 0 to 19" } },
 	{ "started-elsewhere", SET_STARTED_ELSEWHERE, { { NULL }, 0, 0xFFFFFFFFu,
 							"started-elsewhere takes a number of profiles" } },
 	{ "alloc", SET_ALLOC, { { "ok", "fail" }, 0, 0, "alloc takes fail or ok" } },
+	{ "sandboxed", SET_SANDBOXED, { { "off", "on" }, 0, 0, "sandboxed takes on or off" } },
 };
 
 /* SY-16: the properties of a processor, in enum processor_property order;
@@ -357,6 +358,7 @@ static np_config_error apply_setting(np_machine *m, const setting *s)
 		m->current_group = (unsigned)s->n;
 		break;
 	case SET_STARTED_ELSEWHERE: m->started_elsewhere = (unsigned)s->n; break;
+	case SET_SANDBOXED: m->sandboxed = s->n == 1; break;
 	case SET_HAL: return np_machine_set_hal(m, (np_hal_kind)s->n);
 	case SET_HAL_ROW: apply_hal_row(m, s); break;
 	case SET_PROCESSOR: return apply_property(m, s);

@@ -78,9 +78,11 @@ np_config_error np_machine_set_cpus(np_machine *m, unsigned cpus)
 np_config_error np_machine_set_groups(np_machine *m, unsigned groups)
 {
 	if (groups < 1 || groups > NP_MAX_GROUPS)
-		return "groups must be 1 to 4";
+		return "groups must be 1 to 20";
 	if (groups > 1 && !np_has_processor_groups(m->version, m->arch))
 		return "processor groups exist on x64 from 6.1 (MC-4)";
+	if (groups > NP_MAX_GROUPS_6_1 && !np_has_twenty_groups(m->version))
+		return "a 6.1 kernel has at most 4 processor groups (MC-4)";
 	m->groups = groups;
 	if (m->current_group >= groups)
 		m->current_group = 0;

@@ -187,6 +187,14 @@ static uint32_t check_global(const np_machine *m, const request *r)
 	return NP_STATUS_SUCCESS;
 }
 
+/* CP-22: integrity below medium makes a caller restricted; from
+ * K-SANDBOX-CHECK (1507) so does a sandboxed token, which fails Windows 10's
+ * access check whatever its integrity. */
+static bool restricted_caller(const np_machine *m)
+{
+	return m->integrity == NP_INTEGRITY_LOW || (m->sandboxed && m->version >= m->knobs.sandbox_check);
+}
+
 /* CP-22: does the region reach into kernel space (K-RESTRICTED-BOUNDARY)? */
 static bool reaches_kernel(const np_machine *m, uint64_t base, uint64_t size)
 {
@@ -313,7 +321,7 @@ static np_result create(np_machine *m, const np_create_profile_args *args, bool 
 	if (st != NP_STATUS_SUCCESS)                                    /* CP-19..CP-21 */
 		return np_status(st);
 	if (np_checks_restricted_callers(m->version) && m->previous_mode == NP_MODE_USER &&
-	    m->integrity == NP_INTEGRITY_LOW && reaches_kernel(m, a->profile_base, a->profile_size))
+	    restricted_caller(m) && reaches_kernel(m, a->profile_base, a->profile_size))
 		return np_status(NP_STATUS_ACCESS_DENIED);              /* CP-22 */
 	return make_object(m, &r, process);
 }

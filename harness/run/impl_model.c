@@ -10,6 +10,7 @@
 #include "run/impl_model.h"
 #include "ntprof/calls.h"
 #include "ntprof/configure.h"
+#include "ntprof/elsewhere.h"
 #include "ntprof/vector.h"   /* NP_MAX_GIVEN */
 
 #define USER_BASE    0x00100000ull   /* the first region goes here */
@@ -298,6 +299,22 @@ static ntprof_result model_move_thread(void *sys, unsigned cpu, unsigned *now)
 	return (ntprof_result){ NTPROF_NONE, 0, NULL };
 }
 
+static ntprof_result model_set_cpus(void *sys, unsigned cpus)
+{
+	return from_np(np_elsewhere_set_cpus(&((model_sys *)sys)->m, cpus));
+}
+
+static ntprof_result model_set_interval_elsewhere(void *sys, uint32_t interval, uint32_t source)
+{
+	return from_np(np_elsewhere_set_interval(&((model_sys *)sys)->m, interval, source));
+}
+
+static ntprof_result model_protect(void *sys, uint64_t addr, uint64_t size, unsigned prot)
+{
+	unsigned p = prot & NTPROF_PROT_READ ? NP_PROT_READ : 0;
+	return from_np(np_elsewhere_protect(&((model_sys *)sys)->m, addr, size, p));
+}
+
 const ntprof_impl np_impl_model = {
 	.abi = NTPROF_IMPL_ABI,
 	.name = "model",
@@ -327,4 +344,7 @@ const ntprof_impl np_impl_model = {
 	.read_events = model_read_events,
 	.move_thread = model_move_thread,
 	.interrupts = model_interrupts,
+	.set_cpus = model_set_cpus,
+	.set_interval_elsewhere = model_set_interval_elsewhere,
+	.protect = model_protect,
 };

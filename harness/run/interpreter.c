@@ -80,7 +80,7 @@ void np_native_result(np_native_state *s, np_record *r, ntprof_result res)
 	}
 }
 
-const ntprof_result np_lacking_op = { NTPROF_NOT_APPLICABLE, 0, "the implementation cannot take this step" };
+const ntprof_result np_lacking_op = { NTPROF_NOT_APPLICABLE, 0, NP_WHY_LACKING_OP };
 
 void np_native_not_applicable(np_record *r, const char *why)
 {
@@ -128,6 +128,11 @@ static void dispatch(np_native_state *s, const np_step *st, np_record *r)
 		np_native_sysinfo(s, st, r);
 		break;
 	case NP_FN_MOVE_THREAD:    np_native_move_thread(s, st, r); break;
+	case NP_FN_SET_CPUS:
+	case NP_FN_SET_INTERVAL_ELSEWHERE:
+	case NP_FN_PROTECT:
+		np_native_elsewhere(s, st, r);
+		break;
 	}
 }
 

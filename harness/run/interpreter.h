@@ -89,4 +89,10 @@ void np_native_sysinfo(np_native_state *s, const np_step *st, np_record *r);
 void np_native_move_thread(np_native_state *s, const np_step *st, np_record *r);
 void np_native_read_events(np_native_state *s, np_record *r);
 
+/* ---- interpreter_elsewhere.c: the situation between two calls ---- */
+
+void np_native_elsewhere(np_native_state *s, const np_step *st, np_record *r);
+/* AS-4: a fresh buffer's page form, made on it; false (why noted) when it cannot be. */
+bool np_native_buffer_pages(np_native_state *s, const np_arg *a, uint64_t addr, uint32_t size);
+
 #endif

@@ -112,6 +112,7 @@ bool np_native_buffer(np_native_state *s, const np_arg *a, uint32_t size, uint64
 		*addr = map_region(s, size ? size : 1, NP_PROT_READ | NP_PROT_WRITE, 0, 0);
 		if (!*addr)
 			return false;
+		np_native_buffer_pages(s, a, *addr, size);   /* AS-4: why noted when it cannot */
 		if (a->buffer.name[0])
 			add_capture(s, a->buffer.name, true, *addr, size);
 		return true;

@@ -297,7 +297,8 @@ static bool classify_difference(const np_step *st, unsigned s, np_target t, cons
 		return true;
 	}
 	if (rec->outcome.kind == NP_RESULT_NOT_APPLICABLE) {
-		row->cls = must_answer ? NP_CLASS_UNANSWERED : NP_CLASS_NOT_APPLICABLE;
+		bool lacking = strcmp(rec->why, NP_WHY_LACKING_OP) == 0;
+		row->cls = must_answer && !lacking ? NP_CLASS_UNANSWERED : NP_CLASS_NOT_APPLICABLE;
 		snprintf(row->note, sizeof row->note, "%s", rec->why);
 	} else if (diff == 1) {
 		row->cls = live_class(rec->outcome.kind);

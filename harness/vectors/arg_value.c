@@ -48,13 +48,45 @@ static const char *parse_out_handle(const char *text, np_arg *out)
 	return NULL;
 }
 
-/* A create's counters: `user` or >NAME a fresh buffer (>NAME captured), a
- * captured NAME, or any other pointer as it is. */
+/* AS-4: a fresh buffer's page form, the part after the ':' of
+ * `user:unmapped=N` or `>NAME:readonly=N`. */
+static bool parse_page_form(const char *form, np_arg *out)
+{
+	static const struct { const char *word; np_page_access access; } forms[] = {
+		{ "unmapped=", NP_PAGE_UNMAPPED }, { "readonly=", NP_PAGE_READONLY },
+	};
+	uint64_t page;
+	for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+		size_t n = strlen(forms[i].word);
+		if (strncmp(form, forms[i].word, n) == 0 && np_number_parse(form + n, &page) &&
+		    page <= 0xFFFFFu) {   /* a ULONG-sized buffer has at most 2^20 pages */
+			out->buffer.page_access = forms[i].access;
+			out->buffer.page = (uint32_t)page;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A create's counters: `user` or >NAME a fresh buffer (>NAME captured),
+ * either with a page form (AS-4), a captured NAME, or any other pointer as
+ * it is. */
 static const char *parse_buffer(const char *text, np_arg *out)
 {
 	static const char *const bad =
-		"expected a buffer: a pointer symbol or number, >NAME (a fresh buffer, captured) or a captured NAME";
+		"expected a buffer: a pointer symbol or number, >NAME (a fresh buffer, captured), either with :unmapped=N or :readonly=N, or a captured NAME";
 	np_pointer_arg *where = &out->buffer.where;
+	const char *colon = strchr(text, ':');
+	char head[NP_ARG_NAME_MAX];
+	if (colon) {
+		if (!parse_page_form(colon + 1, out) || (size_t)(colon - text) >= sizeof head)
+			return bad;
+		memcpy(head, text, (size_t)(colon - text));
+		head[colon - text] = '\0';
+		text = head;
+		if (text[0] != '>' && strcmp(text, "user") != 0)
+			return bad;   /* only a fresh buffer is made with pages changed */
+	}
 	if (text[0] == '>') {
 		if (!np_capture_name_ok(text + 1))
 			return bad;

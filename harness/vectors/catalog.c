@@ -107,6 +107,19 @@ static const np_function functions[] = {
 	/* SY-15: the scheduler moves the calling thread (model only) */
 	{ NP_FN_MOVE_THREAD, "MoveThread", NULL, {
 		{ "Cpu", NULL, NP_PARAM_U32, NULL, NULL } }, NP_KIND_MODEL },
+	/* MC-7: processors become active or inactive between calls (model only) */
+	{ NP_FN_SET_CPUS, "SetCpus", NULL, {
+		{ "Count", NULL, NP_PARAM_U32, NULL, NULL } }, NP_KIND_MODEL },
+	/* MC-8: another privileged process sets a global interval (model only) */
+	{ NP_FN_SET_INTERVAL_ELSEWHERE, "SetIntervalElsewhere", NULL, {
+		{ "Interval", NULL, NP_PARAM_U32, NULL, NULL },
+		{ "Source", "ProfileSource", NP_PARAM_SOURCE, "ProfileTime", NULL } }, NP_KIND_MODEL },
+	/* AS-4: the caller protects Count pages of a captured buffer from page Page */
+	{ NP_FN_PROTECT, "Protect", NULL, {
+		{ "Buffer", NULL, NP_PARAM_CAPTURED, NULL, NULL },
+		{ "Page", NULL, NP_PARAM_U32, "0", NULL },
+		{ "Count", NULL, NP_PARAM_U32, "1", NULL },
+		{ "Access", NULL, NP_PARAM_CHOICE, NULL, "none|readonly" } }, NP_KIND_PSEUDO },
 };
 
 const np_function *np_function_find(const char *name)
@@ -233,6 +246,17 @@ bool np_groups_parse(const char *text, np_group_element *out, unsigned *count)
 	return *count > 0;
 }
 
+/* A buffer value without its page form (AS-4): `>b:unmapped=1` is `>b`. */
+static const char *without_page_form(const np_param *p, const char *value, char *buf, size_t cap)
+{
+	const char *colon = p && p->kind == NP_PARAM_BUFFER ? strchr(value, ':') : NULL;
+	if (!colon || (size_t)(colon - value) >= cap)
+		return value;
+	memcpy(buf, value, (size_t)(colon - value));
+	buf[colon - value] = '\0';
+	return buf;
+}
+
 /* What a parameter value means for captures. */
 typedef enum capture_use { USE_NONE, USE_CAPTURE, USE_REFERENCE } capture_use;
 
@@ -265,8 +289,10 @@ static int captured_as(const np_step *prior, unsigned nprior, const char *name)
 		for (unsigned i = 0; f && i < prior[s].narg; i++) {
 			const np_param *p = np_param_find(f, prior[s].arg[i].name);
 			bool buffer;
-			if (capture_of(p, prior[s].arg[i].value, &buffer) == USE_CAPTURE &&
-			    strcmp(prior[s].arg[i].value + 1, name) == 0)
+			char head[NP_TEXT_MAX];
+			const char *v = without_page_form(p, prior[s].arg[i].value, head, sizeof head);
+			if (capture_of(p, v, &buffer) == USE_CAPTURE &&
+			    strcmp(v + 1, name) == 0)
 				return buffer ? 2 : 1;
 		}
 	}
@@ -278,7 +304,8 @@ const char *np_captures_check(const np_step *prior, unsigned nprior, const np_st
 	const np_function *f = np_function_find(step->function);
 	for (unsigned i = 0; f && i < step->narg; i++) {
 		const np_param *p = np_param_find(f, step->arg[i].name);
-		const char *v = step->arg[i].value;
+		char head[NP_TEXT_MAX];
+		const char *v = without_page_form(p, step->arg[i].value, head, sizeof head);
 		bool buffer;
 		switch (capture_of(p, v, &buffer)) {
 		case USE_CAPTURE:

@@ -41,6 +41,9 @@ static const struct {
 	{ "NtSetSystemInformation", "ProcessorProfileControlArea" },
 	{ "NtQuerySystemInformation", "ProfileInterval ReturnLength Sources Limits ProcessorProfileControlArea" },
 	{ "MoveThread", "Cpu" },
+	{ "SetCpus", "" },
+	{ "SetIntervalElsewhere", "" },
+	{ "Protect", "" },
 };
 
 static const char *outs_of(const np_function *f)

@@ -539,6 +539,12 @@ static ntprof_result win_trace_query(void *sys, uint64_t session, uint32_t cls, 
 	return f ? win32(f(session, cls, ptr(buf), len, ptr(ret))) : absent;
 }
 
+static ntprof_result win_protect(void *sys, uint64_t addr, uint64_t size, unsigned prot)
+{
+	win_sys *s = sys;
+	return np_win_protect_pages(s->region, s->nregion, addr, size, prot);
+}
+
 /* MoveThread: the calling thread pinned to one processor of its group. */
 static ntprof_result win_move_thread(void *sys, unsigned cpu, unsigned *now)
 {
@@ -582,4 +588,9 @@ const ntprof_impl np_impl_windows = {
 	.inject = NULL,
 	.read_events = NULL,
 	.move_thread = win_move_thread,
+	.interrupts = NULL,
+	/* no processors to change, no second privileged process (MC-7, MC-8) */
+	.set_cpus = NULL,
+	.set_interval_elsewhere = NULL,
+	.protect = win_protect,
 };

@@ -69,4 +69,10 @@ extern const ntprof_impl np_impl_windows;
  * as the model's default machine has it (MC-1). */
 unsigned np_win_mirror(const np_win_env *env, np_pair *out, unsigned cap);
 
+/* AS-4 (harness/win/protect.c): pages [addr, addr + size) of one of the
+ * regions the system mapped become read-only (prot NTPROF_PROT_READ) or are
+ * decommitted (0); NOT_APPLICABLE, with why, for any other pages. */
+ntprof_result np_win_protect_pages(void *const *region, unsigned nregion, uint64_t addr, uint64_t size,
+				   unsigned prot);
+
 #endif

@@ -128,6 +128,26 @@ else
 	not_ok "dl_nothing.so --allow-not-applicable: not-applicable rows, and still exit 1" "rc $rc"
 fi
 
+# A step that needs a member the table lacks (an ABI 1 table ends before
+# protect, which the page forms of situations.vec need) is not-applicable:
+# the table says it cannot take the step, no call went unanswered. Its
+# twin, the ABI 2 faithful object, takes every such step.
+sit=$fixtures/profile/situations.vec
+"$NTPROF_BIN" run --verbose --backend "dl:$dir/dl_faulty.so" "$sit" >"$tmp/out" 2>"$tmp/err"
+if [ "$(tally unanswered)" -eq 0 ] && [ "$(tally not-applicable)" -gt 0 ] &&
+	grep -q '^not-applicable .*(the implementation cannot take this step)' "$tmp/out"; then
+	ok "an ABI 1 object lacking protect: the page-form steps are not-applicable, not unanswered"
+else
+	not_ok "an ABI 1 object lacking protect: the page-form steps are not-applicable, not unanswered" \
+		"$(grep '^summary' "$tmp/out")"
+fi
+"$NTPROF_BIN" run --backend "dl:$dir/dl_faithful.so" "$sit" >"$tmp/out" 2>"$tmp/err"
+if [ "$(tally not-applicable)" -eq 0 ] && [ "$(tally match)" -gt 0 ] && [ "$(failures)" -eq 0 ]; then
+	ok "twin: the ABI 2 faithful object takes the situation steps"
+else
+	not_ok "twin: the ABI 2 faithful object takes the situation steps" "$(grep '^summary' "$tmp/out")"
+fi
+
 # What an ABI 2 table claims: its targets, its functions.
 run --backend "dl:$dir/dl_partial.so" --verbose
 cp "$tmp/out" "$tmp/partial"

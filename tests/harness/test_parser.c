@@ -1610,6 +1610,44 @@ static void test_parser_captures_checker(void **state)
 	assert_null(np_captures_check(s, 0, &s[2]));
 }
 
+/* AS-4: a fresh buffer's page form; any other buffer, word or page number
+ * is refused as the file is read. */
+/* rules: AS-4 */
+static void test_parser_buffer_page_form(void **state)
+{
+	(void)state;
+	static const char head[] = "NtCreateProfile ProfileBase=0 ProfileSize=4 BucketSize=2 BufferSize=0x3000 Buffer=";
+	char line[256];
+	np_step s[2];
+	snprintf(line, sizeof line, "%s>b:unmapped=2", head);
+	assert_null(np_parse_step(line, &s[0]));
+	const np_arg *a = np_step_value(&s[0], "Buffer");
+	assert_int_equal(a->buffer.form, NP_BUFFER_FRESH);
+	assert_string_equal(a->buffer.name, "b");
+	assert_int_equal(a->buffer.page_access, NP_PAGE_UNMAPPED);
+	assert_int_equal(a->buffer.page, 2);
+	assert_null(np_captures_check(s, 0, &s[0]));
+	snprintf(line, sizeof line, "%suser:readonly=0x1", head);
+	assert_null(np_parse_step(line, &s[1]));
+	a = np_step_value(&s[1], "Buffer");
+	assert_int_equal(a->buffer.page_access, NP_PAGE_READONLY);
+	assert_int_equal(a->buffer.page, 1);
+	snprintf(line, sizeof line, "%s>b", head);   /* the twin: no form, nothing changed */
+	assert_null(np_parse_step(line, &s[1]));
+	assert_int_equal(np_step_value(&s[1], "Buffer")->buffer.page_access, NP_PAGE_AS_IS);
+	static const char *const bad[] = { "b:unmapped=1", "null:readonly=1", ">b:hole=1",
+					   ">b:unmapped=", ">b:unmapped=-1", ">b:readonly=0x100000",
+					   ">:unmapped=1" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		snprintf(line, sizeof line, "%s%s", head, bad[i]);
+		assert_non_null(np_parse_step(line, &s[1]));
+	}
+	assert_null(np_parse_step("Protect Buffer=b Page=1 Access=readonly", &s[1]));
+	assert_null(np_captures_check(s, 1, &s[1]));
+	assert_non_null(np_parse_step("Protect Buffer=b Page=1 Access=write", &s[1]));
+	assert_non_null(np_parse_step("Protect Buffer=b Page=1", &s[1]));
+}
+
 /* Names, handle symbols and GROUP_AFFINITY lists (fixtures/README.md). */
 static void test_parser_profile_argument_syntax(void **state)
 {
@@ -1745,6 +1783,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_parser_captures_good),
 	cmocka_unit_test(test_parser_captures_checker),
 	cmocka_unit_test(test_parser_profile_argument_syntax),
+	cmocka_unit_test(test_parser_buffer_page_form),
 	cmocka_unit_test(test_parser_counter_lists),
 };
 #undef T

@@ -128,6 +128,8 @@ static void test_configure_every_knob_value_reads_back(void **state)
 				 ? "K-FIX-1703 takes a version key or never"
 				 : strcmp(k[i].name, "K-PPCA-WIDE-FROM") == 0
 				 ? "K-PPCA-WIDE-FROM takes a version key or never"
+				 : strcmp(k[i].name, "K-SANDBOX-CHECK") == 0
+				 ? "K-SANDBOX-CHECK takes a version key or never"
 				 : strcmp(k[i].name, "K-INCLUSIVE-END") == 0
 				 ? "K-INCLUSIVE-END takes a version range (6.2..1803) or never"
 				 : "not a value of that knob (see SPEC.md, Knobs)");
@@ -143,6 +145,25 @@ static void test_configure_every_knob_value_reads_back(void **state)
 	assert_int_equal(m->knobs.zero_on_start, NP_ZERO_ON_START_YES);
 	assert_null(apply(m, "K-PPCA-LENGTH-STATUS", "invalid-parameter"));
 	assert_int_equal(m->knobs.ppca_length_status, NP_PPCA_INVALID_PARAMETER);
+}
+
+/* CP-22: `sandboxed` and K-SANDBOX-CHECK set what restricted_caller reads;
+ * off and the default version are a fresh machine's. */
+/* rules: CP-22 */
+static void test_configure_sandboxed(void **state)
+{
+	np_machine *m = fresh(state, NP_V1809, NP_X64);
+	assert_false(m->sandboxed);
+	assert_int_equal(m->knobs.sandbox_check, NP_V1507);
+	assert_null(apply(m, "sandboxed", "on"));
+	assert_true(m->sandboxed);
+	assert_null(apply(m, "sandboxed", "off"));
+	assert_false(m->sandboxed);
+	assert_malformed(m, "sandboxed", "yes", "sandboxed takes on or off");
+	assert_null(apply(m, "K-SANDBOX-CHECK", "1809"));
+	assert_int_equal(m->knobs.sandbox_check, NP_V1809);
+	assert_null(apply(m, "K-SANDBOX-CHECK", "never"));
+	assert_int_equal(m->knobs.sandbox_check, NP_VERSION_COUNT);
 }
 
 /* K-FIX-1703 takes any version key, K-INCLUSIVE-END any range; never is
@@ -231,8 +252,8 @@ static void test_configure_machine_keys(void **state)
 	assert_int_equal(m->hal.kind, NP_HAL_AMD64);
 	assert_malformed(m, "errata", "0x100000000", "errata takes a 32-bit interval (0 = none)");
 	assert_malformed(m, "started-elsewhere", "-1", "started-elsewhere takes a number of profiles");
-	assert_malformed(m, "groups", "5", "groups takes a number from 1 to 4");
-	assert_malformed(m, "group", "4", "group takes a number from 0 to 3");
+	assert_malformed(m, "groups", "21", "groups takes a number from 1 to 20");
+	assert_malformed(m, "group", "20", "group takes a number from 0 to 19");
 	assert_malformed(m, "tracing", "On", "tracing takes on, off or late");
 	assert_malformed(m, "mode", "system", "mode takes user or kernel");
 	assert_malformed(m, "integrity", "system", "integrity takes low, medium or high");
@@ -408,6 +429,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_configure_knob_defaults_are_the_declared_ones),
 	T(test_configure_every_knob_value_reads_back),
 	T(test_configure_version_knobs),
+	T(test_configure_sandboxed),
 	T(test_configure_machine_keys),
 	T(test_configure_hal_rows),
 	T(test_configure_processor_properties),

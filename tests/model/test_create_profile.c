@@ -2029,6 +2029,39 @@ static void test_cp22_wow64(void **state)
 	create_ok(m, &a, false);
 }
 
+/* CP-22, K-SANDBOX-CHECK: a sandboxed token of medium or high integrity is
+ * restricted from 1507 (the default), never before, and from the version
+ * the knob names; the twin: the same caller without the sandbox passes. */
+/* rules: CP-22 */
+static void test_cp22_sandboxed_token(void **state)
+{
+	(void)state;
+	static const np_ver versions[] = { NP_V6_3, NP_V1507, NP_V1809 };
+	for (size_t i = 0; i < sizeof versions / sizeof *versions; i++) {
+		np_machine *m = boot(versions[i], NP_X64);
+		np_create_profile_args out = restricted_args(m, X64_LIMIT - 0x1000, 0x1001);
+		bool checked = versions[i] >= NP_V1507;
+		assert_int_equal(m->knobs.sandbox_check, NP_V1507);
+		create_ok(m, &out, false);
+		m->sandboxed = true;
+		if (checked)
+			create_fails(m, &out, false, NP_STATUS_ACCESS_DENIED);
+		else
+			create_ok(m, &out, false);
+		m->integrity = NP_INTEGRITY_HIGH;
+		if (checked)
+			create_fails(m, &out, false, NP_STATUS_ACCESS_DENIED);
+		m->knobs.sandbox_check = NP_V1809;
+		if (versions[i] >= NP_V1809)
+			create_fails(m, &out, false, NP_STATUS_ACCESS_DENIED);
+		else
+			create_ok(m, &out, false);
+		m->knobs.sandbox_check = NP_VERSION_COUNT;   /* never */
+		create_ok(m, &out, false);
+		machine_free(m);
+	}
+}
+
 /* ==== CP-23 .. CP-25 ==== */
 
 /* CP-23, MC-6: an injected allocation failure, after every check: nothing is
@@ -2432,6 +2465,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_cp22_last_byte, x64_6_3),
 	T(test_cp22_boundary_knobs, x64_6_3),
 	T(test_cp22_wow64, wow64_6_3),
+	T(test_cp22_sandboxed_token, bare),
 	T(test_cp23_allocation_failure, x64_6_1),
 	T(test_cp23_handle_table_full, x64_6_1),
 	T(test_mc3_last_handle_of_table, x64_6_1),

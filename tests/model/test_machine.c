@@ -242,7 +242,7 @@ static void test_machine_set_cpus_x86_limit(void **state)
 	/* out of range for any kernel is said first */
 	assert_string_equal(np_machine_set_cpus(m, 65), "cpus must be 1 to 64 (one processor group)");
 	/* MC-4: likewise a group count out of range on a kernel without groups */
-	assert_string_equal(np_machine_set_groups(m, NP_MAX_GROUPS + 1), "groups must be 1 to 4");
+	assert_string_equal(np_machine_set_groups(m, NP_MAX_GROUPS + 1), "groups must be 1 to 20");
 	assert_string_equal(np_machine_set_groups(m, 2), "processor groups exist on x64 from 6.1 (MC-4)");
 }
 
@@ -272,7 +272,28 @@ static void test_machine_set_cpus_new_processors_take_interval(void **state)
 	assert_int_equal(m->hal.source[NP_HAL_SOURCES - 1].interval[NP_MAX_CPUS - 1], 5678);
 }
 
-/* MC-4: groups is 1..4 on x64 from 6.1; a caller in the group that stops
+/* MC-4: a 64-bit 6.1 kernel takes 4 groups, from 6.2 20; the twin: 5 on
+ * 6.2 is fine where 6.1 refuses it. */
+/* rules: MC-4 */
+static void test_machine_groups_by_version(void **state)
+{
+	(void)state;
+	np_machine *m = calloc(1, sizeof *m);
+	assert_non_null(m);
+	assert_null(np_machine_init(m, NP_V6_1, NP_X64));
+	assert_null(np_machine_set_groups(m, NP_MAX_GROUPS_6_1));
+	assert_string_equal(np_machine_set_groups(m, NP_MAX_GROUPS_6_1 + 1),
+			    "a 6.1 kernel has at most 4 processor groups (MC-4)");
+	assert_int_equal(m->groups, NP_MAX_GROUPS_6_1);
+	np_machine_fini(m);
+	assert_null(np_machine_init(m, NP_V6_2, NP_WOW64));
+	assert_null(np_machine_set_groups(m, NP_MAX_GROUPS_6_1 + 1));
+	assert_null(np_machine_set_groups(m, NP_MAX_GROUPS));
+	assert_int_equal(m->groups, NP_MAX_GROUPS);
+	machine_free(m);
+}
+
+/* MC-4: groups is 1..20 on x64 from 6.2; a caller in the group that stops
  * existing (group == groups) moves to group 0. */
 /* rules: MC-4 */
 static void test_machine_set_groups_bounds_and_caller(void **state)
@@ -467,6 +488,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_machine_set_cpus_shrink_to_caller_exactly, setup_x64),
 	T(test_machine_set_cpus_new_processors_take_interval, setup_x64),
 	T(test_machine_set_groups_bounds_and_caller, setup_x64),
+	cmocka_unit_test(test_machine_groups_by_version),
 	T(test_user_probe_address_x86, setup_x86),
 	T(test_user_probe_address_x64, setup_x64),
 	T(test_user_probe_address_wow64, setup_wow64),

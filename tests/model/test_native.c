@@ -167,6 +167,34 @@ static void test_native_missing_simulation_steps(void **state)
 	}
 }
 
+/* MC-7, MC-8, AS-4: an implementation without the situation operations
+ * cannot take their steps, nor make a fresh buffer with a page form, and
+ * then makes no call; the twin: with protect, the page form is made and
+ * the create is called. */
+/* rules: MC-7 MC-8 AS-4 */
+static void test_native_missing_situation_steps(void **state)
+{
+	np_record r;
+	(void)state;
+	static const char create[] = "NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000 "
+				     "ProfileSize=0x100 BucketSize=4 BufferSize=0x2000 Buffer=>b:unmapped=1";
+	const char *lines[] = { "SetCpus Count=2", "SetIntervalElsewhere Interval=20000", create };
+	bent.set_cpus = NULL;
+	bent.set_interval_elsewhere = NULL;
+	bent.protect = NULL;
+	for (unsigned i = 0; i < 3; i++) {
+		assert_null(run_step(lines[i], &r, NULL));
+		assert_int_equal(r.outcome.kind, NP_RESULT_NOT_APPLICABLE);
+		assert_string_equal(r.why, "the implementation cannot take this step");
+	}
+	assert_int_equal(bend.creates, 0);
+	bent.protect = np_impl_model.protect;
+	assert_null(run_step(create, &r, NULL));
+	assert_int_equal(r.outcome.kind, NP_RESULT_STATUS);
+	assert_int_equal(r.outcome.code, NP_STATUS_ACCESS_VIOLATION);   /* CP-13 meets the page */
+	assert_int_equal(bend.creates, 1);
+}
+
 static void test_native_refused_state(void **state)
 {
 	np_record r;
@@ -458,6 +486,7 @@ static void test_native_run_outcomes(void **state)
 static const struct CMUnitTest tests[] = {
 	T(test_native_no_memory_is_not_applicable),
 	T(test_native_missing_simulation_steps),
+	T(test_native_missing_situation_steps),
 	T(test_native_no_process_handle_is_not_applicable),
 	T(test_native_refused_state),
 	T(test_native_not_exported),

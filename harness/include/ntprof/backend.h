@@ -18,6 +18,11 @@ typedef struct np_record {
 	char why[NP_TEXT_MAX];     /* NOT_APPLICABLE, STUB, CRASHED: the reason */
 } np_record;
 
+/* Why a step is not applicable when the implementation's table lacks the
+ * member it needs (NULL, or past the end of an ABI 1 table): the table
+ * says it cannot take the step, which is not an unanswered call. */
+#define NP_WHY_LACKING_OP "the implementation cannot take this step"
+
 typedef struct np_target {
 	np_ver version;
 	np_arch arch;

@@ -193,6 +193,18 @@ typedef struct ntprof_impl {
 	                                  NULL: all of them */
 	const char *emulates;          /* the targets emulated, in --target syntax (e.g. "1809/x64", or a
 	                                  comma list of what --target accepts); NULL: every target */
+
+	/* ABI 2 too: situations between two calls (SPEC.md MC-7, MC-8, AS-4).
+	 * An ABI 1 table ends before them; NULL makes a step that needs one not
+	 * applicable. set_cpus: processors 0 to cpus - 1 of each group are
+	 * active from now on. set_interval_elsewhere: another process holding
+	 * SeSystemProfilePrivilege calls NtSetIntervalProfile; the result is
+	 * that call's. protect: whole pages [addr, addr + size) of one region
+	 * the caller mapped become read-only (prot NTPROF_PROT_READ) or
+	 * inaccessible (prot 0): NONE, or NOT_APPLICABLE with why. */
+	ntprof_result (*set_cpus)(void *sys, unsigned cpus);
+	ntprof_result (*set_interval_elsewhere)(void *sys, uint32_t interval, uint32_t source);
+	ntprof_result (*protect)(void *sys, uint64_t addr, uint64_t size, unsigned prot);
 } ntprof_impl;
 
 /* What a shared object for `--backend dl:PATH.so` exports. */

@@ -53,6 +53,10 @@ typedef struct np_pointer_arg {
 	uint64_t number;       /* NP_PTR_NUMBER only */
 } np_pointer_arg;
 
+/* A fresh buffer's page form (AS-4): `>NAME:unmapped=N` or `:readonly=N`
+ * leaves page N of it inaccessible or read-only before the call. */
+typedef enum np_page_access { NP_PAGE_AS_IS, NP_PAGE_UNMAPPED, NP_PAGE_READONLY } np_page_access;
+
 /* Where a create's counters come from (NP_PARAM_BUFFER). */
 typedef enum np_buffer_form {
 	NP_BUFFER_FRESH,       /* `user` or >NAME: a fresh zero-filled buffer of BufferSize bytes */
@@ -81,6 +85,8 @@ typedef struct np_arg {
 			np_buffer_form form;
 			np_pointer_arg where;  /* NP_BUFFER_POINTER */
 			char name[NP_ARG_NAME_MAX];      /* >NAME captures it, NAME reuses it; "" for none */
+			np_page_access page_access;   /* NP_BUFFER_FRESH only */
+			uint32_t page;                /* the page it changes */
 		} buffer;                       /* BUFFER */
 		struct {
 			np_handle_kind symbol;

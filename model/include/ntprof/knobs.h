@@ -174,6 +174,10 @@ NP_VERSION_KNOB("K-FIX-1703", fixed_capacity_from, "CP-9", NP_V1703, "1703")
  * is 0xA0 bytes rather than 0x60. */
 NP_VERSION_KNOB("K-PPCA-WIDE-FROM", ppca_wide_from, "SY-9", NP_V2004, "2004")
 
+/* K-SANDBOX-CHECK (CP-22): the first version whose restricted callers include
+ * a sandboxed token of medium integrity or more (Windows 10's access check). */
+NP_VERSION_KNOB("K-SANDBOX-CHECK", sandbox_check, "CP-22", NP_V1507, "1507")
+
 /* K-INCLUSIVE-END (IN-4): the versions that count an interrupt exactly at RangeLimit. */
 NP_RANGE_KNOB("K-INCLUSIVE-END", inclusive, "IN-4", NP_V6_2, NP_V1803, "6.2..1803")
 

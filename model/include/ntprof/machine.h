@@ -22,7 +22,8 @@ extern "C" {
 #define NP_MAX_REGIONS     40u   /* a harness vector maps up to 32, the Trace* functions 1 (SY-25) */
 #define NP_MAX_EVENTS      32u
 #define NP_PAGE_SIZE       0x1000u
-#define NP_MAX_GROUPS      4u    /* processor groups modelled (MC-4) */
+#define NP_MAX_GROUPS      20u   /* processor groups of a 64-bit kernel from 6.2 (MC-4) */
+#define NP_MAX_GROUPS_6_1  4u    /* and of a 64-bit 6.1 kernel (MC-4) */
 #define NP_MAX_HANDLES     64u
 #define NP_MAX_PROFILES    NP_MAX_HANDLES  /* every handle may hold its own profile */
 
@@ -171,6 +172,8 @@ typedef struct np_machine {
 	unsigned current_group;    /* the group of the calling thread */
 	np_mode previous_mode;     /* user: the request came from user mode */
 	np_integrity integrity;
+	bool sandboxed;             /* CP-22: the token fails an access check for READ_CONTROL
+				    * to an object of medium integrity (a sandboxed token) */
 	bool profile_privilege;    /* SeSystemProfilePrivilege held and enabled */
 	np_tracing tracing;
 	uint32_t errata_interval;  /* SI-5: 0 = no cache-errata need (K-ERRATA default) */

@@ -39,6 +39,8 @@ static inline bool np_has_processor_groups(np_ver v, np_arch a)
 {
 	return a != NP_X86 && np_has_group_affinity(v);
 }
+/* MC-4: a 64-bit kernel allows 4 processor groups in 6.1 and 20 from 6.2. */
+static inline bool np_has_twenty_groups(np_ver v) { return v >= NP_V6_2; }
 
 /* CP-8, CP-9: the capacity check is fixed from K-FIX-1703 (1703 by default). */
 static inline bool np_capacity_check_fixed(const np_machine *m)

@@ -101,18 +101,15 @@ const char *np_known_value_parse(const char *text, np_known_value *v)
 	if (why)
 		return why;
 	for (unsigned i = used; i < n; i++) {
-		const char *eq = strchr(tok[i], '=');
-		if (!eq || eq == tok[i] || !eq[1])
+		np_pair o;
+		np_pair_split how = np_split_pair(tok[i], &o);
+		if (how == NP_PAIR_MALFORMED)
 			return "expected Name=Value out-values after the outcome";
 		if (v->nout == NP_MAX_OUTS)
 			return "too many out-values";
-		np_pair *o = &v->out[v->nout++];
-		size_t kn = (size_t)(eq - tok[i]);
-		if (kn >= sizeof o->name || strlen(eq + 1) >= sizeof o->value)
+		if (how == NP_PAIR_TOO_LONG)
 			return "out-value name or value too long";
-		memcpy(o->name, tok[i], kn);
-		o->name[kn] = '\0';
-		strcpy(o->value, eq + 1);
+		v->out[v->nout++] = o;
 	}
 	return NULL;
 }

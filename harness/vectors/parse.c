@@ -60,18 +60,27 @@ static void all_arches(np_applicability *a)
 		a->arch[i] = true;
 }
 
-const char *np_parse_given_pair(const char *token, np_pair *pair)
+np_pair_split np_split_pair(const char *token, np_pair *pair)
 {
 	const char *eq = strchr(token, '=');
 	if (!eq || eq == token || eq[1] == '\0')
-		return "expected KEY=VALUE";
+		return NP_PAIR_MALFORMED;
 	size_t n = (size_t)(eq - token);
 	if (n >= sizeof pair->name || strlen(eq + 1) >= sizeof pair->value)
-		return "key or value too long";
+		return NP_PAIR_TOO_LONG;
 	memcpy(pair->name, token, n);
 	pair->name[n] = '\0';
 	strcpy(pair->value, eq + 1);
-	return np_config_check(pair->name, pair->value);
+	return NP_PAIR_OK;
+}
+
+const char *np_parse_given_pair(const char *token, np_pair *pair)
+{
+	switch (np_split_pair(token, pair)) {
+	case NP_PAIR_MALFORMED: return "expected KEY=VALUE";
+	case NP_PAIR_TOO_LONG:  return "key or value too long";
+	default:                return np_config_check(pair->name, pair->value);
+	}
 }
 
 const char *np_parse_outcome(const char *const *tok, unsigned ntok, unsigned *used, np_outcome *out)
@@ -139,18 +148,15 @@ static const char *parse_expect(char **tok, unsigned n, bool alternative, np_exp
 			if (!np_copy_text(e->flag, sizeof e->flag, tok[i] + 5))
 				return "flag name too long";
 		} else {
-			const char *eq = strchr(tok[i], '=');
-			if (!eq || eq == tok[i] || eq[1] == '\0')
+			np_pair o;
+			np_pair_split how = np_split_pair(tok[i], &o);
+			if (how == NP_PAIR_MALFORMED)
 				return "expected Name=Value, `on RANGE`, arch=LIST or flag=NAME";
 			if (e->nout == NP_MAX_OUTS)
 				return "too many out-values";
-			np_pair *o = &e->out[e->nout++];
-			size_t kn = (size_t)(eq - tok[i]);
-			if (kn >= sizeof o->name || strlen(eq + 1) >= sizeof o->value)
+			if (how == NP_PAIR_TOO_LONG)
 				return "out-value name or value too long";
-			memcpy(o->name, tok[i], kn);
-			o->name[kn] = '\0';
-			strcpy(o->value, eq + 1);
+			e->out[e->nout++] = o;
 		}
 	}
 	if (alternative && e->flag[0] == '\0')

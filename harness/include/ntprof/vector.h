@@ -119,6 +119,9 @@ const char *np_parse_step(const char *line, np_step *step);
 const char *np_step_type(np_step *step);
 /* A parameter's typed value in a step np_parse_step or np_step_type read. */
 const np_arg *np_step_value(const np_step *step, const char *param);
+/* NAME=VALUE split into pair: both parts non-empty, each fitting. */
+typedef enum np_pair_split { NP_PAIR_OK, NP_PAIR_MALFORMED, NP_PAIR_TOO_LONG } np_pair_split;
+np_pair_split np_split_pair(const char *token, np_pair *pair);
 const char *np_parse_given_pair(const char *token, np_pair *pair);
 const char *np_parse_outcome(const char *const *tok, unsigned ntok, unsigned *used, np_outcome *out);
 /* np_parse_range, for a RANGE, is the version table's (ntprof/version.h). */

@@ -37,13 +37,13 @@ np_result np_elsewhere_set_interval(np_machine *m, uint32_t interval, uint32_t s
 	return r;
 }
 
-/* A started profile counts through the kernel's view of its region's
- * storage (ST-5), which a split would move. */
+/* A started profile counts through its region's storage (ST-5), which a
+ * split would move (by guest address: host blocks have no order). */
 static bool region_locked(const np_machine *m, const np_region *r)
 {
 	for (unsigned i = 0; i < NP_MAX_PROFILES; i++) {
-		const uint8_t *v = m->profile[i].mapped;
-		if (v && v >= r->bytes && v < r->bytes + r->size)
+		const np_profile *p = &m->profile[i];
+		if (p->mapped && p->buffer >= r->base && p->buffer < r->base + r->size)
 			return true;
 	}
 	return false;

@@ -232,6 +232,109 @@ static void test_elsewhere_protect_create_and_start(void **state)
 	assert_status(np_nt_start_profile(m, h), NP_STATUS_ACCESS_VIOLATION);
 }
 
+
+/* AS-4, ST-5: the started profile in the last of the NP_MAX_PROFILES slots
+ * holds its buffer locked as one in the first does; the twin: stopped, the
+ * same buffer can be changed. */
+/* rules: AS-4 ST-5 */
+static void test_elsewhere_protect_locked_by_last_slot(void **state)
+{
+	np_machine *m = *state;
+	uint64_t h = 0;
+	for (unsigned i = 0; i < NP_MAX_PROFILES; i++)
+		assert_status(create(m, BUF_LEN, NP_AFFINITY_ALL, &h), NP_STATUS_SUCCESS);
+	assert_status(np_nt_start_profile(m, h), NP_STATUS_SUCCESS);
+	assert_true(m->profile[NP_MAX_PROFILES - 1].started);
+	assert_not_applicable(np_elsewhere_protect(m, BUF + 0x1000, 0x1000, 0));
+	assert_status(np_nt_stop_profile(m, h), NP_STATUS_SUCCESS);
+	assert_none(np_elsewhere_protect(m, BUF + 0x1000, 0x1000, 0));
+}
+
+/* AS-4: a started profile locks only its own region: the page mapped right
+ * before its buffer ends where the buffer starts and can still be changed
+ * (the twin: the buffer's own page cannot); a range in no region is refused
+ * whatever profile is started. */
+/* rules: AS-4 */
+static void test_elsewhere_protect_next_to_locked(void **state)
+{
+	np_machine *m = *state;
+	uint64_t h;
+	uint32_t one = 1;
+	assert_null(np_mem_map(m, BUF - NP_PAGE_SIZE, NP_PAGE_SIZE, NP_PROT_READ | NP_PROT_WRITE, 0, 0));
+	assert_status(create(m, BUF_LEN, NP_AFFINITY_ALL, &h), NP_STATUS_SUCCESS);
+	assert_status(np_nt_start_profile(m, h), NP_STATUS_SUCCESS);
+	assert_none(np_elsewhere_protect(m, BUF - NP_PAGE_SIZE, NP_PAGE_SIZE, NP_PROT_READ));
+	assert_false(np_mem_write(m, BUF - NP_PAGE_SIZE, &one, sizeof one));
+	assert_not_applicable(np_elsewhere_protect(m, BUF, NP_PAGE_SIZE, NP_PROT_READ));
+	assert_true(np_mem_write(m, BUF, &one, sizeof one));
+	assert_not_applicable(np_elsewhere_protect(m, 0x5000000, NP_PAGE_SIZE, 0));
+}
+
+/* Maps 16-byte regions, out of everyone's way, until count are mapped. */
+static void map_until(np_machine *m, unsigned count)
+{
+	while (m->mem.count < count)
+		assert_null(np_mem_map(m, 0x40000000ull + 0x10000ull * m->mem.count, 16,
+				       NP_PROT_READ | NP_PROT_WRITE, 0, 0));
+}
+
+/* AS-4: a split of one region into three needs two more of the
+ * NP_MAX_REGIONS slots: with one free it is refused and the region is left
+ * whole (its middle page still writable, its last bytes kept). */
+/* rules: AS-4 */
+static void test_elsewhere_protect_one_slot_free(void **state)
+{
+	np_machine *m = *state;
+	uint32_t one = 1, two = 2, v = 0;
+	assert_true(np_mem_write(m, BUF + 0x2FFC, &two, sizeof two));
+	map_until(m, NP_MAX_REGIONS - 1);
+	np_result r = np_elsewhere_protect(m, BUF + 0x1000, 0x1000, NP_PROT_READ);
+	assert_not_applicable(r);
+	assert_string_equal(r.why, "too many mapped regions");
+	assert_int_equal(m->mem.count, NP_MAX_REGIONS - 1);
+	assert_true(np_mem_write(m, BUF + 0x1000, &one, sizeof one));
+	assert_true(np_mem_read(m, BUF + 0x2FFC, &v, sizeof v));
+	assert_int_equal(v, 2);
+}
+
+/* AS-4: the twin of the above: with exactly two slots free the split
+ * succeeds and keeps every piece, the bytes after the page where they were. */
+/* rules: AS-4 */
+static void test_elsewhere_protect_two_slots_free(void **state)
+{
+	np_machine *m = *state;
+	uint32_t one = 1, two = 2, v = 0;
+	assert_true(np_mem_write(m, BUF + 0x2FFC, &two, sizeof two));
+	map_until(m, NP_MAX_REGIONS - 2);
+	assert_none(np_elsewhere_protect(m, BUF + 0x1000, 0x1000, NP_PROT_READ));
+	assert_int_equal(m->mem.count, NP_MAX_REGIONS);
+	assert_true(np_mem_write(m, BUF, &one, sizeof one));
+	assert_false(np_mem_write(m, BUF + 0x1000, &one, sizeof one));
+	assert_true(np_mem_read(m, BUF + 0x2FFC, &v, sizeof v));
+	assert_int_equal(v, 2);
+	assert_true(np_mem_write(m, BUF + 0x2FFC, &one, sizeof one));
+}
+
+/* AS-4: a region both locked by a started profile and without two free
+ * slots is named refused for the lock, which no freed slot would lift;
+ * the twin: stopped, the same change is refused for the slots. */
+/* rules: AS-4 ST-5 */
+static void test_elsewhere_protect_locked_reason(void **state)
+{
+	np_machine *m = *state;
+	uint64_t h;
+	assert_status(create(m, BUF_LEN, NP_AFFINITY_ALL, &h), NP_STATUS_SUCCESS);
+	assert_status(np_nt_start_profile(m, h), NP_STATUS_SUCCESS);
+	map_until(m, NP_MAX_REGIONS - 1);
+	np_result r = np_elsewhere_protect(m, BUF + 0x1000, 0x1000, 0);
+	assert_not_applicable(r);
+	assert_non_null(strstr(r.why, "started profile"));
+	assert_status(np_nt_stop_profile(m, h), NP_STATUS_SUCCESS);
+	r = np_elsewhere_protect(m, BUF + 0x1000, 0x1000, 0);
+	assert_not_applicable(r);
+	assert_string_equal(r.why, "too many mapped regions");
+}
+
 #define T(f, s) cmocka_unit_test_setup_teardown(f, setup_##s, teardown)
 static const struct CMUnitTest tests[] = {
 	T(test_elsewhere_cpus_read_at_start, x86_4_0sp4),
@@ -246,6 +349,11 @@ static const struct CMUnitTest tests[] = {
 	T(test_elsewhere_protect_keeps_freed, x64_6_0),
 	T(test_elsewhere_protect_create_and_start, x64_1507),
 	T(test_elsewhere_protect_create_and_start, x86_4_0sp4),
+	T(test_elsewhere_protect_locked_by_last_slot, x64_1507),
+	T(test_elsewhere_protect_next_to_locked, x86_6_2),
+	T(test_elsewhere_protect_one_slot_free, x64_6_0),
+	T(test_elsewhere_protect_two_slots_free, x64_6_0),
+	T(test_elsewhere_protect_locked_reason, x64_1507),
 };
 
 NP_TEST_MAIN(tests)

@@ -272,8 +272,8 @@ static void test_machine_set_cpus_new_processors_take_interval(void **state)
 	assert_int_equal(m->hal.source[NP_HAL_SOURCES - 1].interval[NP_MAX_CPUS - 1], 5678);
 }
 
-/* MC-4: a 64-bit 6.1 kernel takes 4 groups, from 6.2 20; the twin: 5 on
- * 6.2 is fine where 6.1 refuses it. */
+/* MC-4: a 64-bit 6.1 kernel takes 4 groups, from 6.2 20, and 6.0 none;
+ * the twin: 5 on 6.2 is fine where 6.1 and 6.0 refuse it. */
 /* rules: MC-4 */
 static void test_machine_groups_by_version(void **state)
 {
@@ -285,6 +285,11 @@ static void test_machine_groups_by_version(void **state)
 	assert_string_equal(np_machine_set_groups(m, NP_MAX_GROUPS_6_1 + 1),
 			    "a 6.1 kernel has at most 4 processor groups (MC-4)");
 	assert_int_equal(m->groups, NP_MAX_GROUPS_6_1);
+	np_machine_fini(m);
+	/* before 6.1 a count above 4 is refused for having no groups at all */
+	assert_null(np_machine_init(m, NP_V6_0, NP_X64));
+	assert_string_equal(np_machine_set_groups(m, NP_MAX_GROUPS_6_1 + 1),
+			    "processor groups exist on x64 from 6.1 (MC-4)");
 	np_machine_fini(m);
 	assert_null(np_machine_init(m, NP_V6_2, NP_WOW64));
 	assert_null(np_machine_set_groups(m, NP_MAX_GROUPS_6_1 + 1));

@@ -1100,6 +1100,29 @@ static void test_in_runs_processor_just_past(void **state)
 	assert_int_equal(counted, 0);
 }
 
+/* MC-4: the same past the last of the 20 groups of a 64-bit kernel from
+ * 6.2, where no group has room for a processor mask; the twin: group 19
+ * exists, and a profile on group 0's processors does not count there. */
+/* rules: MC-4 */
+static void test_in_runs_group_past_twenty(void **state)
+{
+	np_machine *m = *state;
+	assert_null(np_machine_set_groups(m, NP_MAX_GROUPS));
+	start(m, simple(m, BUF));
+	uint64_t pcs[1] = { REGION }, counted = 7;
+	np_interrupt irq = { .source = NP_PROFILE_TIME, .group = NP_MAX_GROUPS,
+			     .process = NP_PROCESS_CURRENT };
+	assert_int_equal(np_profile_interrupts(m, &irq, pcs, 1, &counted).kind, NP_RESULT_NOT_APPLICABLE);
+	assert_int_equal(counted, 0);
+	irq.group = NP_MAX_GROUPS - 1;
+	counted = 7;
+	assert_int_equal(np_profile_interrupts(m, &irq, pcs, 1, &counted).kind, NP_RESULT_NONE);
+	assert_int_equal(counted, 0);
+	irq.group = 0;
+	assert_int_equal(np_profile_interrupts(m, &irq, pcs, 1, &counted).kind, NP_RESULT_NONE);
+	assert_int_equal(counted, 1);
+}
+
 /* IN-7 first, then the processor, then IN-2's 3.10 source: which check
  * answers when several fail at once. */
 /* rules: IN-7 IN-2 */
@@ -1174,6 +1197,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_in_runs_corruption_kept, x64_6_1),
 	T(test_in_runs_segment_profile, x86_6_1),
 	T(test_in_runs_processor_just_past, x64_6_1),
+	T(test_in_runs_group_past_twenty, x64_6_2),
 	T(test_in_order_of_refusals, x86_3_10),
 	T(test_in_runs_read_n_pcs, x64_6_1),
 };

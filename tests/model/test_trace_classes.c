@@ -257,6 +257,23 @@ static void test_query_version_info(void **state)
 	np_machine_fini(m);
 }
 
+/* TR-16, TR-17: the wrapper writes *ReturnLength and the answer in user
+ * mode, so an address it cannot write faults in the caller, which is no
+ * status the model gives: not applicable. UNMAPPED is a page nothing maps;
+ * the twins above write through PAGE and RETLEN. */
+#define UNMAPPED 0x40000u
+/* rules: TR-16 TR-17 */
+static void test_query_caller_faults(void **state)
+{
+	np_machine *m = *state;
+	boot(m, NP_V1507, NP_X64);
+	assert_na(np_trace_query_information(m, 0, 4, PAGE, 0x20, UNMAPPED));
+	assert_na(np_trace_query_information(m, 0, 0x0B, PAGE, 8, UNMAPPED));
+	assert_na(np_trace_query_information(m, 0, 0x0B, UNMAPPED, 8, RETLEN));
+	assert_int_equal(rd32(m, RETLEN), 8);   /* *ReturnLength came first */
+	np_machine_fini(m);
+}
+
 /* TR-18: NtTraceControl's classes and the kernel-bound ones stop the model. */
 /* rules: TR-18 */
 static void test_outside_the_model(void **state)
@@ -354,6 +371,7 @@ static void test_pebs_subclass_refusals(void **state)
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup_blank, teardown)
 static const struct CMUnitTest tests[] = {
+	T(test_query_caller_faults),
 	T(test_set_class_dispatch_whole_table),
 	T(test_query_class_dispatch_whole_table),
 	T(test_set_class_before_session),

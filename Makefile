@@ -8,17 +8,17 @@
 #   make check        Kyua suite, plain build, sanitizer build (build/asan) and
 #                     coverage build (build/cov, gated: 100% lines and 95% branches
 #                     of model/), and the Windows exe under Wine (plain suite,
-#                     tests/cli/test_wine.sh), the fuzzers over their corpora
+#                     conformance/cli/test_wine.sh), the fuzzers over their corpora
 #                     (test_fuzz_corpus.sh), the plain tree under valgrind; the
 #                     trees built at once, the suites two at a time (tools/check.sh)
 #   make test         the quick loop: the plain tree's suite but Wine, the fuzzers'
-#                     corpora and the golden outputs (build/tests/Kyuafile.test)
+#                     corpora and the golden outputs (build/conformance/Kyuafile.test)
 #   make coverage     Kyua suite on a --coverage build, lcov report of model/
 #                     (build/coverage/index.html), with the same gate
 #   make bench        build/bench/bench: the model's speed (not a test)
 #   make mutants      mutation testing of model/, build/reports/mutants.txt
 #                     (not part of check, which only checks its equivalence list,
-#                     tests/cli/test_mutants_list.sh; MUTANTS_FILTER=REGEX runs a subset)
+#                     conformance/cli/test_mutants_list.sh; MUTANTS_FILTER=REGEX runs a subset)
 #   make fuzz         each libFuzzer fuzzer (build/fuzz) for FUZZ_SECONDS (not a test)
 #   make valgrind     the test programs and ntprof under valgrind's memcheck (tools/valgrind.sh)
 #   make install      PREFIX (default /usr/local) under DESTDIR; LIBDIR, MANDIR
@@ -50,7 +50,7 @@ DESTDIR  =
 
 # Debian packages `make deps` provides: the test tools, the mingw-w64 cross
 # compilers of `make windows` and Wine, under which make check runs the exe,
-# and what the packaging tests use (tests/cli/test_install.sh, test_man.sh).
+# and what the packaging tests use (conformance/cli/test_install.sh, test_man.sh).
 DEB_PACKAGES = libcmocka-dev kyua lcov gcc-mingw-w64-x86-64-win32 gcc-mingw-w64-i686-win32 \
 	wine wine64 clang-14 libclang-rt-14-dev valgrind \
 	g++ pkg-config mandoc groff-base
@@ -84,7 +84,7 @@ export KYUA_FLAGS
 NP_WERROR   = $(if $(filter 0,$(WERROR)),,-Werror)
 # The debug information names sources relative to the tree, not by its
 # absolute path, so that two builds of one commit in two directories give the
-# same bytes (tests/cli/test_reproducible.sh builds without it to show that).
+# same bytes (conformance/cli/test_reproducible.sh builds without it to show that).
 NP_PREFIX_MAP = -fdebug-prefix-map=$(ROOT)=.
 NP_CFLAGS   = -std=c11 -Wall -Wextra $(NP_WERROR) $(NP_PREFIX_MAP)
 NP_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Imodel/include -Imodel
@@ -107,7 +107,7 @@ B = build/asan
 VARIANT_CFLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 VARIANT_LDFLAGS = $(VARIANT_CFLAGS)
 else ifeq ($(VARIANT),fuzz)
-# The fuzzers (tests/fuzz/fuzz_*.c): everything instrumented for
+# The fuzzers (conformance/fuzz/fuzz_*.c): everything instrumented for
 # libFuzzer's coverage feedback; only the fuzzers link its main().
 B = build/fuzz
 override CC = $(FUZZ_CC)
@@ -133,9 +133,9 @@ HARNESS_SRC := $(filter-out harness/win/% harness/impl_helpers/%,$(wildcard harn
 # symbols hidden there; C99, as the header promises.
 HELPERS_SRC := $(wildcard harness/impl_helpers/*.c)
 HELPERS_OBJ := $(HELPERS_SRC:%.c=$(B)/pic/%.o)
-# The tests, laid out like the code (tests/README.md): CMocka programs of
+# The tests, laid out like the code (conformance/README.md): CMocka programs of
 # model/ and of harness/, and the shell scripts that run ntprof or the tools.
-TEST_SRC    := $(wildcard tests/model/test_*.c tests/harness/test_*.c)
+TEST_SRC    := $(wildcard conformance/model/test_*.c conformance/harness/test_*.c)
 # test_wine.sh and test_wine_restore.sh run the Windows exe, test_export_wine.sh
 # an exported C test under Wine, test_fuzz_corpus.sh the fuzzers,
 # test_golden.sh the outputs of every command (tools/golden.sh), and
@@ -143,41 +143,41 @@ TEST_SRC    := $(wildcard tests/model/test_*.c tests/harness/test_*.c)
 # are the same for every tree: the plain tree runs them, the others do not,
 # and neither does `make test`, the quick loop (they need other trees or
 # take most of the suite's time).
-SLOW_SH     := tests/cli/test_wine.sh tests/cli/test_wine_restore.sh tests/cli/test_fuzz_corpus.sh \
-	tests/cli/test_export_wine.sh \
-	tests/cli/test_golden.sh tests/cli/test_install.sh tests/cli/test_reproducible.sh
-TEST_SH     := $(filter-out $(if $(VARIANT),$(SLOW_SH)),$(wildcard tests/cli/*.sh))
+SLOW_SH     := conformance/cli/test_wine.sh conformance/cli/test_wine_restore.sh conformance/cli/test_fuzz_corpus.sh \
+	conformance/cli/test_export_wine.sh \
+	conformance/cli/test_golden.sh conformance/cli/test_install.sh conformance/cli/test_reproducible.sh
+TEST_SH     := $(filter-out $(if $(VARIANT),$(SLOW_SH)),$(wildcard conformance/cli/*.sh))
 
 MODEL_OBJ   := $(MODEL_SRC:%.c=$(B)/%.o)
 HARNESS_OBJ := $(HARNESS_SRC:%.c=$(B)/%.o)
 # Test programs link the harness too, minus its main().
 HARNESS_LIB := $(filter-out $(B)/harness/cli/main.o,$(HARNESS_OBJ))
 TEST_BIN    := $(TEST_SRC:%.c=$(B)/%)
-# Shared objects for `--backend dl:` (tests/cli/test_dl.sh): each carries
+# Shared objects for `--backend dl:` (conformance/cli/test_dl.sh): each carries
 # its own position-independent copy of the model.
-DL_SRC      := $(wildcard tests/dl/dl_*.c)
+DL_SRC      := $(wildcard conformance/dl/dl_*.c)
 DL_SO       := $(DL_SRC:%.c=$(B)/%.so)
 PIC_OBJ     := $(patsubst %.c,$(B)/pic/%.o,$(MODEL_SRC) harness/run/impl_model.c)
 TEST_SCRIPT := $(TEST_SH:%=$(B)/%)
-# The JSON Schema validator the schema test runs (tests/cli/test_schema.sh).
-SCHEMA_CHECK := $(B)/tests/schema/json_schema_check
+# The JSON Schema validator the schema test runs (conformance/cli/test_schema.sh).
+SCHEMA_CHECK := $(B)/conformance/schema/json_schema_check
 # The benchmark (bench/): built with the tests, so that it keeps
 # compiling under every compiler and tree, and run only by `make bench`.
 BENCH_SRC   := $(wildcard bench/*.c)
 BENCH_BIN   := $(BENCH_SRC:%.c=$(B)/%)
-# libFuzzer fuzzers (VARIANT=fuzz only); seed corpora in tests/fuzz/NAME/.
-FUZZ_SRC    := $(wildcard tests/fuzz/fuzz_*.c)
+# libFuzzer fuzzers (VARIANT=fuzz only); seed corpora in conformance/fuzz/NAME/.
+FUZZ_SRC    := $(wildcard conformance/fuzz/fuzz_*.c)
 FUZZ_BIN    := $(FUZZ_SRC:%.c=$(B)/%)
 LIB         := $(B)/libntprof.a
 HELPERS_LIB := $(B)/libntprof_impl_helpers.a
 # examples/impl_minimal.c, an implementation of the interval calls on the
 # helpers, as a dl: object, and its twin with a deliberate bug
-# (tests/cli/test_impl_example.sh runs both).
+# (conformance/cli/test_impl_example.sh runs both).
 EXAMPLE_SO  := $(B)/examples/impl_minimal.so $(B)/examples/impl_minimal_bug.so
 PROGRAM     := $(B)/ntprof
-# Kyua's lists of programs: one Kyuafile per folder of $(B)/tests, and the
+# Kyua's lists of programs: one Kyuafile per folder of $(B)/conformance, and the
 # whole suite (Kyuafile) or all but SLOW_SH (Kyuafile.test, `make test`).
-KYUAFILES   := $(addprefix $(B)/tests/,Kyuafile Kyuafile.test model/Kyuafile harness/Kyuafile \
+KYUAFILES   := $(addprefix $(B)/conformance/,Kyuafile Kyuafile.test model/Kyuafile harness/Kyuafile \
 	cli/Kyuafile cli/Kyuafile.test)
 
 ALL_CFLAGS  = $(NP_CPPFLAGS) $(CPPFLAGS) $(NP_CFLAGS) $(CFLAGS) $(VARIANT_CFLAGS)
@@ -189,10 +189,10 @@ ALL_LDFLAGS = $(LDFLAGS) $(VARIANT_LDFLAGS)
 # in datadir once installed. The test programs, never installed, name the tree.
 HARNESS_DEFS = -Iharness/include -Iharness -DNTPROF_DATADIR="\"$(datadir)\"" \
 	-DNTPROF_VERSION="\"$(VERSION)\""
-TEST_DEFS    = -DNTPROF_SOURCE_ROOT="\"$(ROOT)\"" -Itests
+TEST_DEFS    = -DNTPROF_SOURCE_ROOT="\"$(ROOT)\"" -Iconformance
 # private: prerequisites (the flags stamp below) must not inherit these.
 $(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
-$(B)/tests/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) $(TEST_DEFS)
+$(B)/conformance/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) $(TEST_DEFS)
 
 .PHONY: all lib tests run check coverage bench mutants fuzz fuzzers valgrind install uninstall \
 	clean deps help windows FORCE
@@ -229,7 +229,7 @@ $(HELPERS_LIB): $(HELPERS_OBJ)
 	$(AR) rcs $@ $^
 
 # Static pattern rules: a plain pattern would also match test_x.o itself.
-# The helpers' archive is there for their own tests (tests/harness/test_impl_helpers_*).
+# The helpers' archive is there for their own tests (conformance/harness/test_impl_helpers_*).
 $(TEST_BIN): $(B)/%: $(B)/%.o $(HARNESS_LIB) $(LIB) $(HELPERS_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
@@ -270,12 +270,12 @@ $(B)/examples/impl_minimal_bug.so: examples/impl_minimal.c $(HELPERS_LIB) $(FLAG
 kyua_atf     = $(foreach t,$(notdir $(1)),"atf_test_program{name='$t', timeout=$(TEST_TIMEOUT)}")
 kyua_plain   = $(foreach t,$(notdir $(1)),"plain_test_program{name='$t', timeout=$(TEST_TIMEOUT)}")
 kyua_include = $(foreach f,$(1),"include('$f')")
-$(B)/tests/Kyuafile:          KYUA_LINES = $(call kyua_include,model/Kyuafile harness/Kyuafile cli/Kyuafile)
-$(B)/tests/Kyuafile.test:     KYUA_LINES = $(call kyua_include,model/Kyuafile harness/Kyuafile cli/Kyuafile.test)
-$(B)/tests/model/Kyuafile:    KYUA_LINES = $(call kyua_atf,$(filter $(B)/tests/model/%,$(TEST_BIN)))
-$(B)/tests/harness/Kyuafile:  KYUA_LINES = $(call kyua_atf,$(filter $(B)/tests/harness/%,$(TEST_BIN)))
-$(B)/tests/cli/Kyuafile:      KYUA_LINES = $(call kyua_plain,$(TEST_SCRIPT))
-$(B)/tests/cli/Kyuafile.test: KYUA_LINES = $(call kyua_plain,$(filter-out $(SLOW_SH:%=$(B)/%),$(TEST_SCRIPT)))
+$(B)/conformance/Kyuafile:          KYUA_LINES = $(call kyua_include,model/Kyuafile harness/Kyuafile cli/Kyuafile)
+$(B)/conformance/Kyuafile.test:     KYUA_LINES = $(call kyua_include,model/Kyuafile harness/Kyuafile cli/Kyuafile.test)
+$(B)/conformance/model/Kyuafile:    KYUA_LINES = $(call kyua_atf,$(filter $(B)/conformance/model/%,$(TEST_BIN)))
+$(B)/conformance/harness/Kyuafile:  KYUA_LINES = $(call kyua_atf,$(filter $(B)/conformance/harness/%,$(TEST_BIN)))
+$(B)/conformance/cli/Kyuafile:      KYUA_LINES = $(call kyua_plain,$(TEST_SCRIPT))
+$(B)/conformance/cli/Kyuafile.test: KYUA_LINES = $(call kyua_plain,$(filter-out $(SLOW_SH:%=$(B)/%),$(TEST_SCRIPT)))
 $(KYUAFILES): FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "syntax(2)" "test_suite('ntprof')" $(KYUA_LINES) > $@.tmp
@@ -300,7 +300,7 @@ fuzzers: $(FUZZ_BIN)
 fuzz: deps
 	+@$(SUBMAKE) VARIANT=fuzz fuzzers
 	@FUZZ_RUNS='$(FUZZ_RUNS)' FUZZ_JOBS='$(FUZZ_JOBS)' \
-		tools/fuzz.sh $(ROOT) $(ROOT)/build/fuzz/tests/fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
+		tools/fuzz.sh $(ROOT) $(ROOT)/build/fuzz/conformance/fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
 # Run only here, never by `make check`: it prints figures and exits 0.
 bench: $(BENCH_BIN)
@@ -321,7 +321,7 @@ WIN_CFLAGS   = -std=c11 -Wall -Wextra $(NP_WERROR) -O2 -D__USE_MINGW_ANSI_STDIO=
 WIN_CPPFLAGS = -Imodel/include -Imodel -Iharness/include -Iharness -DNTPROF_EMBEDDED_FIXTURES \
 	-DNTPROF_DATADIR="\".\"" -DNTPROF_VERSION="\"$(VERSION)\""
 WIN_LDFLAGS  = -static
-# Pinned, and checked by tests/cli/test_wine.sh (objdump -p): the i686 exe is
+# Pinned, and checked by conformance/cli/test_wine.sh (objdump -p): the i686 exe is
 # not large-address-aware, so that under WOW64 its addresses end at 2 GiB and
 # the `kernel` pointer (0x80001000, harness/run/interpreter_args.c) is
 # unmapped to it, as a kernel address is. The x86_64 exe is always
@@ -331,8 +331,8 @@ WIN_LDFLAGS_i686   = -Wl,--disable-large-address-aware
 WIN_WINDRES_x86_64 = x86_64-w64-mingw32-windres
 WIN_WINDRES_i686   = i686-w64-mingw32-windres
 
-windows: $(WIN_ARCHES:%=build/win/%/ntprof.exe) $(WIN_ARCHES:%=build/win/%/tests/win/ntdll_standin.dll) \
-	$(WIN_ARCHES:%=build/win/%/tests/win/ntdll_strict.dll)
+windows: $(WIN_ARCHES:%=build/win/%/ntprof.exe) $(WIN_ARCHES:%=build/win/%/conformance/win/ntdll_standin.dll) \
+	$(WIN_ARCHES:%=build/win/%/conformance/win/ntdll_strict.dll)
 
 # Always regenerated; the script replaces the file only when a fixture
 # changed (or one was added or removed), so objects rebuild only then.
@@ -356,17 +356,17 @@ build/win/$(1)/ntprof.res.o: harness/win/ntprof.rc harness/win/ntprof.manifest
 build/win/$(1)/ntprof.exe: $(WIN_SRC:%.c=build/win/$(1)/%.o) build/win/$(1)/fixtures_embedded.o \
 		build/win/$(1)/ntprof.res.o
 	$$(WIN_CC_$(1)) $$(WIN_LDFLAGS) $$(WIN_LDFLAGS_$(1)) -o $$@ $$^
-# The stand-in for ntdll's interval calls (tests/win/ntdll_standin.c), which
-# tests/cli/test_wine_restore.sh has the exe bind through NTPROF_NTDLL. --kill-at:
+# The stand-in for ntdll's interval calls (conformance/win/ntdll_standin.c), which
+# conformance/cli/test_wine_restore.sh has the exe bind through NTPROF_NTDLL. --kill-at:
 # i686 exports by the plain name, as ntdll does, not NAME@8.
-build/win/$(1)/tests/win/ntdll_standin.dll: build/win/$(1)/tests/win/ntdll_standin.o
+build/win/$(1)/conformance/win/ntdll_standin.dll: build/win/$(1)/conformance/win/ntdll_standin.o
 	$$(WIN_CC_$(1)) $$(WIN_LDFLAGS) -shared -Wl,--kill-at -o $$@ $$^
-# NtClose as under strict handle checking (tests/win/ntdll_strict.c), for
-# tests/cli/test_wine.sh.
-build/win/$(1)/tests/win/ntdll_strict.dll: build/win/$(1)/tests/win/ntdll_strict.o
+# NtClose as under strict handle checking (conformance/win/ntdll_strict.c), for
+# conformance/cli/test_wine.sh.
+build/win/$(1)/conformance/win/ntdll_strict.dll: build/win/$(1)/conformance/win/ntdll_strict.o
 	$$(WIN_CC_$(1)) $$(WIN_LDFLAGS) -shared -Wl,--kill-at -o $$@ $$^
--include $(WIN_SRC:%.c=build/win/$(1)/%.d) build/win/$(1)/tests/win/ntdll_standin.d \
-	build/win/$(1)/tests/win/ntdll_strict.d
+-include $(WIN_SRC:%.c=build/win/$(1)/%.d) build/win/$(1)/conformance/win/ntdll_standin.d \
+	build/win/$(1)/conformance/win/ntdll_strict.d
 endef
 $(foreach a,$(WIN_ARCHES),$(eval $(call WIN_ARCH_RULES,$(a))))
 

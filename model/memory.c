@@ -133,7 +133,7 @@ void np_region_copy_in(np_region *r, uint64_t off, const void *data, size_t len)
 /* Zeroes [off, off+len) of a region. A page of a large region that was
  * never written and whose fill is zero reads as zeros already and is not
  * made: ST-8 zeroes a whole profile buffer, up to 4 GiB, and made every
- * page of it (tests/fuzz/fuzz_model.c ran out of memory on 1.5 GiB). */
+ * page of it (conformance/fuzz/fuzz_model.c ran out of memory on 1.5 GiB). */
 void np_region_zero(np_region *r, uint64_t off, uint64_t len)
 {
 	static const uint8_t zeros[NP_PAGE_SIZE];

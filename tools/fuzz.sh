@@ -3,8 +3,8 @@
 # fuzz.sh ROOT FUZZ_DIR SECONDS [NAME...]
 #     Runs each libFuzzer fuzzer FUZZ_DIR/fuzz_NAME (default: all) for
 #     SECONDS, two at a time (FUZZ_JOBS, a pool), from its seeds in
-#     ROOT/tests/fuzz/NAME/ and the directories tests/fuzz/SEEDS
-#     names (the malformed files of tests/data/bad*/). What it learns goes to
+#     ROOT/conformance/fuzz/NAME/ and the directories conformance/fuzz/SEEDS
+#     names (the malformed files of conformance/data/bad*/). What it learns goes to
 #     FUZZ_DIR/corpus/NAME/ (kept between runs), a finding to
 #     FUZZ_DIR/findings/NAME-*: add it to the seeds once fixed, as the
 #     regression input `make check` replays. Prints one line per fuzzer:
@@ -23,10 +23,10 @@ if [ -z "$names" ]; then
 	done
 fi
 
-# tests/fuzz/NAME/ and the directories tests/fuzz/SEEDS adds.
+# conformance/fuzz/NAME/ and the directories conformance/fuzz/SEEDS adds.
 seeds_of() {
-	echo "$root/tests/fuzz/$1"
-	sed -n "s|^$1 ||p" "$root/tests/fuzz/SEEDS" | tr ' ' '\n' | sed "s|^|$root/|"
+	echo "$root/conformance/fuzz/$1"
+	sed -n "s|^$1 ||p" "$root/conformance/fuzz/SEEDS" | tr ' ' '\n' | sed "s|^|$root/|"
 }
 
 one() {

@@ -51,8 +51,8 @@ now=$work/now.sums
 unlined() {
 	case $1 in
 	trace|explain-*)
-		sed -e 's%<a href="\.\./\.\./\(model\|harness\|tests\|bench\|tools\)/[A-Za-z0-9_/.]*#L[0-9]*">[0-9]*</a>,\{0,1\}%%g' \
-		    -e 's#\(\(model\|harness\|tests\|bench\|tools\)/[A-Za-z0-9_/.]*\):[0-9][0-9,]*#\1#g' ;;
+		sed -e 's%<a href="\.\./\.\./\(model\|harness\|conformance\|bench\|tools\)/[A-Za-z0-9_/.]*#L[0-9]*">[0-9]*</a>,\{0,1\}%%g' \
+		    -e 's#\(\(model\|harness\|conformance\|bench\|tools\)/[A-Za-z0-9_/.]*\):[0-9][0-9,]*#\1#g' ;;
 	*)	cat ;;
 	esac
 }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # kyua-suite.sh LABEL BUILD_DIR TALLY [KYUAFILE]
-#     Runs the Kyua suite of one build tree: BUILD_DIR/tests/KYUAFILE
+#     Runs the Kyua suite of one build tree: BUILD_DIR/conformance/KYUAFILE
 #     (default Kyuafile, the whole suite; Kyuafile.test is `make test`'s
 #     part), results in BUILD_DIR/results-LABEL.db, so that two suites of one
 #     tree can run at once; appends one summary line to TALLY.
@@ -29,8 +29,8 @@ export NTPROF_BIN=$dir/ntprof
 # Kyua refuses to overwrite a results file. HOME pinned to the build tree
 # keeps Kyua's logs there and ignores a personal ~/.kyua/kyua.conf.
 rm -f "$db"
-echo "===> kyua: $label suite ($dir/tests/$kyuafile)"
-(cd "$dir/tests" && HOME=$dir kyua ${KYUA_FLAGS:-} test --kyuafile="$kyuafile" --results-file="$db")
+echo "===> kyua: $label suite ($dir/conformance/$kyuafile)"
+(cd "$dir/conformance" && HOME=$dir kyua ${KYUA_FLAGS:-} test --kyuafile="$kyuafile" --results-file="$db")
 rc=$?
 
 if [ ! -s "$db" ]; then

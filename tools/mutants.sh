@@ -15,9 +15,9 @@
 # vectors run on model objects with UBSan (fast: a bound one too far is an
 # out-of-bounds index), the tests on objects with ASan and UBSan (a read or
 # write past an allocation, or a leak, kills the mutant too).
-# A mutant listed in tests/data/mutants-equivalent.txt with the same mutation
+# A mutant listed in conformance/data/mutants-equivalent.txt with the same mutation
 # text counts as equivalent (it does not change what the model does); one
-# listed in tests/data/mutants-untestable.txt counts as untestable (it does,
+# listed in conformance/data/mutants-untestable.txt counts as untestable (it does,
 # but only where no test can go, e.g. a host malloc failure). The kill rate
 # is over the mutants that are neither. Report: build/reports/mutants.txt, in
 # file and line order.
@@ -27,9 +27,9 @@
 # MUTANTS_FILTER (an extended regex matched against "ID FILE KIND MUTATION";
 # only matching mutants run), MUTANT_JOBS (workers, default: processors),
 # MUTANT_TIMEOUT (seconds per program, default 20), MUTANTS_EQUIVALENT (the
-# equivalence list, default tests/data/mutants-equivalent.txt),
+# equivalence list, default conformance/data/mutants-equivalent.txt),
 # MUTANTS_UNTESTABLE (the untestable list, default
-# tests/data/mutants-untestable.txt), MUTANTS_CHECK_ONLY=1 (list the mutants
+# conformance/data/mutants-untestable.txt), MUTANTS_CHECK_ONLY=1 (list the mutants
 # and check the entries of both lists against them, build nothing: exit 0, or
 # 1 when an entry is stale).
 # Exit status: 0 when no mutant survives that neither list names and no entry
@@ -45,14 +45,14 @@ filter=${MUTANTS_FILTER:-}
 limit=${MUTANT_TIMEOUT:-20}
 jobs=${MUTANT_JOBS:-$(nproc 2>/dev/null || echo 1)}
 gen=$root/tools/mutants-gen.awk
-equiv_file=${MUTANTS_EQUIVALENT:-$root/tests/data/mutants-equivalent.txt}
-untestable_file=${MUTANTS_UNTESTABLE:-$root/tests/data/mutants-untestable.txt}
+equiv_file=${MUTANTS_EQUIVALENT:-$root/conformance/data/mutants-equivalent.txt}
+untestable_file=${MUTANTS_UNTESTABLE:-$root/conformance/data/mutants-untestable.txt}
 # The headers mutated in place of the objects that include them.
 headers="include/ntprof/version_predicates.h include/ntprof/knobs.h"
 report=$root/build/reports/mutants.txt
-# The CMocka programs that test the model (tests/model/; the others test the
+# The CMocka programs that test the model (conformance/model/; the others test the
 # harness): every one of them, so a new model test counts from its first run.
-model_tests=$(cd "$root/tests/model" && ls test_*.c | sed 's/\.c$//' | LC_ALL=C sort)
+model_tests=$(cd "$root/conformance/model" && ls test_*.c | sed 's/\.c$//' | LC_ALL=C sort)
 # A sanitizer report ends the program with this status, told apart from a
 # vector mismatch (ntprof run exits 1).
 export UBSAN_OPTIONS=halt_on_error=1:exitcode=99:print_stacktrace=0
@@ -185,7 +185,7 @@ link() { # link WDIR OBJDIR
 link_tests() { # link_tests WDIR OBJDIR
 	local t
 	for t in $model_tests; do
-		"$cc" $tflags -o "$1/bin/$t" "$build/tests/model/$t.o" $harness_lib "$2"/*.o -lcmocka || return 1
+		"$cc" $tflags -o "$1/bin/$t" "$build/conformance/model/$t.o" $harness_lib "$2"/*.o -lcmocka || return 1
 	done
 }
 # What a sanitizer reported, in a few words.

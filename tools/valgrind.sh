@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # valgrind.sh ROOT BUILD_DIR
 #     Runs the suite's programs under valgrind's memcheck: every
-#     CMocka test program of BUILD_DIR/tests/{model,harness}, then ntprof over the
+#     CMocka test program of BUILD_DIR/conformance/{model,harness}, then ntprof over the
 #     fixtures on the model and through a dl: shared object, a `call`, the
 #     version matrix and a malformed file. Any memcheck report (invalid
 #     access, uninitialised value, leak of any kind) fails the program it
@@ -32,7 +32,7 @@ running=0
 # fork so, the children are silent (--child-silent-after-fork) and memcheck
 # judges the parent; the code the children run (the interpreter, the dl:
 # glue) is checked here in ntprof-run, which does not fork, and in the
-# sanitizer tree's run of tests/cli/test_dl.sh, where children are checked.
+# sanitizer tree's run of conformance/cli/test_dl.sh, where children are checked.
 forks() {
 	case $1 in
 	test_under_test | ntprof-run-dl | ntprof-run-dl-faulty) echo --child-silent-after-fork=yes ;;
@@ -65,18 +65,18 @@ vg() {
 	fi
 }
 
-for t in "$dir"/tests/model/test_* "$dir"/tests/harness/test_*; do
+for t in "$dir"/conformance/model/test_* "$dir"/conformance/harness/test_*; do
 	case $t in *.o | *.d | *.sh) continue ;; esac
 	[ -x "$t" ] && vg "${t##*/}" 0 "$t"
 done
 vg ntprof-run 0 "$dir/ntprof" run --root "$root"
-vg ntprof-run-dl 0 "$dir/ntprof" run --root "$root" --backend "dl:$dir/tests/dl/dl_faithful.so"
-vg ntprof-run-dl-faulty 1 "$dir/ntprof" run --root "$root" --backend "dl:$dir/tests/dl/dl_faulty.so"
+vg ntprof-run-dl 0 "$dir/ntprof" run --root "$root" --backend "dl:$dir/conformance/dl/dl_faithful.so"
+vg ntprof-run-dl-faulty 1 "$dir/ntprof" run --root "$root" --backend "dl:$dir/conformance/dl/dl_faulty.so"
 vg ntprof-matrix 0 "$dir/ntprof" matrix --root "$root" --format html --output "$logs/matrix.html"
 vg ntprof-call 0 "$dir/ntprof" call --target 1803/x64 \
 	'NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x1000 BucketSize=2 Buffer=>b BufferSize=0x1000' \
 	'NtStartProfile ProfileHandle=h' 'Interrupt Pc=0x10000004' 'ReadBuffer Buffer=b Count=3'
-vg ntprof-bad-input 2 "$dir/ntprof" run --output "$logs/none.json" "$root/tests/data/bad/truncated.vec"
+vg ntprof-bad-input 2 "$dir/ntprof" run --output "$logs/none.json" "$root/conformance/data/bad/truncated.vec"
 
 wait
 clean=$(find "$logs" -name '*.clean' | wc -l)

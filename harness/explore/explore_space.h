@@ -62,7 +62,7 @@ typedef struct np_xresults {
 
 /* A function's axes and prelude. False when a parameter has no boundary
  * list or a prelude does not parse: a defect of the table, which
- * tests/harness/test_explore.c rules out for every explorable function. */
+ * conformance/harness/test_explore.c rules out for every explorable function. */
 bool np_xspace_init(np_xspace *sp, const np_function *f);
 
 /* A sequence's space: its explored call's, less the fixed argument's axis,

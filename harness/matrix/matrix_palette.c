@@ -3,7 +3,7 @@
  * statuses (success, parameter errors, access errors and faults, bug
  * checks, not exported or not applicable, other), so that a reader sees the
  * kind of outcome at a glance and reads the exact status in the cell. The
- * families' colours are checked in tests/harness/test_matrix.c: text on
+ * families' colours are checked in conformance/harness/test_matrix.c: text on
  * each at least 4.5:1 (WCAG AA), the backgrounds far apart. */
 #include <stdlib.h>
 #include <string.h>

@@ -120,7 +120,7 @@ static int model_write(void *sys, uint64_t addr, const void *in, size_t n)
 
 /* Even into a read-only region: the caller's input as it was before the call.
  * Through np_mem_poke, which knows a large region keeps its bytes in pages
- * (r->bytes is NULL there: tests/fuzz/fuzz_model.c found the write through
+ * (r->bytes is NULL there: conformance/fuzz/fuzz_model.c found the write through
  * it); a region the caller freed takes nothing, as any unmapped address. */
 static int model_poke(void *sys, uint64_t addr, const void *in, size_t n)
 {

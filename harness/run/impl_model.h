@@ -9,7 +9,7 @@
 extern const ntprof_impl np_impl_model;
 
 /* The simulated machine behind a system np_impl_model.open() returned: for
- * wrappers (tests/dl/dl_faulty.c) that bend the model's behaviour. */
+ * wrappers (conformance/dl/dl_faulty.c) that bend the model's behaviour. */
 struct np_machine;
 struct np_machine *np_impl_model_machine(void *sys);
 

@@ -179,7 +179,7 @@ void np_native_buffer_step(np_native_state *s, const np_step *st, np_record *r)
 	/* The parser admits only names an earlier step captures, but that step
 	 * may not have made the buffer: its create was not applicable (a buffer
 	 * that does not fit the caller's address space) or it had no room for
-	 * another capture. Found by tests/fuzz/fuzz_model.c. */
+	 * another capture. Found by conformance/fuzz/fuzz_model.c. */
 	if (!c) {
 		np_native_not_applicable(r, "no such buffer: the step that captures it did not make it");
 		return;

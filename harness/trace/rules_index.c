@@ -274,7 +274,7 @@ unsigned np_index_check(FILE *out, const np_index *ix)
 			fprintf(out, "SPEC.md:%d: rule %s lacks%s%s%s\n", r->line, r->id,
 				e.code ? "" : " an implementation (model/)",
 				e.vector ? "" : " a vector (fixtures/)",
-				e.test ? "" : " a test (a rules tag in tests/)");
+				e.test ? "" : " a test (a rules tag in conformance/)");
 			problems++;
 		}
 	}

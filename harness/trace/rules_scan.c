@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Rule IDs in the sources. In model/ any mention counts: the model cites the
- * rule it implements in a comment. In tests/ only a rules tag counts as a
+ * rule it implements in a comment. In conformance/ only a rules tag counts as a
  * test of a rule, because a mention in a comment says nothing about what the
  * test asserts:
  *   C:     a line "/" "* rules: SI-1 SI-2 *" "/" right before the line
  *          "static void test_NAME(void **state)" that defines the test;
  *   shell: a line "# rules: SI-1 SI-2" right before the line of code that
  *          makes the check (the pass/fail call, or the block that holds it).
- * Other mentions in tests/ are kept apart so that one naming a rule SPEC.md
+ * Other mentions in conformance/ are kept apart so that one naming a rule SPEC.md
  * lacks or retired is still reported. */
 #include <dirent.h>
 #include <stdarg.h>
@@ -240,5 +240,5 @@ void np_scan_model(np_index *ix)
 
 void np_scan_tests(np_index *ix)
 {
-	scan_dir(ix, "tests", true);
+	scan_dir(ix, "conformance", true);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Reading rule IDs out of the sources: every mention of one in model/, and
- * in tests/ the rules tags that say "this test checks these rules" apart
+ * in conformance/ the rules tags that say "this test checks these rules" apart
  * from mere mentions. Internal to harness/trace/. */
 #ifndef NTPROF_TRACE_RULES_SCAN_H
 #define NTPROF_TRACE_RULES_SCAN_H
@@ -20,7 +20,7 @@ void np_index_note(np_index *ix, const char *fmt, ...)
 /* Every rule ID mentioned in the .c and .h files under model/ into ix->model. */
 void np_scan_model(np_index *ix);
 
-/* The .c, .h and .sh files under tests/: rules tags into ix->tests, every
+/* The .c, .h and .sh files under conformance/: rules tags into ix->tests, every
  * other mention into ix->mentions, a malformed or misplaced tag into ix->note. */
 void np_scan_tests(np_index *ix);
 

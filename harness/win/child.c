@@ -142,7 +142,7 @@ static void refuse_step(const char *why)
 
 /* Test hook: NTPROF_CHILD_FAULT=WHAT@FUNCTION makes the child misbehave
  * instead of running a step that calls FUNCTION, so that the tests see the
- * parent handle each way a child can fail (tests/cli/test_wine.sh): crash
+ * parent handle each way a child can fail (conformance/cli/test_wine.sh): crash
  * (an access violation), stub (Wine's stub exception, raised by hand, with
  * names), exit (ends without a record), hang (never answers), garbage (a
  * line that is no record); and noprocess, which runs the step but makes

@@ -39,8 +39,8 @@ typedef nt_status(NTAPI *adjust_privilege_fn)(ULONG, BOOLEAN, BOOLEAN, PBOOLEAN)
 #define AS(type, p) ((type)(void *)(p))
 
 /* Test only: NTPROF_NTDLL=PATH names a DLL whose exports are bound before
- * the system's, so that tests/cli/test_wine_restore.sh can give Wine the
- * interval calls it lacks (tests/win/ntdll_standin.c) and the save, set and
+ * the system's, so that conformance/cli/test_wine_restore.sh can give Wine the
+ * interval calls it lacks (conformance/win/ntdll_standin.c) and the save, set and
  * restore below run for real. Unset (every real run), nothing is loaded.
  * Loaded once, by the first bind, which the main thread makes (the probe)
  * before any other thread starts. */
@@ -281,7 +281,7 @@ static uint64_t num(const void *p) { return (uint64_t)(uintptr_t)p; }
 
 /* Test only: NTPROF_CHECK_UNMAPPED=1 makes every allocation check that the
  * `unmapped` addresses made so far are still reserved and uncommitted, and
- * say so on stderr (tests/cli/test_wine.sh); =twin makes `unmapped` the
+ * say so on stderr (conformance/cli/test_wine.sh); =twin makes `unmapped` the
  * wrong way (freed, so that a later allocation may be given it), which the
  * check must catch. Unset in real runs. */
 static void check_unmapped(const win_sys *s, const char *hook, const void *made)

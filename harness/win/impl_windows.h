@@ -45,7 +45,7 @@ void np_win_probe(np_win_env *env);
  * was enabled before (was may be NULL). */
 long np_win_set_privilege(bool on, bool *was);
 
-/* Test only (tests/cli/test_wine.sh, through NTPROF_CHILD_FAULT=noprocess):
+/* Test only (conformance/cli/test_wine.sh, through NTPROF_CHILD_FAULT=noprocess):
  * every later open_process fails, as OpenProcess of another process may on
  * a real machine. */
 void np_win_fail_open_process(void);

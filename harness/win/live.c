@@ -15,7 +15,7 @@
  * restore needs, run/safety.h); otherwise it is skipped with the reason,
  * unless --allow-unsaved-intervals (Wine: NtQueryIntervalProfile is not
  * exported there, and its NtSetIntervalProfile changes nothing;
- * tests/cli/test_wine_restore.sh gives the exe a stand-in for the interval
+ * conformance/cli/test_wine_restore.sh gives the exe a stand-in for the interval
  * calls and the Trace* class 5 calls, through NTPROF_NTDLL).
  *
  * Ctrl-C: the console handler only marks the run interrupted and ends the

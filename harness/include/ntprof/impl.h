@@ -9,7 +9,7 @@
  *     calls ntdll and sechost through GetProcAddress;
  *   - any other implementation, built as a shared object that exports
  *     `ntprof_impl_entry` and is loaded with `ntprof run --backend dl:PATH.so`
- *     (tests/dl/dl_*.c are two examples).
+ *     (conformance/dl/dl_*.c are two examples).
  *
  * This header is self-contained C99: an implementation needs nothing else of
  * ntprof. Addresses are the caller's (the simulated user process's) as

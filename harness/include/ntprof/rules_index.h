@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* ntprof harness: the rule -> code -> vector -> test index built from
- * SPEC.md, model/ sources, fixtures and tests/. */
+ * SPEC.md, model/ sources, fixtures and conformance/. */
 #ifndef NTPROF_RULES_INDEX_H
 #define NTPROF_RULES_INDEX_H
 
@@ -25,8 +25,8 @@ typedef struct np_index {
 	np_rule *rule;
 	unsigned nrule;
 	np_cite *model;       /* every rule ID mentioned under model/ */
-	np_cite *tests;       /* the IDs of the rules tags under tests/ */
-	np_cite *mentions;    /* every other rule ID mentioned under tests/ */
+	np_cite *tests;       /* the IDs of the rules tags under conformance/ */
+	np_cite *mentions;    /* every other rule ID mentioned under conformance/ */
 	unsigned nmodel, ntests, nmentions;
 	char **note;          /* problems found while loading: "file:line: what" */
 	unsigned nnote;
@@ -48,7 +48,7 @@ void np_index_free(np_index *ix);
 const np_rule *np_index_rule(const np_index *ix, const char *id);
 
 /* The evidence a rule needs: a citation in model/, a vector that lists it,
- * a rules tag in tests/ (a mere mention in a test's comment is none; see
+ * a rules tag in conformance/ (a mere mention in a test's comment is none; see
  * trace/rules_scan.c for the tags). np_index_check and the rule matrix
  * of ntprof trace both judge a rule by it. */
 typedef struct np_evidence {

@@ -1,0 +1,335 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# `ntprof run --backend dl:PATH`: implementations in shared objects.
+#   dl_faithful.so (ABI 2, claiming everything) forwards to the model: it
+#     must match everything the model matches but what is not required of
+#     it, so the interface (ntprof/impl.h) carries all a vector needs, and
+#     its coverage line must show every function fully exercised.
+#   dl_nothing.so (ABI 1) answers not-applicable to every call: the run
+#     fails, every row "unanswered", saying nothing was exercised.
+#   dl_partial.so (ABI 2) implements four functions on two targets and
+#     answers one of them not-applicable: not-implemented rows, its targets
+#     by default, another --target refused, --allow-not-applicable.
+#   dl_crash.so and dl_hang.so crash in one call and hang in another: the
+#     run completes with those rows crashed and timed out, the rest judged.
+#   dl_faulty.so has four bugs (see conformance/dl/dl_faulty.c); the run must
+#     fail and name, vector by vector, at least the vectors listed below for
+#     each bug, with the model's outcome beside the wrong one, and nothing
+#     outside the two functions the bugs live in.
+#   A missing object, one without the entry point and one of another ABI are
+#     refused with exit status 2 before anything runs.
+#
+# Environment: NTPROF_BIN, NTPROF_SOURCE_ROOT. Prints TAP; exits 1 on failure.
+set -u
+
+: "${NTPROF_BIN:?NTPROF_BIN must name the ntprof binary}"
+: "${NTPROF_SOURCE_ROOT:?NTPROF_SOURCE_ROOT must name the repository}"
+dir=$(dirname "$NTPROF_BIN")/conformance/dl
+fixtures=$NTPROF_SOURCE_ROOT/fixtures
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-dl.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)); failed=$((failed + 1))
+	echo "not ok $n - $1"
+	echo "#   $2"
+	sed 's/^/#   out: /' "$tmp/out" | head -20
+	sed 's/^/#   err: /' "$tmp/err" | head -5
+}
+run() { "$NTPROF_BIN" run "$@" "$fixtures" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
+
+# tally CLASS [FILE]: the count of CLASS in the summary line of FILE ($tmp/out).
+tally() {
+	sed -n 's/^summary: //p' "${2:-$tmp/out}" | tr ',' '\n' | sed -n "s/^ *\([0-9]*\) $1\$/\1/p"
+}
+# failures [FILE]: the rows of the failing classes.
+failures() {
+	f=0
+	for c in status-mismatch output-mismatch not-exported stub crashed unanswered timeout; do
+		f=$((f + $(tally "$c" "${1:-$tmp/out}")))
+	done
+	echo "$f"
+}
+# full_coverage [FILE]: the coverage line shows N of N rows (N > 0), and
+# a/a for each function.
+full_coverage() {
+	awk '/^exercised: / {
+		seen = 1
+		if ($2 != $4 || $2 == 0) bad = 1
+		line = $0; sub(/^[^;]*;/, "", line)
+		n = split(line, part, ",")
+		for (i = 1; i <= n; i++) { k = split(part[i], w, " "); split(w[k], f, "/"); if (f[1] != f[2]) bad = 1 }
+	} END { exit !(seen && !bad) }' "${1:-$tmp/out}"
+}
+
+# The model's own figures are the reference for the faithful object: every
+# row the model has, the faithful object matches or is not required to.
+run --backend model
+model_match=$(tally match)
+model_results=$(sed -n 's/^ntprof run: .*, \([0-9]*\) results[;]*.*$/\1/p' "$tmp/out")
+run --backend "dl:$dir/dl_faithful.so"
+cp "$tmp/out" "$tmp/faithful"
+got=$(( $(tally match) + $(tally not-required) ))
+if [ "$rc" -eq 0 ] && [ "$got" -eq "$model_results" ] && [ "$(failures)" -eq 0 ] &&
+	[ "$(tally match)" -gt 0 ] && [ "$(tally match)" -le "$model_match" ]; then
+	ok "dl_faithful.so matches every row of the model but those not required ($got of $model_results)"
+else
+	not_ok "dl_faithful.so matches every row of the model but those not required" \
+		"rc $rc, $got of $model_results rows"
+fi
+if full_coverage; then
+	ok "dl_faithful.so: the coverage line shows every function fully exercised"
+else
+	not_ok "dl_faithful.so: the coverage line shows every function fully exercised" \
+		"$(grep '^exercised' "$tmp/out")"
+fi
+if grep -q '^not-required' "$tmp/out"; then
+	not_ok "not-required rows are left out of the text report without --verbose" "listed"
+else
+	ok "not-required rows are left out of the text report without --verbose"
+fi
+if grep -q '^ntprof run: backend dl-faithful,' "$tmp/out"; then
+	ok "the report names the object's backend"
+else
+	not_ok "the report names the object's backend" "no 'backend dl-faithful' header"
+fi
+
+# No false pass: an object that answers every call not-applicable fails,
+# every row unanswered, and says nothing was exercised, even when
+# not-applicable answers are allowed.
+run --backend "dl:$dir/dl_nothing.so"
+if [ "$rc" -eq 1 ] && [ "$(tally unanswered)" -gt 0 ] && [ "$(tally match)" -eq 0 ] &&
+	grep -q '^exercised: 0 of [1-9][0-9]* vector-targets: nothing was exercised;' "$tmp/out" &&
+	grep -q 'nothing was exercised' "$tmp/err"; then
+	ok "dl_nothing.so: exit 1, every row unanswered, nothing was exercised"
+else
+	not_ok "dl_nothing.so: exit 1, every row unanswered, nothing was exercised" "rc $rc"
+fi
+if full_coverage; then
+	not_ok "full_coverage refuses dl_nothing.so's coverage line" "$(grep '^exercised' "$tmp/out")"
+else
+	ok "full_coverage refuses dl_nothing.so's coverage line"
+fi
+if grep -q 'nothing was exercised' "$tmp/faithful"; then
+	not_ok "dl_faithful.so's report does not say nothing was exercised" "it does"
+else
+	ok "dl_faithful.so's report does not say nothing was exercised"
+fi
+run --backend "dl:$dir/dl_nothing.so" --allow-not-applicable
+if [ "$rc" -eq 1 ] && [ "$(tally unanswered)" -eq 0 ] && [ "$(tally not-applicable)" -gt 0 ] &&
+	grep -q 'nothing was exercised' "$tmp/err"; then
+	ok "dl_nothing.so --allow-not-applicable: not-applicable rows, and still exit 1"
+else
+	not_ok "dl_nothing.so --allow-not-applicable: not-applicable rows, and still exit 1" "rc $rc"
+fi
+
+# A step that needs a member the table lacks (an ABI 1 table ends before
+# protect, which the page forms of situations.vec need) is not-applicable:
+# the table says it cannot take the step, no call went unanswered. Its
+# twin, the ABI 2 faithful object, takes every such step.
+sit=$fixtures/profile/situations.vec
+"$NTPROF_BIN" run --verbose --backend "dl:$dir/dl_faulty.so" "$sit" >"$tmp/out" 2>"$tmp/err"
+if [ "$(tally unanswered)" -eq 0 ] && [ "$(tally not-applicable)" -gt 0 ] &&
+	grep -q '^not-applicable .*(the implementation cannot take this step)' "$tmp/out"; then
+	ok "an ABI 1 object lacking protect: the page-form steps are not-applicable, not unanswered"
+else
+	not_ok "an ABI 1 object lacking protect: the page-form steps are not-applicable, not unanswered" \
+		"$(grep '^summary' "$tmp/out")"
+fi
+"$NTPROF_BIN" run --backend "dl:$dir/dl_faithful.so" "$sit" >"$tmp/out" 2>"$tmp/err"
+if [ "$(tally not-applicable)" -eq 0 ] && [ "$(tally match)" -gt 0 ] && [ "$(failures)" -eq 0 ]; then
+	ok "twin: the ABI 2 faithful object takes the situation steps"
+else
+	not_ok "twin: the ABI 2 faithful object takes the situation steps" "$(grep '^summary' "$tmp/out")"
+fi
+
+# What an ABI 2 table claims: its targets, its functions.
+run --backend "dl:$dir/dl_partial.so" --verbose
+cp "$tmp/out" "$tmp/partial"
+if grep -q '^ntprof run: backend dl-partial, [0-9]* vectors, 2 targets,' "$tmp/out" &&
+	! grep -E '^[a-z-]+ +[^ ]+ on ' "$tmp/out" | grep -v -E ' on (1809/x64|6\.1/x86) ' | grep -q .; then
+	ok "dl_partial.so: without --target, the run is of the targets it emulates"
+else
+	not_ok "dl_partial.so: without --target, the run is of the targets it emulates" "$(head -1 "$tmp/out")"
+fi
+if [ "$(tally not-implemented)" -gt 0 ] &&
+	! grep '^not-implemented' "$tmp/out" | grep -v -E 'calls (NtCreateProfile|NtCreateProfileEx|NtStartProfile|NtStopProfile|NtSetSystemInformation|NtQuerySystemInformation), which is not implemented' | grep -q .; then
+	ok "dl_partial.so: the vectors of a function it does not implement are not-implemented"
+else
+	not_ok "dl_partial.so: the vectors of a function it does not implement are not-implemented" \
+		"$(grep '^not-implemented' "$tmp/out" | head -1)"
+fi
+if [ "$rc" -eq 1 ] && [ "$(tally unanswered)" -gt 0 ] &&
+	! grep '^unanswered' "$tmp/out" | grep -v 'TraceQueryInformation: ' | grep -q . &&
+	! grep -q '^exercised: .*NtCreateProfile' "$tmp/out"; then
+	ok "dl_partial.so: a claimed function answering not-applicable is unanswered, exit 1"
+else
+	not_ok "dl_partial.so: a claimed function answering not-applicable is unanswered, exit 1" "rc $rc"
+fi
+run --backend "dl:$dir/dl_partial.so" --allow-not-applicable
+if [ "$rc" -eq 0 ] && [ "$(tally unanswered)" -eq 0 ] && [ "$(tally not-applicable)" -gt 0 ]; then
+	ok "dl_partial.so --allow-not-applicable: exit 0"
+else
+	not_ok "dl_partial.so --allow-not-applicable: exit 0" "rc $rc"
+fi
+run --backend "dl:$dir/dl_partial.so" --target 6.2/x64
+if [ "$rc" -eq 2 ] && grep -q -- '--target 6.2/x64: --backend dl:.*dl_partial.so emulates only 1809/x64,6.1/x86' "$tmp/err" &&
+	[ ! -s "$tmp/out" ]; then
+	ok "dl_partial.so: a --target it does not emulate is refused (exit 2)"
+else
+	not_ok "dl_partial.so: a --target it does not emulate is refused (exit 2)" "rc $rc"
+fi
+
+# A known divergence listed for a vector not asked of the object is not
+# run, never stale; the twin, listed for a vector that ran and matched, is.
+cat >"$tmp/partial.known" <<'EOF'
+create/ex-element-checks on 1809 status-mismatch step 1: STATUS_SUCCESS # not implemented there
+query-interval/timer-default on 1809 status-mismatch step 1: STATUS_SUCCESS # never happens
+EOF
+run --backend "dl:$dir/dl_partial.so" --target 1809/x64 --allow-not-applicable --known "$tmp/partial.known"
+if [ "$rc" -eq 1 ] && grep -q 'partial.known: 2 entries, 0 rows known, 0 unlisted, 1 stale, 1 not run$' "$tmp/out" &&
+	grep -q '^stale .*partial.known:2: query-interval/timer-default' "$tmp/out"; then
+	ok "a listed divergence of a not-implemented vector is not run; one that ran and matched is stale"
+else
+	not_ok "a listed divergence of a not-implemented vector is not run; one that ran and matched is stale" \
+		"rc $rc, $(grep '^known divergences' "$tmp/out")"
+fi
+
+# Isolation: each vector in a child process. Judged on one target against
+# the faithful object there: a crashed or timed-out row is a row the
+# faithful object matched, and every other row is as it was.
+run --backend "dl:$dir/dl_faithful.so" --target 1809/x64
+cp "$tmp/out" "$tmp/faithful-1809"
+run --backend "dl:$dir/dl_crash.so" --target 1809/x64
+if [ "$rc" -eq 1 ] && [ "$(tally crashed)" -gt 0 ] &&
+	[ $(( $(tally match) + $(tally crashed) )) -eq "$(tally match "$tmp/faithful-1809")" ] &&
+	[ "$(tally not-required)" -eq "$(tally not-required "$tmp/faithful-1809")" ] &&
+	! grep '^crashed' "$tmp/out" | grep -v -E 'step [0-9]+ (Nt|Zw)StartProfile: .*got crashed \(SIGSEGV \(signal 11\) in step [0-9]+ (Nt|Zw)StartProfile\)' | grep -q .; then
+	ok "dl_crash.so: the run completes, each crash a row naming its signal and step"
+else
+	not_ok "dl_crash.so: the run completes, each crash a row naming its signal and step" "rc $rc"
+fi
+start=$(date +%s)
+NTPROF_STEP_TIMEOUT=1 run --backend "dl:$dir/dl_hang.so" --target 1809/x64
+took=$(( $(date +%s) - start ))
+if [ "$rc" -eq 1 ] && [ "$(tally timeout)" -gt 0 ] &&
+	[ $(( $(tally match) + $(tally timeout) )) -eq "$(tally match "$tmp/faithful-1809")" ] &&
+	! grep '^timeout' "$tmp/out" | grep -v -E 'step [0-9]+ (Nt|Zw)QueryIntervalProfile: .*did not return within 1 s' | grep -q .; then
+	ok "dl_hang.so: the run completes, each hang a timeout row naming its step (${took} s)"
+else
+	not_ok "dl_hang.so: the run completes, each hang a timeout row naming its step" "rc $rc"
+fi
+run --backend "dl:$dir/dl_hang.so" --step-timeout 0 --target 1809/x64
+if [ "$rc" -eq 2 ] && grep -q -- '--step-timeout takes whole seconds' "$tmp/err"; then
+	ok "--step-timeout 0 is refused"
+else
+	not_ok "--step-timeout 0 is refused" "rc $rc"
+fi
+
+run --allow-not-applicable --target 1809/x64
+if [ "$rc" -eq 2 ] && grep -q -- '--step-timeout and --allow-not-applicable are for --backend dl:PATH' "$tmp/err"; then
+	ok "--allow-not-applicable without a dl: backend is refused"
+else
+	not_ok "--allow-not-applicable without a dl: backend is refused" "rc $rc"
+fi
+
+# The coverage in the other formats.
+run --backend "dl:$dir/dl_faithful.so" --target 1809/x64 --format json
+if grep -q '"coverage":{"exercised":[1-9][0-9]*,"vector-targets":[1-9][0-9]*,"functions":{"NtSetIntervalProfile":{' "$tmp/out"; then
+	ok "json: the coverage object"
+else
+	not_ok "json: the coverage object" "no coverage"
+fi
+run --backend "dl:$dir/dl_faithful.so" --target 1809/x64 --format tap
+if grep -q '^# exercised: [1-9][0-9]* of ' "$tmp/out"; then ok "tap: the coverage line"; else not_ok "tap: the coverage line" "none"; fi
+run --backend "dl:$dir/dl_faithful.so" --target 1809/x64 --format junit
+if grep -q '<property name="exercised NtCreateProfile" value="[1-9][0-9]* of ' "$tmp/out"; then
+	ok "junit: the coverage properties"
+else
+	not_ok "junit: the coverage properties" "none"
+fi
+run --target 1809/x64
+if grep -q '^exercised' "$tmp/out"; then
+	not_ok "the model's own run has no coverage line" "it has"
+else
+	ok "the model's own run has no coverage line"
+fi
+
+run --backend "dl:$dir/dl_faulty.so" --verbose   # a line per target, for `caught`
+cp "$tmp/out" "$tmp/faulty"
+if [ "$rc" -eq 1 ]; then ok "dl_faulty.so: the run fails (exit 1)"; else not_ok "dl_faulty.so: the run fails (exit 1)" "rc $rc"; fi
+
+# caught BUG VECTOR TARGET EXPECTED GOT: that row is a status mismatch with
+# the model's outcome beside it.
+caught() {
+	line=$(grep "^status-mismatch *$2 on $3 " "$tmp/faulty" | head -1)
+	case $line in
+	*"expected $4"*", got $5"*"[model: $4"*) ok "bug $1 caught by $2 on $3" ;;
+	*) not_ok "bug $1 caught by $2 on $3" "want expected $4, got $5, [model: $4]; row: ${line:-none}" ;;
+	esac
+}
+caught "1 (probe before validation)" create/buffersize-zero-vs-handle-probe 1809/x64 \
+	"STATUS_INVALID_PARAMETER_7" "STATUS_ACCESS_VIOLATION"
+caught "2 (pre-1703 capacity formula)" create/capacity-odd-buffer-size 1703/x64 \
+	"STATUS_BUFFER_TOO_SMALL" "STATUS_SUCCESS"
+caught "3 (privilege not checked)" set-interval/privilege-threshold 6.2/x64 \
+	"STATUS_PRIVILEGE_NOT_HELD" "STATUS_SUCCESS"
+caught "4 (WOW64 -1 as every processor)" create/affinity-all 6.1/wow64 \
+	"STATUS_INVALID_PARAMETER" "STATUS_SUCCESS"
+
+others=$(grep -E '^(status|output)-mismatch' "$tmp/faulty" |
+	grep -v -E 'step [0-9]+ (NtCreateProfile|NtSetIntervalProfile|ZwSetIntervalProfile):' | head -3)
+if [ -z "$others" ]; then
+	ok "dl_faulty.so: every difference is in NtCreateProfile or NtSetIntervalProfile"
+else
+	not_ok "dl_faulty.so: every difference is in NtCreateProfile or NtSetIntervalProfile" "$others"
+fi
+
+# Judged by a mirrored model (--reference model --given): the model with 32
+# processors is the expectation, not the fixture's single-processor one.
+run --backend "dl:$dir/dl_faithful.so" --reference model --given cpus=32 --target 6.1/wow64
+if [ "$rc" -eq 0 ] && grep -q '^env cpus: 32$' "$tmp/out" &&
+	grep -q '^summary: [1-9][0-9]* match, 0 match-alternative, 0 known, 0 status-mismatch, 0 output-mismatch' "$tmp/out"; then
+	ok "mirrored: dl_faithful.so matches the model with 32 processors"
+else
+	not_ok "mirrored: dl_faithful.so matches the model with 32 processors" "rc $rc"
+fi
+# With 31 processors the widened 0xFFFFFFFF names one that is not there
+# (CP-17): create/affinity-all, written for one processor, catches bug 4.
+# (create/affinity-all-wow64-31-processors, which sets cpus=31 itself, is
+# model-only: not required of a dl: object.)
+run --backend "dl:$dir/dl_faulty.so" --reference model --given cpus=31 --target 6.1/wow64
+if [ "$rc" -eq 1 ] &&
+	grep -q '^status-mismatch *create/affinity-all on 6.1/wow64 .*expected STATUS_INVALID_PARAMETER .*got STATUS_SUCCESS' "$tmp/out"; then
+	ok "mirrored: bug 4 caught where the mirrored model has 31 processors"
+else
+	not_ok "mirrored: bug 4 caught where the mirrored model has 31 processors" "rc $rc"
+fi
+"$NTPROF_BIN" run --reference model --given cpus=2 "$fixtures" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q 'need exactly one --target' "$tmp/err"; then
+	ok "--reference without one --target is refused"
+else
+	not_ok "--reference without one --target is refused" "rc $rc"
+fi
+
+# refused OBJECT MESSAGE: exit 2, the message on stderr, nothing on stdout.
+refused() {
+	run --backend "dl:$1"
+	if [ "$rc" -eq 2 ] && grep -q -- "$2" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+		ok "dl:$(basename "$1") refused: $2"
+	else
+		not_ok "dl:$(basename "$1") refused: $2" "rc $rc"
+	fi
+}
+refused "$tmp/none.so" "cannot load it"
+refused "libm.so.6" "does not export ntprof_impl_entry"
+refused "$dir/dl_wrong_abi.so" "its ABI is 3; this ntprof speaks 1 to 2"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,173 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# `ntprof export --format wine` for real: the interval, profile-object and
+# system-information vectors exported with Wine 8.0's known lists as
+# todo_wine, compiled with x86_64-w64-mingw32-gcc -Wall -Wextra -Werror
+# against conformance/win/wine_test_shim.h (and with i686-w64-mingw32-gcc, which
+# builds but cannot run here: no wine32), run under Wine as Windows 7 and
+# as Windows 10 (tools/wine.sh): every ok() passes and every todo_wine
+# fails as expected (0 failures, which counts a todo that succeeds, and
+# some todos run). The same with --hal-dependent (the model's default
+# HAL), as Windows 10. Twins, each of which must make the test fail under Wine:
+#   - a planted wrong expectation: a scratch copy of set-interval.vec whose
+#     set-interval/privilege-held drops the privilege, so that the model
+#     (and the test) expects STATUS_PRIVILEGE_NOT_HELD, which Wine's stub
+#     does not return and no known list excuses;
+#   - a stale todo: a known entry for that vector as it is (Wine passes
+#     it), so that its todo_wine check succeeds;
+#   - the exports Wine lacks, without the known lists: win_skip, which fails
+#     on Wine;
+#   - the same test run as if on Windows (WINETEST_PLATFORM=windows): the
+#     known divergences are failures there, as broken() and todo_wine no
+#     longer excuse them.
+#
+# Environment: NTPROF_BIN (the Linux ntprof of this tree), NTPROF_SOURCE_ROOT.
+# Prints TAP; exits 1 when any check fails.
+set -u
+
+: "${NTPROF_BIN:?NTPROF_BIN must name the ntprof binary}"
+: "${NTPROF_SOURCE_ROOT:?NTPROF_SOURCE_ROOT must name the repository}"
+root=$NTPROF_SOURCE_ROOT
+wine=$root/tools/wine.sh
+known7=$root/fixtures/known/wine-8.0.win7.known
+known10=$root/fixtures/known/wine-8.0.win10.known
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-export-wine.XXXXXX") || exit 1
+trap '"$wine" --stop; rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+
+n=0
+failed=0
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	shift
+	for line in "$@"; do
+		echo "#   $line"
+	done
+}
+show() {   # FILE: as TAP comments, at most 30 lines
+	sed -n '1,30s/^/#   /p' "$1"
+}
+
+# The shim reached as "wine/test.h", as a Wine tree names its header.
+mkdir -p "$tmp/include/wine"
+printf '#include "%s/conformance/win/wine_test_shim.h"\n' "$root" >"$tmp/include/wine/test.h"
+
+# build CC NAME.c EXE: 0 when it compiles warning-free
+build() {
+	"$1" -std=c11 -Wall -Wextra -Werror -O2 -I"$tmp/include" -o "$3" "$2" 2>"$tmp/cc.err"
+}
+
+# summary FILE: the shim's last line, "NAME: N tests executed (T marked as todo, F failures), S skipped."
+summary() {
+	tr -d '\r' <"$1" | grep 'tests executed' | tail -1
+}
+
+echo "1..9"
+
+# ---- the export of the three folders, with both known lists ------------------
+"$NTPROF_BIN" export --known "$known10" --known "$known7" --output "$tmp/profile.c" \
+	"$root/fixtures/interval" "$root/fixtures/profile" "$root/fixtures/sysinfo" 2>"$tmp/counts"
+rc=$?
+if [ $rc -eq 0 ] && build x86_64-w64-mingw32-gcc "$tmp/profile.c" "$tmp/profile.exe"; then
+	ok "the export ($(cat "$tmp/counts" | sed 's/^ntprof: export: //')) builds with x86_64-w64-mingw32-gcc -Wall -Wextra -Werror"
+else
+	not_ok "the export builds with x86_64-w64-mingw32-gcc -Wall -Wextra -Werror" "export exit $rc" \
+		"$(head -5 "$tmp/counts" "$tmp/cc.err" 2>/dev/null)"
+fi
+if build i686-w64-mingw32-gcc "$tmp/profile.c" "$tmp/profile32.exe"; then
+	ok "it builds as a 32-bit test too (i686-w64-mingw32-gcc -Wall -Wextra -Werror)"
+else
+	not_ok "it builds as a 32-bit test too" "$(head -5 "$tmp/cc.err")"
+fi
+
+for mode in win7 win10; do
+	"$wine" "$mode" "$tmp/profile.exe" >"$tmp/$mode.out" 2>"$tmp/$mode.err"
+	rc=$?
+	line=$(summary "$tmp/$mode.out")
+	todos=$(echo "$line" | sed -n 's/.*(\([0-9]*\) marked as todo.*/\1/p')
+	if [ $rc -eq 0 ] && echo "$line" | grep -q ', 0 failures)' && [ "${todos:-0}" -gt 0 ]; then
+		ok "as $mode under Wine: every ok() passes, every todo_wine fails as expected: $line"
+	else
+		not_ok "as $mode under Wine: every ok() passes, every todo_wine fails as expected" "exit $rc: $line"
+		grep -v 'marked todo' "$tmp/$mode.out" | show /dev/stdin
+	fi
+done
+
+"$NTPROF_BIN" export --hal-dependent --known "$known10" --known "$known7" --output "$tmp/hal.c" \
+	"$root/fixtures/interval" "$root/fixtures/profile" "$root/fixtures/sysinfo" 2>/dev/null
+if build x86_64-w64-mingw32-gcc "$tmp/hal.c" "$tmp/hal.exe"; then
+	"$wine" win10 "$tmp/hal.exe" >"$tmp/hal.out" 2>/dev/null
+	rc=$?
+else
+	rc=build
+fi
+line=$(summary "$tmp/hal.out" 2>/dev/null)
+if [ "$rc" = 0 ] && echo "$line" | grep -q ', 0 failures)'; then
+	ok "with --hal-dependent too (the model's default HAL), as win10 under Wine: $line"
+else
+	not_ok "with --hal-dependent too, as win10 under Wine" "exit $rc: $line"
+	grep -v 'marked todo' "$tmp/hal.out" | show /dev/stdin
+fi
+
+# ---- twins ----------------------------------------------------------------
+# run_twin NAME.c: the exe's exit status and summary under Wine as Windows 10
+run_twin() {
+	build x86_64-w64-mingw32-gcc "$1" "$tmp/twin.exe" || { echo "build failed"; return; }
+	"$wine" win10 "$tmp/twin.exe" >"$tmp/twin.out" 2>/dev/null
+	echo "exit $?: $(summary "$tmp/twin.out")"
+}
+
+mkdir -p "$tmp/scratch"
+awk '/^vector /{in_held = ($2 == "set-interval/privilege-held")}
+	in_held && /^  given/ {print "  given   privilege=off"; next}
+	in_held && /^  expect/ {print "  expect  STATUS_PRIVILEGE_NOT_HELD on >=6.2"; print "  expect  STATUS_SUCCESS on <6.2"; next}
+	{print}' "$root/fixtures/interval/set-interval.vec" >"$tmp/scratch/set-interval.vec"
+"$NTPROF_BIN" export --known "$known10" --known "$known7" --output "$tmp/planted.c" "$tmp/scratch" 2>/dev/null
+got=$(run_twin "$tmp/planted.c")
+if echo "$got" | grep -q '^exit 1: .*, 1 failure)' &&
+	grep -q 'Test failed: set-interval/privilege-held: step 1' "$tmp/twin.out"; then
+	ok "twin: a planted wrong expectation (privilege-held without the privilege) fails under Wine: $got"
+else
+	not_ok "twin: a planted wrong expectation fails under Wine" "$got"
+	show "$tmp/twin.out"
+fi
+
+cp "$known10" "$tmp/stale.known"
+printf 'set-interval/privilege-held  status-mismatch  step 1: STATUS_PRIVILEGE_NOT_HELD (0xC0000061)  # planted: Wine is not known to differ here\n' \
+	>>"$tmp/stale.known"
+"$NTPROF_BIN" export --known "$tmp/stale.known" --known "$known7" --output "$tmp/stale.c" "$root/fixtures/interval/set-interval.vec" 2>/dev/null
+got=$(run_twin "$tmp/stale.c")
+if echo "$got" | grep -q '^exit 1: .*, 1 failure)' &&
+	grep -q 'Test succeeded inside todo block: set-interval/privilege-held' "$tmp/twin.out"; then
+	ok "twin: a todo_wine that Wine passes (a stale known entry) fails: $got"
+else
+	not_ok "twin: a todo_wine that Wine passes (a stale known entry) fails" "$got"
+	show "$tmp/twin.out"
+fi
+
+"$NTPROF_BIN" export --output "$tmp/unlisted.c" "$root/fixtures/interval/query-interval.vec" 2>/dev/null
+got=$(run_twin "$tmp/unlisted.c")
+if echo "$got" | grep -q '^exit [1-9]' && grep -q 'Test failed: query-interval/timer-default: step 1: NtQueryIntervalProfile is not exported' "$tmp/twin.out"; then
+	ok "twin: without the known lists, an export Wine lacks is a win_skip that fails on Wine: $got"
+else
+	not_ok "twin: without the known lists, an export Wine lacks is a win_skip that fails on Wine" "$got"
+	show "$tmp/twin.out"
+fi
+
+WINETEST_PLATFORM=windows "$wine" win10 "$tmp/profile.exe" >"$tmp/as-windows.out" 2>/dev/null
+rc=$?
+line=$(summary "$tmp/as-windows.out")
+if [ $rc -ne 0 ] && ! echo "$line" | grep -q ', 0 failures)'; then
+	ok "twin: run as if on Windows, Wine's known divergences fail (exit $rc): $line"
+else
+	not_ok "twin: run as if on Windows, Wine's known divergences fail" "exit $rc: $line"
+fi
+
+[ "$failed" -eq 0 ]

@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The two lists of `make mutants`, the equivalent mutants
+# (conformance/data/mutants-equivalent.txt) and the untestable ones
+# (conformance/data/mutants-untestable.txt), against the mutants
+# tools/mutants-gen.awk makes of model/ as it is now: an edit that moves or
+# changes a listed mutant fails make check at once, not at the next long
+# `make mutants`. Nothing is built: this is tools/mutants.sh with
+# MUTANTS_CHECK_ONLY=1. It is also shown to fail, on copies of the lists
+# with an entry moved (in either list), an entry's mutation changed, an
+# entry naming no file, and an ID in both lists.
+#
+# Environment: NTPROF_SOURCE_ROOT. Prints TAP; exits 1 on failure.
+set -u
+
+: "${NTPROF_SOURCE_ROOT:?NTPROF_SOURCE_ROOT must name the repository}"
+root=$NTPROF_SOURCE_ROOT
+list=$root/conformance/data/mutants-equivalent.txt
+untestable=$root/conformance/data/mutants-untestable.txt
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-mutlist.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+
+n=0 failed=0
+# check DESCRIPTION RC EQUIVALENCE-FILE UNTESTABLE-FILE [LINE]: exit status
+# RC, and LINE (a fixed string) in what it printed.
+check() {
+	n=$((n + 1))
+	MUTANTS_CHECK_ONLY=1 MUTANTS_EQUIVALENT=$3 MUTANTS_UNTESTABLE=$4 "$root/tools/mutants.sh" \
+		"$root" "$tmp/build" "$tmp/out" >"$tmp/said" 2>&1
+	rc=$?
+	why=
+	[ "$rc" -eq "$2" ] || why="want exit status $2, got $rc"
+	[ $# -lt 5 ] || grep -q -F -e "$5" "$tmp/said" || why="$why; want: $5"
+	if [ -z "$why" ]; then
+		echo "ok $n - $1"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $1: $why"
+		sed 's/^/# /' "$tmp/said"
+	fi
+}
+# has_entries FILE: a TAP line saying whether FILE holds an entry.
+has_entries() {
+	n=$((n + 1))
+	if [ -s "$1" ] && grep -q -v '^#' "$1"; then
+		echo "ok $n - $1 has entries"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - no entries in $1"
+	fi
+}
+# move FILE: FILE with its first entry's line number one higher.
+move() {
+	awk -F ' [|] ' 'BEGIN { OFS = " | " }
+		!/^#/ && !done { split($1, a, /[:.]/); $1 = a[1] ":" a[2] + 1 "." a[3]; done = 1 } 1' "$1"
+}
+
+echo "1..9"
+check "every entry of both lists names a mutant of model/ with its mutation" 0 "$list" "$untestable" \
+	" 0 stale"
+has_entries "$list"
+has_entries "$untestable"
+
+move "$list" >"$tmp/moved"
+check "an entry moved off its line is stale" 1 "$tmp/moved" "$untestable" \
+	"no such mutant (the line moved?)"
+move "$untestable" >"$tmp/moved-untestable"
+check "an untestable entry moved off its line is stale" 1 "$list" "$tmp/moved-untestable" \
+	"$tmp/moved-untestable: $(grep -v -m1 '^#' "$tmp/moved-untestable" | cut -d' ' -f1): no such mutant"
+
+# the first entry with the mutation of another
+awk -F ' [|] ' 'BEGIN { OFS = " | " } !/^#/ && !done { $2 = $2 " twice"; done = 1 } 1' "$list" >"$tmp/changed"
+check "an entry whose mutation is not its ID's is stale" 1 "$tmp/changed" "$untestable" "the mutant is now"
+
+printf 'nosuchfile:1.1 | x | y\n' >"$tmp/nofile"
+check "an entry naming no model file is stale" 1 "$tmp/nofile" "$untestable" "nosuchfile:1.1: no such mutant"
+
+# the untestable entries in the equivalence list as well
+{ cat "$list"; grep -v '^#' "$untestable"; } >"$tmp/both"
+check "an ID in both lists is stale" 1 "$tmp/both" "$untestable" "also listed in $tmp/both"
+
+n=$((n + 1))
+if [ ! -e "$tmp/out" ] && [ ! -e "$tmp/build" ]; then
+	echo "ok $n - nothing built or written"
+else
+	failed=$((failed + 1))
+	echo "not ok $n - the check wrote $tmp/out or $tmp/build"
+fi
+[ "$failed" -eq 0 ]

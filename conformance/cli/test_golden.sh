@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Behaviour kept across refactors: the outputs of ntprof's commands (run in
 # every format, matrix, diff, explore, compare, explain, trace, versions, the
-# README's `call` examples, usage errors) must hash to the sums recorded in
-# conformance/data/golden.sums (tools/golden.sh says what runs). A change
+# `call` examples of docs/compare-versions.md, usage errors) must hash to the
+# sums recorded in conformance/data/golden.sums (tools/golden.sh says what runs). A change
 # that means to alter an output records new sums in its own commit:
 #   tools/golden.sh . build/ntprof conformance/data/golden.sums --record /tmp/golden
 # The twin proves the comparison can fail: one recorded sum altered must be

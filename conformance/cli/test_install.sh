@@ -12,9 +12,9 @@
 #     libntprof_impl_helpers.a through pkg-config and runs; the same program
 #     against the headers with their extern "C" taken out must fail to link
 #     (the check can fail);
-#   - the README's "Using the model from C" block is examples/model_call.c,
-#     which builds with `pkg-config --cflags --libs ntprof` against the
-#     installed tree and prints what the README says it prints;
+#   - the "Using the model from C" block of docs/implementations.md is
+#     examples/model_call.c, which builds with `pkg-config --cflags --libs
+#     ntprof` against the installed tree and prints what the guide says it prints;
 #   - ntprof.pc and ntprof_impl_helpers.pc name LIBDIR; the man pages are
 #     installed under MANDIR;
 #   - examples/impl_minimal.c, an implementation of the interval calls on
@@ -201,8 +201,9 @@ else
 			head -5 "$tmp/bare.err")"
 fi
 
-# The README's example is examples/model_call.c, and prints what it says.
-readme_block() { # README: the ```c block and the output block after "It prints"
+# The guide's example is examples/model_call.c, and prints what it says.
+guide=docs/implementations.md
+readme_block() { # the guide: the ```c block and the output block after "It prints"
 	awk '/^## Using the model from C/ { on = 1; next } on && /^## / { exit }
 	on && /^```c$/ { code = 1; next } on && code && /^```$/ { code = 0; next }
 	on && code { print }' "$1"
@@ -212,25 +213,25 @@ readme_output() {
 	on && /^It prints:/ { want = 1; next } want && /^```$/ { if (out) exit; out = 1; next }
 	want && out { print }' "$1"
 }
-readme_block "$root/README.md" >"$tmp/readme.c"
-check "README's \"Using the model from C\" is examples/model_call.c" \
+readme_block "$root/$guide" >"$tmp/readme.c"
+check "$guide's \"Using the model from C\" is examples/model_call.c" \
 	"$(cmp "$tmp/readme.c" "$root/examples/model_call.c" 2>&1 && echo ok)"
 
-# The fail twin: a README whose block differs by one character is caught.
-sed '/^## Using the model from C/,/^## /s/NP_V1809/NP_V1803/' "$root/README.md" >"$tmp/README.twin"
-readme_block "$tmp/README.twin" >"$tmp/twin.c"
-check "a README block that differs from the file is caught (the check can fail)" \
+# The fail twin: a guide whose block differs by one character is caught.
+sed '/^## Using the model from C/,/^## /s/NP_V1809/NP_V1803/' "$root/$guide" >"$tmp/guide.twin"
+readme_block "$tmp/guide.twin" >"$tmp/twin.c"
+check "a guide's block that differs from the file is caught (the check can fail)" \
 	"$(cmp -s "$tmp/twin.c" "$root/examples/model_call.c" && echo "not caught" || echo ok)"
 
 # shellcheck disable=SC2086
 if cc -std=c11 -Wall -Wextra -Werror -pedantic -o "$tmp/model_call" "$tmp/readme.c" \
 	$(pkg-config --cflags --libs ntprof) >"$tmp/cc.err" 2>&1; then
 	"$tmp/model_call" >"$tmp/mc.out" 2>&1
-	readme_output "$root/README.md" >"$tmp/mc.want"
-	check "the README's example builds with pkg-config against the installed tree and prints its output" \
+	readme_output "$root/$guide" >"$tmp/mc.want"
+	check "the guide's example builds with pkg-config against the installed tree and prints its output" \
 		"$([ -s "$tmp/mc.want" ] && cmp "$tmp/mc.want" "$tmp/mc.out" 2>&1 && echo ok)"
 else
-	check "the README's example builds with pkg-config against the installed tree and prints its output" \
+	check "the guide's example builds with pkg-config against the installed tree and prints its output" \
 		"$(head -10 "$tmp/cc.err")"
 fi
 

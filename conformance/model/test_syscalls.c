@@ -34,7 +34,7 @@ static void assert_one(const char *function, np_ver v, np_arch a, uint16_t want,
 			 part[0].systems, want, systems);
 }
 
-/* The numbers the command line promises (README.md, man/ntprof.1). */
+/* The numbers the command line promises (docs/compare-versions.md, man/ntprof.1). */
 static void test_syscalls_known_numbers(void **state)
 {
 	(void)state;

@@ -123,7 +123,7 @@ static int live_main(int argc, char **argv)
 /* What a person with a Windows machine needs before the first run: it
  * calls the real kernel, and some vectors can take the machine down. */
 static const char *const live_notes[] = {
-	"On a real machine (README.md, \"On a real machine\"):",
+	"On a real machine (docs/windows.md, \"On a real machine\"):",
 	"  - run it in a virtual machine, and take a snapshot first: some vectors fault",
 	"    or bug-check the kernel on some versions;",
 	"  - run it from an elevated console (Run as administrator): without",

@@ -33,16 +33,15 @@ static unsigned started_count(const np_machine *m)
 	return n;
 }
 
-/* ST-5: the most bytes one MDL describes (IoAllocateMdl): on 5.2 and
- * earlier (65535 - sizeof(MDL)) / sizeof(PFN_NUMBER) pages and a page less
- * one byte, in the kernel's width (an MDL is 28 bytes on x86, 48 on x64);
- * on 6.0 2 GB less a page; from 6.1 4 GB less a page. */
+/* ST-5: the most bytes one MDL describes (IoAllocateMdl): up to 5.2,
+ * (65535 - sizeof(MDL)) / sizeof(PFN_NUMBER) pages and a page less one
+ * byte, in the kernel's width (an MDL is 28 bytes on x86, 48 on x64). */
 static uint64_t mdl_limit(const np_machine *m)
 {
-	if (m->version <= NP_V5_2SP1)
+	if (np_mdl_size_is_16bit(m->version))
 		return np_kernel_is_32bit(m->arch) ? (65535u - 28u) / 4u * 4096u + 4095u
 						   : (65535u - 48u) / 8u * 4096u + 4095u;
-	return m->version <= NP_V6_0 ? 0x80000000ull - 4096u : 0x100000000ull - 4096u;
+	return np_mdl_reaches_4gb(m->version) ? 0x100000000ull - 4096u : 0x80000000ull - 4096u;
 }
 
 /* ST-5: the buffer's MDL, then every page of the buffer must still be

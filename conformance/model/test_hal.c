@@ -675,12 +675,26 @@ static void test_hal_rate_power_of_two_x86(void **state)
 	static const case_t c[] = {
 		{ 5000, 4883 }, { 3000, 2441 }, { 20000, 19531 }, { 39063, 39063 }, { 39000, 39063 },
 		{ TIME_MIN, TIME_MIN }, { TIME_MIN - 1, TIME_MIN }, { 3661, 2441 }, { 3662, 4883 },
-		{ TIME_MAX, 5000000 }, { 0xFFFFFFFFu, 5000000 },
+		{ TIME_MAX, 5000000 }, { 0xFFFFFFFFu, 5000000 }, { 2600000, 2500000 },
 	};
 	static const case_t pmc[] = { { 0x5001, 0x5001 } };
 	m->knobs.hal_rate = NP_HAL_RATE_POWER_OF_TWO;
 	run_cases(m, 0x00, c, sizeof c / sizeof *c, 39063);
 	run_cases(m, 0x02, pmc, 1, 0x5000);
+}
+
+/* HL-4 K-HAL-RATE=power-of-two rounds what lies in [min, max], limits
+ * included, as the machine has them: a lowered minimum is rounded to the
+ * nearest period, and with K-HAL-CLAMP=store a value outside is kept. */
+/* rules: HL-4 HL-2 */
+static void test_hal_rate_power_of_two_in_range_only(void **state)
+{
+	np_machine *m = *state;
+	static const case_t c[] = { { 1000, 1221 }, { 999, 999 }, { 10000001, 10000001 } };
+	m->knobs.hal_rate = NP_HAL_RATE_POWER_OF_TWO;
+	m->knobs.hal_clamp = NP_HAL_STORE;
+	m->hal.source[0].min = 1000;
+	run_cases(m, 0x00, c, sizeof c / sizeof *c, 39063);
 }
 
 /* HL-4 K-HAL-RATE=power-of-two reaches only a 32-bit kernel's HAL. */
@@ -733,6 +747,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_hal_rate_exact_keeps_interval, setup_x86_emon),
 	T(test_hal_rate_power_of_two_x86, setup_x86_emon),
 	T(test_hal_rate_power_of_two_not_x64, setup_default),
+	T(test_hal_rate_power_of_two_in_range_only, setup_x86_emon),
 };
 #undef T
 

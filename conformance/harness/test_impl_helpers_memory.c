@@ -279,6 +279,32 @@ static void test_impl_helpers_memory_budget_fails_whole_with_why(void **state)
 	ntprof_memory_fini(&m);
 }
 
+/* The table's members: protect answers NONE or not-applicable with why; a
+ * call's status becomes not-applicable, saying why, once the caller's
+ * memory ran out, and stays the status before. */
+static void test_impl_helpers_memory_sim_protect_and_result(void **state)
+{
+	(void)state;
+	ntprof_sim sim;
+	uint8_t one = 1;
+	assert_int_equal(ntprof_sim_init(&sim, "x64"), 1);
+	uint64_t a = ntprof_sim_map(&sim, 0x20000, RW, 0, 0);
+	ntprof_result r = ntprof_sim_protect(&sim, a + 0x1000, 0x1000, NTPROF_PROT_READ);
+	assert_int_equal(r.kind, NTPROF_NONE);
+	assert_int_equal(ntprof_sim_write(&sim, a + 0x1000, &one, 1), 0);
+	r = ntprof_sim_protect(&sim, a + 0x1001, 0x1000, 0);
+	assert_int_equal(r.kind, NTPROF_NOT_APPLICABLE);
+	assert_non_null(strstr(r.why, "whole pages"));
+	r = ntprof_sim_result(&sim, NTPROF_STATUS_ACCESS_DENIED);
+	assert_true(r.kind == NTPROF_STATUS && r.code == NTPROF_STATUS_ACCESS_DENIED);
+	sim.memory.page_budget = 0;
+	assert_int_equal(ntprof_sim_write(&sim, a, &one, 1), 0);
+	r = ntprof_sim_result(&sim, NTPROF_STATUS_SUCCESS);
+	assert_int_equal(r.kind, NTPROF_NOT_APPLICABLE);
+	assert_non_null(strstr(r.why, "passed its bound"));
+	ntprof_sim_fini(&sim);
+}
+
 /* AS-4: whole pages of one region change; the latest change over a page
  * decides; probes, reads and writes obey it, pokes and locked access not. */
 static void test_impl_helpers_memory_protect_pages(void **state)
@@ -397,6 +423,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_impl_helpers_memory_fill_writes_make_no_page),
 	cmocka_unit_test(test_impl_helpers_memory_budget_fails_whole_with_why),
 	cmocka_unit_test(test_impl_helpers_memory_protect_pages),
+	cmocka_unit_test(test_impl_helpers_memory_sim_protect_and_result),
 	cmocka_unit_test(test_impl_helpers_memory_probe_of_2gib_stays_small),
 };
 

@@ -181,6 +181,11 @@ HELPERS_LIB := $(B)/libntprof_impl_helpers.a
 # helpers, as a dl: object, and its twin with a deliberate bug
 # (conformance/cli/test_impl_example.sh runs both).
 EXAMPLE_SO  := $(B)/examples/impl_minimal.so $(B)/examples/impl_minimal_bug.so
+# examples/impl_kernel.c, kernel code on the kernel services
+# (ntprof/kernel_services.h), and one twin per planted bug
+# (conformance/cli/test_impl_kernel.sh runs them).
+KERNEL_BUGS := interval create start count
+EXAMPLE_SO  += $(B)/examples/impl_kernel.so $(KERNEL_BUGS:%=$(B)/examples/impl_kernel_bug_%.so)
 PROGRAM     := $(B)/ntprof
 # Kyua's lists of programs: one Kyuafile per folder of $(B)/conformance, and the
 # whole suite (Kyuafile) or all but SLOW_SH (Kyuafile.test, `make test`).
@@ -268,6 +273,14 @@ $(B)/examples/impl_minimal.so: examples/impl_minimal.c $(HELPERS_LIB) $(FLAGS_ST
 $(B)/examples/impl_minimal_bug.so: examples/impl_minimal.c $(HELPERS_LIB) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(EXAMPLE_CFLAGS) -DIMPL_MINIMAL_BUG $(ALL_LDFLAGS) -MMD -MP -o $@ $< $(HELPERS_LIB) $(LDLIBS)
+
+$(B)/examples/impl_kernel.so: examples/impl_kernel.c $(HELPERS_LIB) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(EXAMPLE_CFLAGS) $(ALL_LDFLAGS) -MMD -MP -o $@ $< $(HELPERS_LIB) $(LDLIBS)
+$(B)/examples/impl_kernel_bug_%.so: examples/impl_kernel.c $(HELPERS_LIB) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(EXAMPLE_CFLAGS) -DBUG_$(shell echo $* | tr a-z A-Z) $(ALL_LDFLAGS) -MMD -MP -o $@ $< \
+		$(HELPERS_LIB) $(LDLIBS)
 
 # Kyua reads the lists of programs from these: one atf_test_program per CMocka
 # program (np_test.h speaks ATF, so each CMocka test is one Kyua case), one
@@ -539,7 +552,7 @@ $(PC_FILES): $(B)/%.pc: %.pc.in FORCE
 # The harness's other headers declare functions that only the ntprof
 # program holds, not libntprof.a: they stay private.
 PUBLIC_HEADERS := $(wildcard model/include/ntprof/*.h) harness/include/ntprof/impl.h \
-	harness/include/ntprof/impl_helpers.h
+	harness/include/ntprof/impl_helpers.h harness/include/ntprof/kernel_services.h
 MAN1 := man/ntprof.1
 MAN5 := man/ntprof-vectors.5
 D = $(DESTDIR)

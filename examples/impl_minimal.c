@@ -142,6 +142,7 @@ static ntprof_impl table = {
 #if NTPROF_IMPL_ABI >= 2
 	.implements = (const char *const[]){ "NtSetIntervalProfile", "NtQueryIntervalProfile", NULL },
 	.emulates = "1809/x64",
+	.protect = ntprof_sim_protect,   /* the page-protection vectors (AS-4) */
 #endif
 };
 

@@ -74,6 +74,22 @@ np_config_error np_machine_set_hal(np_machine *m, np_hal_kind kind)
 	return NULL;
 }
 
+/* HL-4, K-HAL-RATE=power-of-two: the period, in 100 ns, of the rate of
+ * 2 to 8192 Hz (the RTC's periodic rates) nearest the interval asked, the
+ * longer one on a tie. */
+static uint32_t power_of_two_period(uint32_t interval)
+{
+	uint32_t best = 5000000;                 /* 2 Hz */
+	for (uint32_t hz = 4; hz <= 8192; hz *= 2) {
+		uint32_t period = (10000000u + hz / 2) / hz;
+		uint32_t d = period > interval ? period - interval : interval - period;
+		uint32_t bd = best > interval ? best - interval : interval - best;
+		if (d < bd)
+			best = period;
+	}
+	return best;
+}
+
 /* HL-3: HalSetSystemInformation(HalProfileSourceInterval) on one processor.
  * An unsupported source is ignored; an out-of-range interval is handled as
  * K-HAL-CLAMP says (HL-4). */
@@ -93,6 +109,9 @@ void np_hal_set_interval(np_machine *m, unsigned cpu, uint32_t source, uint32_t 
 			break;
 		}
 	}
+	if (source == NP_PROFILE_TIME && np_kernel_is_32bit(m->arch) &&          /* K-HAL-RATE */
+	    m->knobs.hal_rate == NP_HAL_RATE_POWER_OF_TWO && interval >= s->min && interval <= s->max)
+		interval = power_of_two_period(interval);
 	s->interval[cpu] = interval;
 }
 

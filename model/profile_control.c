@@ -33,9 +33,23 @@ static unsigned started_count(const np_machine *m)
 	return n;
 }
 
-/* ST-5: every page of the buffer must still be writable user memory. */
+/* ST-5: the most bytes one MDL describes (IoAllocateMdl): up to 5.2,
+ * (65535 - sizeof(MDL)) / sizeof(PFN_NUMBER) pages and a page less one
+ * byte, in the kernel's width (an MDL is 28 bytes on x86, 48 on x64). */
+static uint64_t mdl_limit(const np_machine *m)
+{
+	if (np_mdl_size_is_16bit(m->version))
+		return np_kernel_is_32bit(m->arch) ? (65535u - 28u) / 4u * 4096u + 4095u
+						   : (65535u - 48u) / 8u * 4096u + 4095u;
+	return np_mdl_reaches_4gb(m->version) ? 0x100000000ull - 4096u : 0x80000000ull - 4096u;
+}
+
+/* ST-5: the buffer's MDL, then every page of the buffer must still be
+ * writable user memory. */
 static uint32_t lock_buffer(np_machine *m, const np_profile *p)
 {
+	if (m->knobs.mdl_limit == NP_MDL_LIMIT_RESOURCES && p->buffer_size > mdl_limit(m))
+		return NP_STATUS_INSUFFICIENT_RESOURCES;                /* K-MDL-LIMIT */
 	if (m->lock_failures) {
 		m->lock_failures--;
 		switch (m->knobs.lock_fail) {                          /* K-LOCK-FAIL */

@@ -22,6 +22,7 @@
 #     --cflags --libs ntprof_impl_helpers` against the installed tree alone,
 #     and the installed ntprof runs it on the installed interval vectors for
 #     its target with no mismatch; its -DIMPL_MINIMAL_BUG twin is caught;
+#     so does examples/impl_kernel.c, on the kernel services;
 #   - the installed ntprof holds no path of the build tree and reads its data
 #     from the installed datadir (--root here, since DESTDIR is not /).
 #
@@ -52,7 +53,7 @@ check() {
 # The make that runs this script (make check) must not steer the one below.
 unset MAKEFLAGS MFLAGS MAKELEVEL VARIANT CFLAGS CPPFLAGS LDFLAGS LDLIBS PREFIX DESTDIR LIBDIR
 
-echo "1..15"
+echo "1..16"
 
 src=$tmp/src dest=$tmp/dest
 mkdir -p "$src" "$dest"
@@ -252,12 +253,12 @@ check "the installed ntprof runs the installed fixtures" \
 # installed ntprof on the installed interval vectors for its target; the
 # twin without the privilege check (SI-1) must be caught.
 data=$dest/usr/share/ntprof
-example() { # NAME [CFLAGS...]: builds $tmp/NAME.so, runs it; $rc, $tmp/NAME.out
+example() { # NAME [CFLAGS...]: builds $tmp/NAME.so from $example_src, runs it; $rc, $tmp/NAME.out
 	name=$1
 	shift
 	# shellcheck disable=SC2046 # pkg-config's output is words
 	if ! cc -std=c99 -pedantic -Wall -Wextra -Werror -fPIC -shared "$@" -o "$tmp/$name.so" \
-		"$root/examples/impl_minimal.c" $(pkg-config --cflags --libs ntprof_impl_helpers) \
+		"$root/examples/${example_src:-impl_minimal.c}" $(pkg-config --cflags --libs ntprof_impl_helpers) \
 		>"$tmp/$name.out" 2>&1; then
 		rc=build
 		return
@@ -282,6 +283,18 @@ if [ "$rc" = 1 ] && grep -q '^status-mismatch *set-interval/privilege-threshold 
 else
 	check "its twin without the privilege check is caught (exit 1)" "rc $rc; $(tail -5 "$tmp/impl_minimal_bug.out")"
 fi
+
+# examples/impl_kernel.c, on the kernel services (<ntprof/kernel_services.h>),
+# from the installed tree alone: every vector it takes on those files matches.
+example_src=impl_kernel.c
+example impl_kernel
+summary=$(grep '^summary:' "$tmp/impl_kernel.out")
+case $rc/$summary in
+"0/summary: "[1-9]*" match, "*" 0 status-mismatch, 0 output-mismatch,"*)
+	check "examples/impl_kernel.c builds from the installed tree and matches on 1809/x64" ok ;;
+*) check "examples/impl_kernel.c builds from the installed tree and matches on 1809/x64" \
+	"rc $rc; $(tail -5 "$tmp/impl_kernel.out")" ;;
+esac
 
 [ "$failed" -eq 0 ] || exit 1
 exit 0

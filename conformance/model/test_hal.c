@@ -654,6 +654,59 @@ static void test_hal_last_source_of_table(void **state)
 	assert_int_equal(v, 0);
 }
 
+/* HL-4 K-HAL-RATE=exact (default): an x86 kernel's HAL keeps an in-range
+ * ProfileTime interval as given. */
+/* rules: HL-4 */
+static void test_hal_rate_exact_keeps_interval(void **state)
+{
+	np_machine *m = *state;
+	static const case_t c[] = { { 5000, 5000 }, { 3000, 3000 }, { 20000, 20000 }, { TIME_MIN, TIME_MIN } };
+	assert_int_equal(m->knobs.hal_rate, NP_HAL_RATE_EXACT);
+	run_cases(m, 0x00, c, sizeof c / sizeof *c, 39063);
+}
+
+/* HL-4 K-HAL-RATE=power-of-two: the nearest period of 2 to 8192 Hz, the
+ * longer on a tie (3662 lies halfway between 2441 and 4883), after the
+ * clamp; another source is kept as given. */
+/* rules: HL-4 HL-2 */
+static void test_hal_rate_power_of_two_x86(void **state)
+{
+	np_machine *m = *state;
+	static const case_t c[] = {
+		{ 5000, 4883 }, { 3000, 2441 }, { 20000, 19531 }, { 39063, 39063 }, { 39000, 39063 },
+		{ TIME_MIN, TIME_MIN }, { TIME_MIN - 1, TIME_MIN }, { 3661, 2441 }, { 3662, 4883 },
+		{ TIME_MAX, 5000000 }, { 0xFFFFFFFFu, 5000000 }, { 2600000, 2500000 },
+	};
+	static const case_t pmc[] = { { 0x5001, 0x5001 } };
+	m->knobs.hal_rate = NP_HAL_RATE_POWER_OF_TWO;
+	run_cases(m, 0x00, c, sizeof c / sizeof *c, 39063);
+	run_cases(m, 0x02, pmc, 1, 0x5000);
+}
+
+/* HL-4 K-HAL-RATE=power-of-two rounds what lies in [min, max], limits
+ * included, as the machine has them: a lowered minimum is rounded to the
+ * nearest period, and with K-HAL-CLAMP=store a value outside is kept. */
+/* rules: HL-4 HL-2 */
+static void test_hal_rate_power_of_two_in_range_only(void **state)
+{
+	np_machine *m = *state;
+	static const case_t c[] = { { 1000, 1221 }, { 999, 999 }, { 10000001, 10000001 } };
+	m->knobs.hal_rate = NP_HAL_RATE_POWER_OF_TWO;
+	m->knobs.hal_clamp = NP_HAL_STORE;
+	m->hal.source[0].min = 1000;
+	run_cases(m, 0x00, c, sizeof c / sizeof *c, 39063);
+}
+
+/* HL-4 K-HAL-RATE=power-of-two reaches only a 32-bit kernel's HAL. */
+/* rules: HL-4 */
+static void test_hal_rate_power_of_two_not_x64(void **state)
+{
+	np_machine *m = *state;
+	static const case_t c[] = { { 5000, 5000 } };
+	m->knobs.hal_rate = NP_HAL_RATE_POWER_OF_TWO;
+	run_cases(m, 0x00, c, 1, 39063);
+}
+
 #define T(f, s) cmocka_unit_test_setup_teardown(f, s, teardown)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_source_names_public_range),
@@ -691,6 +744,10 @@ static const struct CMUnitTest tests[] = {
 	T(test_hal_store_unsupported_still_ignored, setup_default),
 	T(test_hal_query_answers_for_current_cpu, setup_default),
 	T(test_hal_query_unsupported_reads_zero, setup_default),
+	T(test_hal_rate_exact_keeps_interval, setup_x86_emon),
+	T(test_hal_rate_power_of_two_x86, setup_x86_emon),
+	T(test_hal_rate_power_of_two_not_x64, setup_default),
+	T(test_hal_rate_power_of_two_in_range_only, setup_x86_emon),
 };
 #undef T
 

@@ -437,6 +437,36 @@ static void test_st5_lock_failures(void **state)
 	assert_int_equal(rd32(m, BUF), 3);
 }
 
+/* ST-5 K-MDL-LIMIT: the largest buffer one MDL describes starts, one byte
+ * more gives STATUS_INSUFFICIENT_RESOURCES (insufficient-resources, the
+ * default) or starts (none); create takes both (CP-25). */
+/* rules: ST-5 CP-25 */
+static void test_st5_mdl_limit(void **state)
+{
+	(void)state;
+	static const struct { np_ver v; np_arch a; uint32_t limit; } rows[] = {
+		{ NP_V4_0, NP_X86, 0x3FF8FFFu }, { NP_V5_2SP1, NP_X86, 0x3FF8FFFu },
+		{ NP_V5_2SP1, NP_X64, 0x1FF9FFFu }, { NP_V5_2SP1, NP_WOW64, 0x1FF9FFFu },
+		{ NP_V6_0, NP_X64, 0x7FFFF000u }, { NP_V6_1, NP_X64, 0xFFFFF000u },
+	};
+	const uint64_t big = 0x20000000u;
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		np_machine *m = boot(rows[i].v, rows[i].a);
+		uint64_t aff = m->arch == NP_WOW64 && np_has_group_affinity(m->version) ? 1 : NP_AFFINITY_ALL;
+		assert_null(np_mem_map(m, big, (uint64_t)rows[i].limit + 1, NP_PROT_READ | NP_PROT_WRITE, 0, 0));
+		uint64_t fits = make(m, NP_HANDLE_CURRENT_PROCESS, REGION, 0x100, 4, big, rows[i].limit, aff);
+		uint64_t over = make(m, NP_HANDLE_CURRENT_PROCESS, REGION, 0x100, 4, big, rows[i].limit + 1, aff);
+		assert_int_equal(m->knobs.mdl_limit, NP_MDL_LIMIT_RESOURCES);
+		assert_status(np_nt_start_profile(m, fits), NP_STATUS_SUCCESS);
+		assert_status(np_nt_stop_profile(m, fits), NP_STATUS_SUCCESS);
+		assert_status(np_nt_start_profile(m, over), NP_STATUS_INSUFFICIENT_RESOURCES);
+		assert_false(profile_of(m, over)->started);
+		m->knobs.mdl_limit = NP_MDL_LIMIT_NONE;
+		assert_status(np_nt_start_profile(m, over), NP_STATUS_SUCCESS);
+		machine_free(m);
+	}
+}
+
 /* ST-5: the buffer's pages must still be writable user memory, all
  * BufferSize bytes of them, in kernel mode too; else STATUS_ACCESS_VIOLATION. */
 /* rules: ST-5 */
@@ -1004,6 +1034,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_st3_limit_maximum_knob, bare),
 	T(test_st4_allocation_failure, x64_6_1),
 	T(test_st5_lock_failures, x64_6_1),
+	cmocka_unit_test(test_st5_mdl_limit),
 	T(test_st5_buffer_gone, x64_6_1),
 	T(test_st6_processors_from_6_1, x64_6_1),
 	T(test_st6_4_0, x86_4_0),

@@ -177,6 +177,8 @@ static bool capacity_fixed(const np_machine *m) { return np_capacity_check_fixed
 static bool create_source(const np_machine *m) { return np_create_checks_source(m->version); }
 static bool restricted(const np_machine *m) { return np_checks_restricted_callers(m->version); }
 static bool start_limit(const np_machine *m) { return np_has_started_profile_limit(m->version); }
+static bool mdl_16bit(const np_machine *m) { return np_mdl_size_is_16bit(m->version); }
+static bool mdl_4gb(const np_machine *m) { return np_mdl_reaches_4gb(m->version); }
 static bool set_privilege(const np_machine *m) { return np_set_interval_checks_privilege(m->version); }
 static bool trace_set(const np_machine *m) { return np_has_trace_set_information(m->version); }
 static bool trace_query(const np_machine *m) { return np_has_trace_query_information(m->version); }
@@ -202,6 +204,8 @@ static const np_xpredicate predicates[] = {
 	{ "np_create_checks_source", create_source, "CP-11", CREATE },
 	{ "np_checks_restricted_callers", restricted, "CP-22", CREATE },
 	{ "np_has_started_profile_limit", start_limit, "ST-3", FN(NP_FN_START_PROFILE) },
+	{ "np_mdl_size_is_16bit", mdl_16bit, "ST-5", FN(NP_FN_START_PROFILE) },
+	{ "np_mdl_reaches_4gb", mdl_4gb, "ST-5", FN(NP_FN_START_PROFILE) },
 	{ "np_set_interval_checks_privilege", set_privilege, "SI-1",
 	  FN(NP_FN_SET_INTERVAL) | FN(NP_FN_TRACE_SET) },
 	{ "np_has_trace_set_information", trace_set, "TR-0", FN(NP_FN_TRACE_SET) },

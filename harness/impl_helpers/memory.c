@@ -1,18 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /* The caller's simulated address space (ntprof/impl_helpers.h): regions of
- * pages made when first written, user-mode accesses, the kernel's probes
- * (AS-1, AS-2, AS-3) and copies. */
+ * sparse pages made when first written with something else than the fill,
+ * a bound on what they cost, page protections, user-mode accesses, the
+ * kernel's probes (AS-1, AS-2, AS-3) and copies. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ntprof/impl_helpers.h"
 
 #define PAGE        4096u
+#define LEAF_PAGES  512u         /* the pages of one leaf of a region's table: 2 MiB */
 #define GRANULARITY 0x10000ull   /* regions are rounded up to it, with this much unmapped after */
 #define FIRST_BASE  0x100000ull  /* the first region's base: nothing is mapped below */
 /* The largest buffer a call takes is ULONG-sized: a region of more would
  * only cost its page table. */
 #define MAX_REGION  (0x100000000ull + GRANULARITY)
+
+static const char BUDGET_SPENT[] =
+	"the simulated caller's memory passed its bound (ntprof_memory.page_budget bytes of pages "
+	"written with something else than their fill)";
 
 /* AS-1: the probe limit is the kernel's (x86: 2 GiB user space; a 64-bit
  * kernel's for x64 and WOW64), the top the caller's pointers reach. */
@@ -28,14 +34,23 @@ int ntprof_memory_init(ntprof_memory *mem, const char *arch)
 	else
 		return 0;
 	mem->next = FIRST_BASE;
+	mem->page_budget = NTPROF_MEMORY_BUDGET;
 	return 1;
+}
+
+static uint64_t leaves_of(const ntprof_region *r)
+{
+	return (r->size / PAGE + LEAF_PAGES - 1) / LEAF_PAGES;
 }
 
 static void region_free(ntprof_region *r)
 {
-	for (uint64_t i = 0; i < r->size / PAGE; i++)
-		free(r->page[i]);
-	free(r->page);
+	for (uint64_t l = 0; l < leaves_of(r); l++) {
+		for (unsigned p = 0; r->leaf[l] && p < LEAF_PAGES; p++)
+			free(r->leaf[l][p]);
+		free(r->leaf[l]);
+	}
+	free(r->leaf);
 }
 
 void ntprof_memory_fini(ntprof_memory *mem)
@@ -43,19 +58,21 @@ void ntprof_memory_fini(ntprof_memory *mem)
 	for (size_t i = 0; i < mem->count; i++)
 		region_free(&mem->region[i]);
 	free(mem->region);
+	free(mem->guard);
 	memset(mem, 0, sizeof *mem);
 }
 
-static int grow(ntprof_memory *mem)
+/* Room for one more element of an array of *cap (grown by doubling). */
+static int room(void **array, size_t count, size_t *cap, size_t size)
 {
-	if (mem->count < mem->capacity)
+	if (count < *cap)
 		return 1;
-	size_t cap = mem->capacity ? 2 * mem->capacity : 16;
-	ntprof_region *r = realloc(mem->region, cap * sizeof *r);
-	if (!r)
+	size_t n = *cap ? 2 * *cap : 16;
+	void *grown = realloc(*array, n * size);
+	if (!grown)
 		return 0;
-	mem->region = r;
-	mem->capacity = cap;
+	*array = grown;
+	*cap = n;
 	return 1;
 }
 
@@ -71,9 +88,9 @@ uint64_t ntprof_memory_map(ntprof_memory *mem, uint64_t size, unsigned prot, uns
 	size = (size + GRANULARITY - 1) & ~(GRANULARITY - 1);
 	if (!(flags & NTPROF_MAP_FREED)) {
 		ntprof_region r = { base, size, prot, (flags & NTPROF_MAP_VANISHING) != 0, 0, fill, NULL };
-		r.page = calloc((size_t)(size / PAGE), sizeof *r.page);
-		if (!r.page || !grow(mem)) {
-			free(r.page);
+		r.leaf = calloc((size_t)leaves_of(&r), sizeof *r.leaf);
+		if (!r.leaf || !room((void **)&mem->region, mem->count, &mem->capacity, sizeof r)) {
+			free(r.leaf);
 			return 0;
 		}
 		mem->region[mem->count++] = r;
@@ -93,7 +110,36 @@ static ntprof_region *region_at(ntprof_memory *mem, uint64_t addr)
 	return NULL;
 }
 
-/* What an access needs of each region it passes through. */
+/* The page holding addr, NULL when never made (it holds the fill). */
+static uint8_t *page_at(const ntprof_region *r, uint64_t addr)
+{
+	uint64_t p = (addr - r->base) / PAGE;
+	uint8_t **leaf = r->leaf[p / LEAF_PAGES];
+	return leaf ? leaf[p % LEAF_PAGES] : NULL;
+}
+
+/* The protection of the page holding addr in r, and through *end the
+ * address up to which it stays so: the last protect() over it decides. */
+static unsigned prot_at(const ntprof_memory *mem, const ntprof_region *r, uint64_t addr,
+			uint64_t *end)
+{
+	unsigned prot = r->prot;
+	size_t i = mem->guards;
+	*end = r->base + r->size;
+	while (i-- > 0) {
+		const ntprof_guard *g = &mem->guard[i];
+		if (addr >= g->base && addr - g->base < g->size) {
+			prot = g->prot;
+			*end = *end < g->base + g->size ? *end : g->base + g->size;
+			break;
+		}
+		if (g->base > addr && g->base < *end)
+			*end = g->base;      /* a later change begins before the run ends */
+	}
+	return prot;
+}
+
+/* What an access needs of each page it passes through. */
 typedef struct access {
 	unsigned prot;            /* these protection bits */
 	int locked;               /* through a kernel mapping: gone regions too */
@@ -106,76 +152,127 @@ static const access LOCKED = { 0, 1 };
 
 /* Whether [addr, addr + n) lies in regions that grant a. Regions are never
  * adjacent here (the gap after each), but a range is followed across them
- * as if they could be. */
+ * as if they could be. A kernel mapping sees the pages whatever their
+ * protection, as a poke does. */
 static int accessible(ntprof_memory *mem, uint64_t addr, uint64_t n, access a)
 {
 	if (addr + n < addr)
 		return 0;
 	while (n) {
 		const ntprof_region *r = region_at(mem, addr);
-		if (!r || (r->gone && !a.locked) || (r->prot & a.prot) != a.prot)
+		if (!r || (r->gone && !a.locked))
 			return 0;
-		uint64_t chunk = r->base + r->size - addr < n ? r->base + r->size - addr : n;
+		uint64_t end;
+		unsigned prot = a.prot ? prot_at(mem, r, addr, &end) : (end = r->base + r->size, 0);
+		if ((prot & a.prot) != a.prot)
+			return 0;
+		uint64_t chunk = end - addr < n ? end - addr : n;
 		addr += chunk;
 		n -= chunk;
 	}
 	return 1;
 }
 
-/* Makes the pages of [addr, addr + n) that were never written, holding the
- * fill byte, so that a write cannot then fail half-way. */
-static int make_pages(ntprof_memory *mem, uint64_t addr, size_t n)
-{
-	uint64_t end = addr + n;
-	for (addr -= addr % PAGE; addr < end; addr += PAGE) {
-		ntprof_region *r = region_at(mem, addr);
-		uint8_t **page = &r->page[(addr - r->base) / PAGE];
-		if (*page)
-			continue;
-		if (!(*page = malloc(PAGE)))
-			return 0;
-		memset(*page, r->fill, PAGE);
-	}
-	return 1;
-}
+/* Calls each(mem, r, addr, buf, chunk) for each piece of [addr, addr + n)
+ * within one page, buf advancing with it; stops at the first that returns 0. */
+typedef int page_fn(ntprof_memory *mem, ntprof_region *r, uint64_t addr, uint8_t *buf, size_t n);
 
-/* Copies between buf and [addr, addr + n), which accessible() allowed and
- * whose pages exist for a write; a page never written reads as the fill. */
-static void copy(ntprof_memory *mem, uint64_t addr, uint8_t *buf, size_t n, int to_region)
+static int each_page(ntprof_memory *mem, uint64_t addr, uint8_t *buf, size_t n, page_fn *each)
 {
 	while (n) {
 		ntprof_region *r = region_at(mem, addr);
-		uint64_t off = addr - r->base;
-		uint8_t *page = r->page[off / PAGE];
-		size_t chunk = PAGE - (size_t)(off % PAGE);
+		size_t chunk = PAGE - (size_t)((addr - r->base) % PAGE);
 		if (chunk > n)
 			chunk = n;
-		if (to_region)
-			memcpy(page + off % PAGE, buf, chunk);
-		else if (page)
-			memcpy(buf, page + off % PAGE, chunk);
-		else
-			memset(buf, r->fill, chunk);
+		if (!each(mem, r, addr, buf, chunk))
+			return 0;
 		addr += chunk;
 		buf += chunk;
 		n -= chunk;
 	}
+	return 1;
+}
+
+/* A page that does not exist and would still hold only its fill need not be made. */
+static int needs_page(const ntprof_region *r, uint64_t addr, const uint8_t *buf, size_t n)
+{
+	if (page_at(r, addr))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (buf[i] != r->fill)
+			return 1;
+	return 0;
+}
+
+static int count_page(ntprof_memory *mem, ntprof_region *r, uint64_t addr, uint8_t *buf, size_t n)
+{
+	mem->pending += needs_page(r, addr, buf, n) ? PAGE : 0;
+	return 1;
+}
+
+static int make_page(ntprof_memory *mem, ntprof_region *r, uint64_t addr, uint8_t *buf, size_t n)
+{
+	if (!needs_page(r, addr, buf, n))
+		return 1;
+	uint64_t p = (addr - r->base) / PAGE;
+	uint8_t ***leaf = &r->leaf[p / LEAF_PAGES];
+	if (!*leaf && !(*leaf = calloc(LEAF_PAGES, sizeof **leaf)))
+		return 0;
+	uint8_t **page = &(*leaf)[p % LEAF_PAGES];
+	if (!(*page = malloc(PAGE)))
+		return 0;
+	memset(*page, r->fill, PAGE);
+	mem->page_bytes += PAGE;
+	return 1;
+}
+
+static int store(ntprof_memory *mem, ntprof_region *r, uint64_t addr, uint8_t *buf, size_t n)
+{
+	uint8_t *page = page_at(r, addr);
+	(void)mem;
+	if (page)
+		memcpy(page + (addr - r->base) % PAGE, buf, n);
+	return 1;
+}
+
+static int load(ntprof_memory *mem, ntprof_region *r, uint64_t addr, uint8_t *buf, size_t n)
+{
+	const uint8_t *page = page_at(r, addr);
+	(void)mem;
+	if (page)
+		memcpy(buf, page + (addr - r->base) % PAGE, n);
+	else
+		memset(buf, r->fill, n);
+	return 1;
 }
 
 static int read_as(ntprof_memory *mem, access a, uint64_t addr, void *out, size_t n)
 {
 	if (!accessible(mem, addr, n, a))
 		return 0;
-	copy(mem, addr, out, n, 0);
-	return 1;
+	return each_page(mem, addr, out, n, load);
 }
 
+/* The pages a write needs are counted against the budget and made first,
+ * so that it cannot fail half-way; a page made and not then written holds
+ * its fill, as before. */
 static int write_as(ntprof_memory *mem, access a, uint64_t addr, const void *in, size_t n)
 {
-	if (!accessible(mem, addr, n, a) || !make_pages(mem, addr, n))
+	uint8_t *buf = (uint8_t *)(uintptr_t)in;   /* only read by count_page, make_page, store */
+	if (!accessible(mem, addr, n, a))
 		return 0;
-	copy(mem, addr, (uint8_t *)(uintptr_t)in, n, 1);
-	return 1;
+	mem->pending = 0;
+	each_page(mem, addr, buf, n, count_page);
+	if (mem->pending > mem->page_budget - (mem->page_budget < mem->page_bytes ? mem->page_budget
+										       : mem->page_bytes)) {
+		mem->error = BUDGET_SPENT;
+		return 0;
+	}
+	if (!each_page(mem, addr, buf, n, make_page)) {
+		mem->error = "out of memory for the simulated caller's pages";
+		return 0;
+	}
+	return each_page(mem, addr, buf, n, store);
 }
 
 int ntprof_memory_read(ntprof_memory *mem, uint64_t addr, void *out, size_t n)
@@ -211,9 +308,27 @@ int ntprof_memory_release(ntprof_memory *mem, uint64_t addr)
 	return r != NULL;
 }
 
+int ntprof_memory_protect(ntprof_memory *mem, uint64_t addr, uint64_t size, unsigned prot)
+{
+	const ntprof_region *r = region_at(mem, addr);
+	if (size == 0 || addr % PAGE || size % PAGE || !r || r->gone ||
+	    size > r->base + r->size - addr || (prot & ~(unsigned)(NTPROF_PROT_READ | NTPROF_PROT_WRITE)))
+		return 0;
+	if (!room((void **)&mem->guard, mem->guards, &mem->guard_capacity, sizeof *mem->guard))
+		return 0;
+	mem->guard[mem->guards++] = (ntprof_guard){ addr, size, prot };
+	return 1;
+}
+
+const char *ntprof_memory_error(const ntprof_memory *mem)
+{
+	return mem->error;
+}
+
 /* AS-2, AS-3: alignment first, then the range below the probe limit, then
- * (for a write) every byte writable. The probe passes over vanishing
- * regions, which are gone after it. */
+ * (for a write) every byte writable, which is looked up, never touched: a
+ * probe makes no page. The probe passes over vanishing regions, which are
+ * gone after it. */
 static uint32_t probe(ntprof_memory *mem, uint64_t addr, uint64_t len, unsigned align, int write)
 {
 	if (align > 1 && addr % align != 0)

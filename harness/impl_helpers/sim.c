@@ -64,6 +64,13 @@ int ntprof_sim_release(void *sys, uint64_t addr)
 	return ntprof_memory_release(&sim_of(sys)->memory, addr);
 }
 
+ntprof_result ntprof_sim_protect(void *sys, uint64_t addr, uint64_t size, unsigned prot)
+{
+	if (ntprof_memory_protect(&sim_of(sys)->memory, addr, size, prot))
+		return (ntprof_result){ NTPROF_NONE, 0, NULL };
+	return ntprof_result_not_applicable("a protection change takes whole pages of one mapped region");
+}
+
 uint64_t ntprof_sim_open_process(void *sys, int other, uint32_t access)
 {
 	return ntprof_handles_open_process(&sim_of(sys)->handles, other, access);
@@ -97,6 +104,12 @@ ntprof_result ntprof_result_not_applicable(const char *why)
 {
 	ntprof_result r = { NTPROF_NOT_APPLICABLE, 0, why };
 	return r;
+}
+
+ntprof_result ntprof_sim_result(const ntprof_sim *sim, uint32_t status)
+{
+	const char *why = ntprof_memory_error(&sim->memory);
+	return why ? ntprof_result_not_applicable(why) : ntprof_result_status(status);
 }
 
 /* ---- Stubs: one per signature of impl.h's calls ---- */

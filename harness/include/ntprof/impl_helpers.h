@@ -60,19 +60,37 @@ extern "C" {
  * Regions are placed one after another from 1 MiB up, each rounded up to
  * 64 KiB (the allocation granularity) and followed by 64 KiB where nothing
  * is mapped, so that an overrun meets unmapped memory as on Windows. A
- * region's bytes live in 4 KiB pages made when first written (a page never
- * written reads as the fill byte), so a 4 GiB profile buffer costs only the
- * pages touched. */
+ * region's bytes live in 4 KiB pages, in a two-level table (a leaf of 512
+ * page pointers per 2 MiB, made when first needed). A page is made only
+ * when a write puts something else than the fill byte in it: a page never
+ * made reads as the fill, and writing the fill back (a probe's "touch" of
+ * each page) makes nothing. A 4 GiB region costs 16 KiB of table, and the
+ * pages written; a probe, read or protect makes no page at all.
+ *
+ * The pages made count against page_budget (NTPROF_MEMORY_BUDGET from
+ * init; set it after init to change it): a write that would pass it fails
+ * as a whole and leaves the sentence of ntprof_memory_error(), so that an
+ * implementation reports "not applicable: <that>" (ntprof_sim_result)
+ * rather than a wrong status. */
+
+#define NTPROF_MEMORY_BUDGET (UINT64_C(256) << 20)   /* bytes of pages made, per address space */
 
 typedef struct ntprof_region {
 	uint64_t base;
 	uint64_t size;           /* bytes, a multiple of 64 KiB */
-	unsigned prot;           /* NTPROF_PROT_READ | NTPROF_PROT_WRITE */
+	unsigned prot;           /* NTPROF_PROT_READ | NTPROF_PROT_WRITE, as mapped */
 	int vanishing;           /* mapped with NTPROF_MAP_VANISHING */
 	int gone;                /* released, or vanished after a probe: user accesses fault */
-	uint8_t fill;            /* what a page never written holds */
-	uint8_t **page;          /* size / 4 KiB page pointers, NULL until written */
+	uint8_t fill;            /* what a page never made holds */
+	uint8_t ***leaf;         /* one per 512 pages (the last may cover fewer): NULL, or 512 page
+	                            pointers, each NULL until made */
 } ntprof_region;
+
+/* A protection change (ntprof_memory_protect): the latest over a page decides. */
+typedef struct ntprof_guard {
+	uint64_t base, size;
+	unsigned prot;
+} ntprof_guard;
 
 typedef struct ntprof_memory {
 	uint64_t probe_limit;    /* AS-1: MmUserProbeAddress, the first address a probe refuses */
@@ -80,7 +98,14 @@ typedef struct ntprof_memory {
 	uint64_t next;           /* where the next region goes */
 	ntprof_region *region;   /* count of them, in address order */
 	size_t count, capacity;
+	ntprof_guard *guard;     /* guards of them, oldest first */
+	size_t guards, guard_capacity;
+	uint64_t page_bytes;     /* bytes of pages made so far */
+	uint64_t page_budget;    /* a write that would make page_bytes pass it fails */
+	uint64_t pending;        /* (the pages the write under way needs) */
+	const char *error;       /* NULL, or why a write failed for want of memory (kept) */
 } ntprof_memory;
+
 
 /* arch is impl.h's: "x86" (probe limit and top 0x7FFF0000), "x64" (both
  * 0x7FFFFFFF0000) or "wow64" (a 64-bit kernel's limit, 0x7FFFFFFF0000, and
@@ -109,6 +134,15 @@ int ntprof_memory_poke(ntprof_memory *mem, uint64_t addr, const void *in, size_t
  * bytes stay for the _locked accessors (pages a profile locked). 0 when no
  * region holds addr. */
 int ntprof_memory_release(ntprof_memory *mem, uint64_t addr);
+/* impl.h's protect() (AS-4): whole pages [addr, addr + size) of one region
+ * not gone become prot (NTPROF_PROT_READ: read-only; 0: inaccessible; the
+ * write bit too is taken) for the caller's accesses and probes; pokes and
+ * the _locked accessors still reach them. 0, changing nothing, for a range
+ * of no whole pages, not in one region, or out of memory. */
+int ntprof_memory_protect(ntprof_memory *mem, uint64_t addr, uint64_t size, unsigned prot);
+/* Why the last write that failed for want of memory failed (the budget, or
+ * malloc), a static sentence; NULL when none has. */
+const char *ntprof_memory_error(const ntprof_memory *mem);
 
 /* The kernel's side. A user-mode probe of len bytes at addr (AS-2, AS-3):
  * addr must be a multiple of align (align 0 or 1: no test), else
@@ -249,6 +283,8 @@ int ntprof_sim_read(void *sys, uint64_t addr, void *out, size_t n);
 int ntprof_sim_write(void *sys, uint64_t addr, const void *in, size_t n);
 int ntprof_sim_poke(void *sys, uint64_t addr, const void *in, size_t n);
 int ntprof_sim_release(void *sys, uint64_t addr);
+/* As ntprof_memory_protect: NONE, or NOT_APPLICABLE saying why. */
+ntprof_result ntprof_sim_protect(void *sys, uint64_t addr, uint64_t size, unsigned prot);
 uint64_t ntprof_sim_open_process(void *sys, int other, uint32_t access);
 /* NtClose (MC-5) as ntprof_handles_close. */
 ntprof_result ntprof_sim_close_handle(void *sys, const char *function, uint64_t handle);
@@ -264,6 +300,10 @@ ntprof_result ntprof_sim_duplicate_object(void *sys, const char *function, uint6
  * a static sentence). */
 ntprof_result ntprof_result_status(uint32_t status);
 ntprof_result ntprof_result_not_applicable(const char *why);
+/* A call's result: the status, unless the caller's memory ran out on the
+ * way (ntprof_memory_error): then NOT_APPLICABLE with that sentence, since
+ * the status would say something of the simulation, not of the call. */
+ntprof_result ntprof_sim_result(const ntprof_sim *sim, uint32_t status);
 /* Fills every call member of *table that is NULL (set_interval_profile to
  * trace_query_information) with a stub that answers not-applicable, "not
  * implemented here": ABI 1 needs them all. Other members are untouched. */

@@ -27,6 +27,13 @@ NP_KNOB("K-HAL-CLAMP", hal_clamp, "HL-4", NP_HAL_CLAMP,
 	NP_KNOB_VALUE(NP_HAL_IGNORE, "ignore")   /* silently keep the old interval */
 	NP_KNOB_VALUE(NP_HAL_STORE, "store"))    /* store the value as given */
 
+/* K-HAL-RATE (HL-4): what the HAL of a 32-bit x86 kernel keeps of an
+ * in-range ProfileTime interval: exactly it, or the period of the
+ * power-of-two rate of the clock that drives the profile interrupt. */
+NP_KNOB("K-HAL-RATE", hal_rate, "HL-4", NP_HAL_RATE_EXACT,
+	NP_KNOB_VALUE(NP_HAL_RATE_EXACT, "exact")                 /* default: as given */
+	NP_KNOB_VALUE(NP_HAL_RATE_POWER_OF_TWO, "power-of-two"))  /* the nearest period of 2..8192 Hz */
+
 /* K-SET-EVENT-SAME (SI-6): is the set-interval event logged when the
  * interval read before the set equals the one after it. */
 NP_KNOB("K-SET-EVENT-SAME", set_event_same, "SI-6", NP_SET_EVENT_SAME_LOGGED,
@@ -132,6 +139,12 @@ NP_KNOB("K-LOCK-FAIL", lock_fail, "ST-5", NP_LOCK_FAIL_AV,
 	NP_KNOB_VALUE(NP_LOCK_FAIL_AV, "access-violation")
 	NP_KNOB_VALUE(NP_LOCK_FAIL_QUOTA, "working-set-quota")
 	NP_KNOB_VALUE(NP_LOCK_FAIL_RESOURCES, "insufficient-resources"))
+
+/* K-MDL-LIMIT (ST-5): what start does with a buffer longer than one MDL
+ * describes on the version (IoAllocateMdl's limit). */
+NP_KNOB("K-MDL-LIMIT", mdl_limit, "ST-5", NP_MDL_LIMIT_RESOURCES,
+	NP_KNOB_VALUE(NP_MDL_LIMIT_RESOURCES, "insufficient-resources")  /* default: the MDL cannot be had */
+	NP_KNOB_VALUE(NP_MDL_LIMIT_NONE, "none"))                        /* no limit: the buffer is locked */
 
 /* K-ZERO-ON-START (ST-8): does a start clear the buffer. */
 NP_KNOB("K-ZERO-ON-START", zero_on_start, "ST-8", NP_ZERO_ON_START_NO,

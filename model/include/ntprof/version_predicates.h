@@ -57,6 +57,11 @@ static inline bool np_checks_restricted_callers(np_ver v) { return v >= NP_V6_3;
 /* ST-3: the started-profile limit takes effect from 6.1. */
 static inline bool np_has_started_profile_limit(np_ver v) { return v >= NP_V6_1; }
 
+/* ST-5: one MDL describes what its 16-bit size has room for, up to 5.2;
+ * 2 GB less a page on 6.0; 4 GB less a page from 6.1 (IoAllocateMdl). */
+static inline bool np_mdl_size_is_16bit(np_ver v) { return v <= NP_V5_2SP1; }
+static inline bool np_mdl_reaches_4gb(np_ver v) { return v >= NP_V6_1; }
+
 /* IN-3, IN-4: the region's end is wrongly inclusive in K-INCLUSIVE-END
  * (6.2 to 1803 by default). */
 static inline bool np_region_end_inclusive(const np_machine *m)

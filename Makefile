@@ -159,8 +159,11 @@ DL_SRC      := $(wildcard conformance/dl/dl_*.c)
 DL_SO       := $(DL_SRC:%.c=$(B)/%.so)
 PIC_OBJ     := $(patsubst %.c,$(B)/pic/%.o,$(MODEL_SRC) harness/run/impl_model.c)
 TEST_SCRIPT := $(TEST_SH:%=$(B)/%)
-# The JSON Schema validator the schema test runs (conformance/cli/test_schema.sh).
+# The JSON Schema validator the schema test runs (conformance/cli/test_schema.sh),
+# and its engine, which only the tests link: ntprof never checks a schema
+# (conformance/cli/test_shipped.sh looks for its symbols in ntprof).
 SCHEMA_CHECK := $(B)/conformance/schema/json_schema_check
+TEST_SUPPORT_OBJ := $(patsubst %.c,$(B)/%.o,$(filter-out %/json_schema_check.c,$(wildcard conformance/schema/*.c)))
 # The benchmark (bench/): built with the tests, so that it keeps
 # compiling under every compiler and tree, and run only by `make bench`.
 BENCH_SRC   := $(wildcard bench/*.c)
@@ -230,10 +233,10 @@ $(HELPERS_LIB): $(HELPERS_OBJ)
 
 # Static pattern rules: a plain pattern would also match test_x.o itself.
 # The helpers' archive is there for their own tests (conformance/harness/test_impl_helpers_*).
-$(TEST_BIN): $(B)/%: $(B)/%.o $(HARNESS_LIB) $(LIB) $(HELPERS_LIB)
+$(TEST_BIN): $(B)/%: $(B)/%.o $(TEST_SUPPORT_OBJ) $(HARNESS_LIB) $(LIB) $(HELPERS_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
-$(SCHEMA_CHECK): $(B)/%: $(B)/%.o $(HARNESS_LIB) $(LIB)
+$(SCHEMA_CHECK): $(B)/%: $(B)/%.o $(TEST_SUPPORT_OBJ) $(HARNESS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(TEST_SCRIPT): $(B)/%: %
@@ -281,7 +284,7 @@ $(KYUAFILES): FORCE
 	@printf '%s\n' "syntax(2)" "test_suite('ntprof')" $(KYUA_LINES) > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
--include $(MODEL_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d) $(TEST_BIN:=.d) $(PIC_OBJ:.o=.d) \
+-include $(MODEL_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d) $(TEST_BIN:=.d) $(TEST_SUPPORT_OBJ:.o=.d) $(SCHEMA_CHECK:=.d) $(PIC_OBJ:.o=.d) \
 	$(DL_SRC:%.c=$(B)/pic/%.d) $(BENCH_BIN:=.d) $(HELPERS_OBJ:.o=.d) $(EXAMPLE_SO:.so=.d)
 
 # The bench drives the explorer too (np_explore), so it links the harness.

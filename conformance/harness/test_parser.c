@@ -16,6 +16,7 @@
 
 #include "vectors/arg_value.h"
 #include "vectors/catalog.h"
+#include "np_step_arg.h"
 #include "ntprof/configure.h"
 #include "ntprof/status.h"
 #include "ntprof/vector.h"

@@ -66,8 +66,6 @@ const np_family_info *np_family_of(np_family f);
  * "fault X" and "bugcheck X", "values" for a pseudo-step's values. */
 void np_status_key(const char *cell_text, char *buf, size_t cap);
 np_family np_status_family(const char *status_key);
-/* The WCAG 2 contrast ratio of two "#rrggbb" colours, 1 to 21. */
-double np_contrast(const char *rgb1, const char *rgb2);
 
 void np_matrix_print_text(FILE *out, const np_matrix *m, bool markdown);
 void np_matrix_print_html(FILE *out, const np_matrix *m, const np_index *rules);

@@ -7,20 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/common.h"
 #include "matrix/markdown.h"
-
-void np_html_escape(FILE *out, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n && s[i]; i++) {
-		switch (s[i]) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default:  fputc(s[i], out); break;
-		}
-	}
-}
 
 /* ---- spans ---- */
 

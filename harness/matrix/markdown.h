@@ -21,9 +21,6 @@
  * a page written elsewhere keeps its in-page links but not these. */
 #define NP_PAGE_ROOT "../../"
 
-/* s's first n bytes (up to a NUL) with & < > " as entities. */
-void np_html_escape(FILE *out, const char *s, size_t n);
-
 /* A link to line (0: none) of file (relative to the root), the text
  * "file:line" or text when given: <a href="../../file#Lline">. A browser
  * opens the file; the fragment names the line for whoever reads the URL

@@ -4,6 +4,7 @@
 #ifndef NTPROF_MATRIX_INTERNAL_H
 #define NTPROF_MATRIX_INTERNAL_H
 
+#include "common/common.h"
 #include <stdint.h>
 
 #include "ntprof/matrix.h"
@@ -22,8 +23,7 @@ struct np_matrix {
 	uint32_t *cell;                   /* [row][version][arch]: text id, 0 = not evaluated */
 	char **text;                      /* interned cell texts */
 	unsigned ntext, captext;
-	uint32_t *slot;                   /* open addressing: text id, 0 = empty */
-	unsigned nslot;
+	np_strmap texts;                  /* text -> id */
 	np_compare *observed;             /* --observed: result files beside the model, or NULL */
 };
 

@@ -154,7 +154,8 @@ TEST_SRC    := $(wildcard conformance/model/test_*.c conformance/harness/test_*.
 SLOW_SH     := conformance/cli/test_wine.sh conformance/cli/test_wine_restore.sh conformance/cli/test_fuzz_corpus.sh \
 	conformance/cli/test_export_wine.sh \
 	conformance/cli/test_golden.sh conformance/cli/test_install.sh conformance/cli/test_reproducible.sh
-TEST_SH     := $(filter-out $(if $(VARIANT),$(SLOW_SH)),$(wildcard conformance/cli/*.sh))
+# tap.sh is the helpers the scripts source, not a test.
+TEST_SH     := $(filter-out conformance/cli/tap.sh $(if $(VARIANT),$(SLOW_SH)),$(wildcard conformance/cli/*.sh))
 
 MODEL_OBJ   := $(MODEL_SRC:%.c=$(B)/%.o)
 HARNESS_OBJ := $(HARNESS_SRC:%.c=$(B)/%.o)

@@ -19,15 +19,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-shipped.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
-	shift
-	for line in "$@"; do echo "#   $line"; done
-}
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 
 # The global functions of the tests' own objects, one a line, sorted.
 for o in "$build"/conformance/schema/*.o; do

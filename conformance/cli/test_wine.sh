@@ -45,25 +45,8 @@ trap '"$wine" --stop; rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 mkdir -p "$reports"
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	shift
-	for line in "$@"; do
-		echo "#   $line"
-	done
-}
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 # Shows a file as TAP comments (at most 40 lines).
-show() {
-	sed -n '1,40s/^/#   /p' "$1"
-}
 winpath() {   # Wine maps / to Z:
 	echo "Z:$1"
 }

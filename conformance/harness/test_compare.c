@@ -145,6 +145,11 @@ static void test_compare_json_lines(void **state)
 	assert_true(n && n->line == 6 && n->number == -150);
 	assert_string_equal(n->text, "-1.5e2");
 	np_json_free(j);
+	/* a number that ends the text ends at its length, not at a NUL */
+	j = np_json_parse("12", 1, "t.json", &err);
+	assert_non_null(j);
+	assert_string_equal(j->text, "1");
+	np_json_free(j);
 }
 
 static void test_compare_json_errors(void **state)

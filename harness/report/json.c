@@ -24,6 +24,7 @@ typedef struct spot {
 typedef struct spots {
 	spot *at;
 	size_t n, cap, next;
+	size_t len;          /* the text's: a number may end it, with no NUL after */
 } spots;
 
 static bool add_spot(spots *s, size_t off, int line)
@@ -150,7 +151,7 @@ static np_json *convert(const json_t *v, const char *key, const char *text, spot
 	case JSON_INTEGER:
 	case JSON_REAL: {
 		size_t n = 0;
-		while (number_char(text[at.off + n]))
+		while (at.off + n < sp->len && number_char(text[at.off + n]))
 			n++;
 		j->type = NP_JSON_NUMBER;
 		j->number = json_number_value(v);
@@ -181,7 +182,7 @@ np_json *np_json_parse(const char *text, size_t len, const char *path, np_error 
 		np_error_at(err, path, e.line > 0 ? e.line : 0, "%s", e.text);
 		return NULL;
 	}
-	spots sp = { 0 };
+	spots sp = { .len = len };
 	int deep = scan(text, len, &sp);
 	np_json *j = deep == 0 ? convert(root, NULL, text, &sp) : NULL;
 	json_decref(root);

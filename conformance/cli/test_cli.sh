@@ -16,20 +16,13 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-cli.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0
-failed=0
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 
-pass() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
+pass() { ok "$1"; }
 
 # fail DESCRIPTION WHY: also shows what the last command printed.
-fail() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	echo "#   $2"
+fail() { not_ok "$1" "$2"; }
+failure_detail() {   # the command and its output, after a failure
 	echo "#   command: $cmd"
 	echo "#   exit status: $rc"
 	sed 's/^/#   stdout: /' "$tmp/out"

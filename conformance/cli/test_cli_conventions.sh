@@ -20,13 +20,10 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-conv.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0
-failed=0
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
-	echo "#   $2"
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
+pass() { ok "$1"; }
+fail() { not_ok "$1" "$2"; }
+failure_detail() {   # the command and its output, after a failure
 	echo "#   command: $cmd"
 	echo "#   exit status: $rc"
 	sed 's/^/#   stdout: /' "$tmp/out"

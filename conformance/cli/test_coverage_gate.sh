@@ -15,8 +15,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-gate.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0
-failed=0
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 
 # run LINES% BRANCHES% TRACEFILE: $rc and $tmp/out
 run() {
@@ -28,18 +27,15 @@ run() {
 expect() {
 	what=$1 want=$2
 	shift 2
-	n=$((n + 1))
 	why=
 	[ "$rc" -eq "$want" ] || why="want exit status $want, got $rc"
 	for l in "$@"; do
 		grep -q -x -F -e "$l" "$tmp/out" || why="$why; want the line: $l"
 	done
 	if [ -z "$why" ]; then
-		echo "ok $n - $what"
+		ok "$what"
 	else
-		failed=$((failed + 1))
-		echo "not ok $n - $what"
-		echo "#   $why"
+		not_ok "$what" "$why"
 		sed 's/^/#   | /' "$tmp/out"
 	fi
 }

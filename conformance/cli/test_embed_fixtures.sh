@@ -18,18 +18,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-embed.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0
-failed=0
-check() {
-	n=$((n + 1))
-	if [ "$2" = ok ]; then
-		echo "ok $n - $1"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $1"
-		echo "#   $2"
-	fi
-}
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 
 echo "1..5"
 

@@ -28,13 +28,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-explore.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
-	echo "#   $2"
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
+failure_detail() {   # the command's errors, after a failure
 	sed 's/^/#   err: /' "$tmp/err" | head -5
 }
 

@@ -30,21 +30,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-export.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0
-failed=0
-pass() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-fail() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	shift
-	for line in "$@"; do
-		echo "#   $line"
-	done
-}
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
+pass() { ok "$1"; }
+fail() { not_ok "$@"; }
 
 # test_body FILE ID: the test function of vector ID in FILE
 test_body() {

@@ -36,24 +36,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-export-wine.XXXXXX") || exit 1
 trap '"$wine" --stop; rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	shift
-	for line in "$@"; do
-		echo "#   $line"
-	done
-}
-show() {   # FILE: as TAP comments, at most 30 lines
-	sed -n '1,30s/^/#   /p' "$1"
-}
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 
 # The shim reached as "wine/test.h", as a Wine tree names its header.
 mkdir -p "$tmp/include/wine"

@@ -24,13 +24,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-example.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
-	echo "#   $2"
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
+failure_detail() {   # the command's output, after a failure
 	sed 's/^/#   out: /' "$tmp/out" | head -20
 	sed 's/^/#   err: /' "$tmp/err" | head -5
 }

@@ -19,18 +19,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-man.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0
-failed=0
-check() {
-	n=$((n + 1))
-	if [ "$2" = ok ]; then
-		echo "ok $n - $1"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $1"
-		printf '%s\n' "$2" | sed 's/^/#   /'
-	fi
-}
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 
 # lint PAGE: mandoc's messages but the two pages' references to each other.
 lint() {

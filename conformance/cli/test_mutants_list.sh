@@ -22,11 +22,10 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-mutlist.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0 failed=0
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 # check DESCRIPTION RC EQUIVALENCE-FILE UNTESTABLE-FILE [LINE]: exit status
 # RC, and LINE (a fixed string) in what it printed.
 check() {
-	n=$((n + 1))
 	MUTANTS_CHECK_ONLY=1 MUTANTS_EQUIVALENT=$3 MUTANTS_UNTESTABLE=$4 "$root/tools/mutants.sh" \
 		"$root" "$tmp/build" "$tmp/out" >"$tmp/said" 2>&1
 	rc=$?
@@ -34,21 +33,18 @@ check() {
 	[ "$rc" -eq "$2" ] || why="want exit status $2, got $rc"
 	[ $# -lt 5 ] || grep -q -F -e "$5" "$tmp/said" || why="$why; want: $5"
 	if [ -z "$why" ]; then
-		echo "ok $n - $1"
+		ok "$1"
 	else
-		failed=$((failed + 1))
-		echo "not ok $n - $1: $why"
+		not_ok "$1: $why"
 		sed 's/^/# /' "$tmp/said"
 	fi
 }
 # has_entries FILE: a TAP line saying whether FILE holds an entry.
 has_entries() {
-	n=$((n + 1))
 	if [ -s "$1" ] && grep -q -v '^#' "$1"; then
-		echo "ok $n - $1 has entries"
+		ok "$1 has entries"
 	else
-		failed=$((failed + 1))
-		echo "not ok $n - no entries in $1"
+		not_ok "no entries in $1"
 	fi
 }
 # move FILE: FILE with its first entry's line number one higher.

@@ -23,10 +23,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-grouped.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; echo "#   $2"; }
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 check() { if [ "$2" -eq 0 ]; then ok "$1"; else not_ok "$1" "$3"; fi; }
 
 "$NTPROF_BIN" run --backend "dl:$dir/dl_faulty.so" "$fixtures" >"$tmp/grouped" 2>"$tmp/err"

@@ -18,18 +18,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-repro.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0
-failed=0
-check() {
-	n=$((n + 1))
-	if [ "$2" = ok ]; then
-		echo "ok $n - $1"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $1"
-		printf '%s\n' "$2" | sed 's/^/#   /'
-	fi
-}
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 
 # The make that runs this script (make check) must not steer the ones below.
 unset MAKEFLAGS MFLAGS MAKELEVEL VARIANT

@@ -19,12 +19,10 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-systable.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0 failed=0
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
-	echo "#   $2"
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
+pass() { ok "$1"; }
+fail() { not_ok "$1" "$2"; }
+failure_detail() {   # the command's output, after a failure
 	sed 's/^/#   | /' "$tmp/out" "$tmp/err" | head -n 20
 }
 

@@ -27,19 +27,12 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-trace.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0
-failed=0
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 
-pass() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
+pass() { ok "$1"; }
 
-fail() { # fail DESCRIPTION WHY: shows the check's output too
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	echo "#   $2"
+fail() { not_ok "$1" "$2"; }
+failure_detail() {   # the check's exit status and output, after a failure
 	echo "#   exit status: $rc"
 	sed 's/^/#   | /' "$tmp/check.out"
 }

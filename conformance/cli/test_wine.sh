@@ -45,30 +45,13 @@ trap '"$wine" --stop; rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 mkdir -p "$reports"
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	shift
-	for line in "$@"; do
-		echo "#   $line"
-	done
-}
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 # Shows a file as TAP comments (at most 40 lines).
-show() {
-	sed -n '1,40s/^/#   /p' "$1"
-}
 winpath() {   # Wine maps / to Z:
 	echo "Z:$1"
 }
 
-echo "1..21"
+echo "1..22"
 
 # ---- the exes --------------------------------------------------------------
 for e in "$exe" "$exe32"; do
@@ -357,6 +340,22 @@ if grep -q 'take a snapshot first' "$tmp/help" && grep -q 'elevated console' "$t
 	ok "live --help says how to run it on a real machine and the one command to send a file back"
 else
 	not_ok "live --help says how to run it on a real machine" "$(show "$tmp/help")"
+fi
+
+# The exe carries what runs on Windows; matrix, diff, compare and trace need
+# the Linux libraries, say so (exit 2) and are not in the usage. The twin:
+# a command the exe has, versions, is in the usage and runs.
+"$wine" win10 "$exe" matrix >"$tmp/absent.out" 2>"$tmp/absent.err"
+rc=$?
+"$wine" win10 "$exe" help >"$tmp/usage.txt" 2>/dev/null
+tr -d '\r' <"$tmp/usage.txt" >"$tmp/usage"
+if [ "$rc" -eq 2 ] && grep -q 'ntprof: matrix is not in this build' "$tmp/absent.err" &&
+	! grep -Eq 'ntprof (matrix|diff|compare|trace)' "$tmp/usage" && grep -q 'ntprof versions' "$tmp/usage" &&
+	grep -q 'ntprof live' "$tmp/usage"; then
+	ok "the exe leaves out matrix, diff, compare and trace, saying so, and lists live and versions"
+else
+	not_ok "the exe leaves out matrix, diff, compare and trace, saying so" "exit $rc" \
+		"$(head -2 "$tmp/absent.err")" "$(show "$tmp/usage")"
 fi
 
 [ "$failed" -eq 0 ]

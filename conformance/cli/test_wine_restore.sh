@@ -45,24 +45,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-wine-restore.XXXXXX") || exit 1
 trap '"$wine" --stop; rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	shift
-	for line in "$@"; do
-		echo "#   $line"
-	done
-}
-show() {   # a file as TAP comments (at most 40 lines)
-	sed -n '1,40s/^/#   /p' "$1"
-}
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 
 echo "1..13"
 for f in "$exe" "$dll"; do

@@ -120,36 +120,68 @@ static void test_compare_json_values(void **state)
 	np_json_free(j);
 }
 
+/* The line of every value, which jansson does not keep: found by a scan that
+ * must tell member names from string values, and skip strings holding
+ * quotes, commas and brackets. */
+static void test_compare_json_lines(void **state)
+{
+	(void)state;
+	np_error err;
+	np_json *j = parse("{\"k{,\\\"\": [\n1,\n{\"x,\": \"a,]}\\\\\\\"\"\n}, [], {}],\n\"n\":\n-1.5e2}", &err);
+	if (!j)
+		fail_msg("%s", err.text);
+	const np_json *k = np_json_get(j, "k{,\"");
+	assert_non_null(k);
+	assert_int_equal(k->line, 1);
+	const np_json *e = k->child;
+	assert_true(e->type == NP_JSON_NUMBER && e->line == 2);
+	e = e->next;
+	assert_true(e->type == NP_JSON_OBJECT && e->line == 3);
+	assert_int_equal(e->child->line, 3);
+	assert_string_equal(e->child->text, "a,]}\\\"");
+	assert_true(e->next->type == NP_JSON_ARRAY && e->next->line == 4);
+	assert_true(e->next->next->type == NP_JSON_OBJECT && e->next->next->line == 4);
+	const np_json *n = np_json_get(j, "n");
+	assert_true(n && n->line == 6 && n->number == -150);
+	assert_string_equal(n->text, "-1.5e2");
+	np_json_free(j);
+	/* a number that ends the text ends at its length, not at a NUL */
+	j = np_json_parse("12", 1, "t.json", &err);
+	assert_non_null(j);
+	assert_string_equal(j->text, "1");
+	np_json_free(j);
+}
+
 static void test_compare_json_errors(void **state)
 {
 	(void)state;
 	static const struct { const char *text; const char *want; } bad[] = {
-		{ "", "t.json:1: expected a value, not the end of the file" },
-		{ " \n\n ", "t.json:3: expected a value, not the end of the file" },
-		{ "{\"a\":1,}", "t.json:1: expected a member name (a string), not '}'" },
-		{ "[1,]", "t.json:1: expected a value, not ']'" },
-		{ "[1 2]", "t.json:1: expected ',' or ']' in an array, not '2'" },
-		{ "{\"a\" 1}", "t.json:1: expected ':' after a member name, not '1'" },
-		{ "{1:2}", "t.json:1: expected a member name (a string), not '1'" },
-		{ "{\"a\":1,\n\"a\":2}", "t.json:2: duplicate member \"a\"" },
-		{ "{\"a\":1}\n{", "t.json:2: expected the end of the file after the value, not '{'" },
-		{ "\"abc", "t.json:1: unterminated string" },
-		{ "[\n\"a\tb\"]", "t.json:2: control character 0x09 in a string" },
-		{ "\"a\\qb\"", "t.json:1: bad escape \\q" },
-		{ "\"\\u12\"", "t.json:1: \\u needs four hex digits" },
-		{ "\"\\udc00\"", "t.json:1: \\uDC00: a low surrogate without a high one" },
-		{ "\"\\ud800x\"", "t.json:1: \\uD800: a high surrogate without a low one" },
-		{ "\"\\ud800\\u0041\"", "t.json:1: \\uD800: a high surrogate without a low one" },
-		{ "\"a\\u0000b\"", "t.json:1: \\u0000 in a string" },
-		{ "01", "t.json:1: a number may not start with 0" },
-		{ "1.", "t.json:1: expected digits after the decimal point" },
-		{ "1e+", "t.json:1: expected digits in the exponent" },
-		{ "-", "t.json:1: expected a value, not '-'" },
-		{ "+1", "t.json:1: expected a value, not '+'" },
-		{ "tru", "t.json:1: expected a value (true, false or null?)" },
-		{ "nul", "t.json:1: expected a value (true, false or null?)" },
-		{ "[\xff]", "t.json:1: expected a value, not byte 0xFF" },
-		{ "'a'", "t.json:1: expected a value, not '''" },
+		{ "", "t.json:1: unexpected token near end of file" },
+		{ " \n\n ", "t.json:3: unexpected token near end of file" },
+		{ "{\"a\":1,}", "t.json:1: string or '}' expected near '}'" },
+		{ "[1,]", "t.json:1: unexpected token near ']'" },
+		{ "[1 2]", "t.json:1: ']' expected near '2'" },
+		{ "{\"a\" 1}", "t.json:1: ':' expected near '1'" },
+		{ "{1:2}", "t.json:1: string or '}' expected near '1'" },
+		{ "{\"a\":1,\n\"a\":2}", "t.json:2: duplicate object key near '\"a\"'" },
+		{ "{\"a\":1}\n{", "t.json:2: end of file expected near '{'" },
+		{ "\"abc", "t.json:1: premature end of input near '\"abc'" },
+		{ "[\n\"a\tb\"]", "t.json:2: control character 0x9 near '\"a'" },
+		{ "\"a\\qb\"", "t.json:1: invalid escape near '\"a\\q'" },
+		{ "\"\\u12\"", "t.json:1: invalid escape near '\"\\u12\"'" },
+		{ "\"\\udc00\"", "t.json:1: invalid Unicode '\\uDC00'" },
+		{ "\"\\ud800x\"", "t.json:1: invalid Unicode '\\uD800'" },
+		{ "\"\\ud800\\u0041\"", "t.json:1: invalid Unicode '\\uD800\\u0041'" },
+		{ "\"a\\u0000b\"", "t.json:1: \\u0000 is not allowed" },
+		{ "01", "t.json:1: invalid token near '0'" },
+		{ "1.", "t.json:1: invalid token near '1.'" },
+		{ "1e+", "t.json:1: invalid token near '1e+'" },
+		{ "-", "t.json:1: invalid token near '-'" },
+		{ "+1", "t.json:1: invalid token near '+'" },
+		{ "tru", "t.json:1: invalid token near 'tru'" },
+		{ "nul", "t.json:1: invalid token near 'nul'" },
+		{ "[\xff]", "t.json:1: unable to decode byte 0xff" },
+		{ "'a'", "t.json:1: invalid token near '''" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		np_error err;
@@ -182,9 +214,9 @@ static void test_compare_json_depth_and_nul(void **state)
 	assert_string_equal(err.text, "t.json:1: nested deeper than 64");
 	/* a NUL byte in the text is no terminator: the length is the text's */
 	assert_null(np_json_parse("[1]\0[2]", 7, "t.json", &err));
-	assert_string_equal(err.text, "t.json:1: expected the end of the file after the value, not byte 0x00");
+	assert_string_equal(err.text, "t.json:1: end of file expected near end of file");
 	assert_null(np_json_parse("\"a\0b\"", 5, "t.json", &err));
-	assert_string_equal(err.text, "t.json:1: control character 0x00 in a string (write it as \\u0000)");
+	assert_string_equal(err.text, "t.json:1: control character 0x0 near '\"a'");
 }
 
 /* ---- reports written by harness/report/report.c ---- */
@@ -542,6 +574,7 @@ static void test_compare_table_format_parse(void **state)
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_compare_json_values),
+	cmocka_unit_test(test_compare_json_lines),
 	cmocka_unit_test(test_compare_json_errors),
 	cmocka_unit_test(test_compare_json_depth_and_nul),
 	T(test_compare_two_machines),

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "vectors/catalog.h"
+#include "np_step_arg.h"
 #include "explore/explore_space.h"
 #include "explore/explore_table.h"
 #include "ntprof/explore.h"

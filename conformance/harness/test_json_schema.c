@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "report/json.h"
-#include "report/json_schema.h"
+#include "schema/json_schema.h"
 
 /* Every keyword the validator supports, once at least. */
 static const char schema_text[] =

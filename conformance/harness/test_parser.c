@@ -16,6 +16,7 @@
 
 #include "vectors/arg_value.h"
 #include "vectors/catalog.h"
+#include "np_step_arg.h"
 #include "ntprof/configure.h"
 #include "ntprof/status.h"
 #include "ntprof/vector.h"
@@ -1488,7 +1489,7 @@ static void test_parser_given_pair(void **state)
 	np_pair p;
 	static const char *const good[] = {
 		"privilege=on", "privilege=off", "tracing=late", "mode=kernel", "integrity=low", "cpus=1",
-		"cpus=64", "cpu=63", "hal=default", "hal=emon", "hal=amd64", "errata=0", "alloc=fail",
+		"cpus=64", "cpu=63", "hal=default", "hal=emon", "hal=amd64", "K-ERRATA=0", "alloc=fail",
 		"hal.ProfileTime.supported=off", "hal.0x19.max=0xFFFFFFFF", "hal.ProfileTime.default=4000",
 		"pebs=on", "pebs=off", "cpu0.pebs=off", "cpu63.pebs=on", "vendor=amd", "cpu1.vendor=other",
 		"misc_enable=0xFFFFFFFFFFFFFFFF", "cpu2.misc_enable=0", "cpuid1_ecx=0xFFFFFFFF",
@@ -1527,7 +1528,7 @@ static void test_parser_given_pair(void **state)
 	assert_string_equal(np_parse_given_pair("privilege", &p), "expected KEY=VALUE");
 	assert_string_equal(np_parse_given_pair("privilege=", &p), "expected KEY=VALUE");
 	assert_string_equal(np_parse_given_pair("=on", &p), "expected KEY=VALUE");
-	assert_string_equal(np_parse_given_pair("errata=0x100000000", &p), "errata takes a 32-bit interval (0 = none)");
+	assert_string_equal(np_parse_given_pair("K-ERRATA=0x100000000", &p), "K-ERRATA takes a 32-bit interval (0 = none)");
 	assert_string_equal(np_parse_given_pair("alloc=maybe", &p), "alloc takes fail or ok");
 	assert_string_equal(np_parse_given_pair("hal.ProfileTime.colour=1", &p),
 			    "hal.SOURCE.FIELD: FIELD is supported, min, max or default");

@@ -14,7 +14,7 @@
 
 #include "ntprof/runner.h"
 #include "report/json.h"
-#include "report/json_schema.h"
+#include "schema/json_schema.h"
 #include "report/report_json.h"
 
 #define SCHEMA NTPROF_SOURCE_ROOT "/schema/run-result-v2.schema.json"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/json_schema.h"
+#include "schema/json_schema.h"
 
 #define MAX_BYTES (64u << 20)
 

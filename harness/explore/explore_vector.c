@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/common.h"
 #include "explore/explore_space.h"
 #include "ntprof/names.h"
 #include "ntprof/status.h"
@@ -36,16 +37,11 @@ void np_xpoint_describe(const np_xpoint *p, char *buf, size_t cap)
 
 uint64_t np_xpoint_hash(const np_xpoint *p)
 {
-	uint64_t h = 0xCBF29CE484222325ull;   /* FNV-1a */
-	for (const char *c = p->sp->f->name; *c; c++)
-		h = (h ^ (uint8_t)*c) * 0x100000001B3ull;
-	for (const char *c = p->sp->sequence; c && *c; c++)   /* a sequence is another vector */
-		h = (h ^ (uint8_t)*c) * 0x100000001B3ull;
-	for (unsigned i = 0; i < p->sp->nd; i++) {
-		h = (h ^ 0xFF) * 0x100000001B3ull;   /* separates the values */
-		for (const char *c = p->val[i]; *c; c++)
-			h = (h ^ (uint8_t)*c) * 0x100000001B3ull;
-	}
+	uint64_t h = np_fnv1a_str(NP_FNV1A_SEED, p->sp->f->name);
+	if (p->sp->sequence)   /* a sequence is another vector */
+		h = np_fnv1a_str(h, p->sp->sequence);
+	for (unsigned i = 0; i < p->sp->nd; i++)
+		h = np_fnv1a_str(np_fnv1a(h, "\xFF", 1), p->val[i]);   /* 0xFF separates the values */
 	return h ? h : 1;
 }
 

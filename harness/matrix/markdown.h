@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The Markdown that SPEC.md is written in, as HTML for the self-contained
- * pages (the rule texts of ntprof matrix --format html). A subset, enough
- * for SPEC.md: paragraphs (source lines joined), fenced code, ordered and
- * unordered lists (indented lines continue an item), pipe tables with a
- * header row, and within them `code`, **bold**, *em*, [text](url) and bare
- * http(s) URLs; a backslash escapes the next punctuation character.
- * Everything else is text, escaped. Links go only to http(s) URLs and
- * relative paths; a link to an in-document anchor ("#knobs") names a
- * heading of SPEC.md, not of the page, and stays text. */
+ * pages (the rule texts of ntprof matrix --format html, the titles of ntprof
+ * trace's rules.html): CommonMark with pipe tables and bare http(s) URLs as
+ * links, by cmark-gfm (markdown.c). Raw HTML is left out and links to
+ * schemes other than http(s) lose their target. The Linux ntprof only: the
+ * Windows exe has neither command. */
 #ifndef NTPROF_MARKDOWN_H
 #define NTPROF_MARKDOWN_H
 
@@ -20,9 +17,6 @@
  * tree is moved or copied and name no path of the machine that wrote them;
  * a page written elsewhere keeps its in-page links but not these. */
 #define NP_PAGE_ROOT "../../"
-
-/* s's first n bytes (up to a NUL) with & < > " as entities. */
-void np_html_escape(FILE *out, const char *s, size_t n);
 
 /* A link to line (0: none) of file (relative to the root), the text
  * "file:line" or text when given: <a href="../../file#Lline">. A browser

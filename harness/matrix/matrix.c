@@ -12,40 +12,12 @@
 
 /* ---- interned texts: id 0 is "no cell", ids 1.. index text[id - 1] ---- */
 
-static unsigned long hash(const char *s)
-{
-	unsigned long h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-static uint32_t *slot_of(const np_matrix *m, const char *s)
-{
-	unsigned i = (unsigned)(hash(s) & (m->nslot - 1));
-	while (m->slot[i] && strcmp(m->text[m->slot[i] - 1], s) != 0)
-		i = (i + 1) & (m->nslot - 1);
-	return &m->slot[i];
-}
-
 /* The id of s, added when new; 0 on out-of-memory. */
 static uint32_t intern(np_matrix *m, const char *s)
 {
-	if (2 * (m->ntext + 1) > m->nslot) {            /* load at most 1/2 */
-		unsigned cap = m->nslot ? m->nslot * 2 : 512;
-		uint32_t *old = m->slot;
-		unsigned nold = m->nslot;
-		if (!(m->slot = calloc(cap, sizeof *m->slot))) {
-			m->slot = old;
-			return 0;
-		}
-		m->nslot = cap;
-		for (unsigned i = 0; i < nold; i++)
-			if (old[i])
-				*slot_of(m, m->text[old[i] - 1]) = old[i];
-		free(old);
-	}
-	uint32_t *slot = slot_of(m, s);
+	if (!np_strmap_reserve(&m->texts, m->text))
+		return 0;
+	unsigned *slot = np_strmap_slot(&m->texts, m->text, s);
 	if (*slot)
 		return *slot;
 	if (m->ntext == m->captext) {
@@ -60,6 +32,7 @@ static uint32_t intern(np_matrix *m, const char *s)
 	if (!(m->text[m->ntext] = malloc(n)))
 		return 0;
 	memcpy(m->text[m->ntext], s, n);
+	m->texts.count++;
 	return *slot = ++m->ntext;
 }
 
@@ -214,7 +187,7 @@ void np_matrix_free(np_matrix *m)
 	for (unsigned i = 0; i < m->ntext; i++)
 		free(m->text[i]);
 	free(m->text);
-	free(m->slot);
+	np_strmap_free(&m->texts);
 	free(m->row);
 	free(m->cell);
 	free(m);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/common.h"
 #include "matrix/markdown.h"
 #include "matrix/matrix_internal.h"
 

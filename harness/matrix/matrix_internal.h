@@ -4,6 +4,7 @@
 #ifndef NTPROF_MATRIX_INTERNAL_H
 #define NTPROF_MATRIX_INTERNAL_H
 
+#include "common/common.h"
 #include <stdint.h>
 
 #include "ntprof/matrix.h"
@@ -22,8 +23,7 @@ struct np_matrix {
 	uint32_t *cell;                   /* [row][version][arch]: text id, 0 = not evaluated */
 	char **text;                      /* interned cell texts */
 	unsigned ntext, captext;
-	uint32_t *slot;                   /* open addressing: text id, 0 = empty */
-	unsigned nslot;
+	np_strmap texts;                  /* text -> id */
 	np_compare *observed;             /* --observed: result files beside the model, or NULL */
 };
 
@@ -66,8 +66,6 @@ const np_family_info *np_family_of(np_family f);
  * "fault X" and "bugcheck X", "values" for a pseudo-step's values. */
 void np_status_key(const char *cell_text, char *buf, size_t cap);
 np_family np_status_family(const char *status_key);
-/* The WCAG 2 contrast ratio of two "#rrggbb" colours, 1 to 21. */
-double np_contrast(const char *rgb1, const char *rgb2);
 
 void np_matrix_print_text(FILE *out, const np_matrix *m, bool markdown);
 void np_matrix_print_html(FILE *out, const np_matrix *m, const np_index *rules);

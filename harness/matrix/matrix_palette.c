@@ -73,31 +73,3 @@ np_family np_status_family(const char *key)
 		return NP_FAM_ACCESS;
 	return NP_FAM_OTHER;
 }
-
-/* WCAG 2's relative luminance of "#rrggbb". */
-static double luminance(const char *rgb)
-{
-	double l = 0;
-	static const double weight[3] = { 0.2126, 0.7152, 0.0722 };
-	for (int k = 0; k < 3; k++) {
-		char part[3] = { rgb[1 + 2 * k], rgb[2 + 2 * k], '\0' };
-		double c = (double)strtoul(part, NULL, 16) / 255.0, lin;
-		if (c <= 0.04045) {
-			lin = c / 12.92;
-		} else {   /* ((c + 0.055) / 1.055) ^ 2.4 without libm */
-			double x = (c + 0.055) / 1.055, y = x * x, r = 1;
-			/* x^0.4 by Newton's method on r^5 = x^2 */
-			for (int i = 0; i < 40; i++)
-				r -= (r * r * r * r * r - y) / (5 * r * r * r * r);
-			lin = y * r;
-		}
-		l += weight[k] * lin;
-	}
-	return l;
-}
-
-double np_contrast(const char *a, const char *b)
-{
-	double la = luminance(a), lb = luminance(b);
-	return la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) / (la + 0.05);
-}

@@ -32,7 +32,7 @@ void np_compare_free(np_compare *c)
 	free(c->file);
 	free(c->col);
 	free(c->vector);
-	free(c->rows.slot);
+	np_strmap_free(&c->rows);
 	free(c);
 }
 

@@ -21,40 +21,6 @@ static char *dup_text(const char *s)
 	return d;
 }
 
-static unsigned long hash(const char *s)
-{
-	unsigned long h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-/* The slot of key: found (*slot != 0) or where it goes. keys[i] names index i. */
-static unsigned *map_find(index_map *m, char *const *keys, const char *key)
-{
-	unsigned i = (unsigned)(hash(key) & (m->cap - 1));
-	while (m->slot[i] && strcmp(keys[m->slot[i] - 1], key) != 0)
-		i = (i + 1) & (m->cap - 1);
-	return &m->slot[i];
-}
-
-/* Makes room for one more key (load at most 1/2). */
-static bool map_reserve(index_map *m, char *const *keys)
-{
-	if (2 * (m->count + 1) <= m->cap)
-		return true;
-	unsigned cap = m->cap ? m->cap * 2 : 256;
-	index_map grown = { calloc(cap, sizeof *grown.slot), cap, m->count };
-	if (!grown.slot)
-		return false;
-	for (unsigned i = 0; i < m->cap; i++)
-		if (m->slot[i])
-			*map_find(&grown, keys, keys[m->slot[i] - 1]) = m->slot[i];
-	free(m->slot);
-	*m = grown;
-	return true;
-}
-
 /* One result of the file, checked, before it joins the table. */
 typedef struct entry {
 	const char *vector;    /* in the JSON tree */
@@ -226,7 +192,7 @@ static bool read_file(const np_json *root, int format, const char *path, entry *
 {
 	const np_json *results = np_json_get(root, "results");
 	entry *e = calloc(results->count ? results->count : 1, sizeof *e);
-	index_map seen = { 0 };
+	np_strmap seen = { 0 };
 	char **keys = calloc(results->count ? results->count : 1, sizeof *keys);
 	unsigned n = 0;
 	bool ok = e && keys;
@@ -239,12 +205,12 @@ static bool read_file(const np_json *root, int format, const char *path, entry *
 			break;
 		}
 		keys[n] = e[n].key;
-		if (!(ok = map_reserve(&seen, keys))) {
+		if (!(ok = np_strmap_reserve(&seen, keys))) {
 			np_error_at(err, path, r->line, "out of memory");
 			n++;
 			break;
 		}
-		unsigned *slot = map_find(&seen, keys, e[n].key);
+		unsigned *slot = np_strmap_slot(&seen, keys, e[n].key);
 		if (*slot) {
 			ok = np_error_at(err, path, r->line, "vector %.200s on %s is in this file twice (first at line %d)",
 				  e[n].vector, e[n].target, e[*slot - 1].line);
@@ -254,7 +220,7 @@ static bool read_file(const np_json *root, int format, const char *path, entry *
 		*slot = ++n;
 		seen.count++;
 	}
-	free(seen.slot);
+	np_strmap_free(&seen);
 	free(keys);
 	if (!ok) {
 		free_entries(e, n);
@@ -284,9 +250,9 @@ static bool set_cell(column *col, unsigned row, cell *from)
 /* The row of a vector, added when new. UINT_MAX-like ~0u on out of memory. */
 static unsigned row_of(np_compare *c, const char *vector)
 {
-	if (!map_reserve(&c->rows, c->vector))
+	if (!np_strmap_reserve(&c->rows, c->vector))
 		return ~0u;
-	unsigned *slot = map_find(&c->rows, c->vector, vector);
+	unsigned *slot = np_strmap_slot(&c->rows, c->vector, vector);
 	if (*slot)
 		return *slot - 1;
 	if (c->nrows == c->caprows) {

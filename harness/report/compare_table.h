@@ -5,6 +5,7 @@
 #ifndef NTPROF_COMPARE_TABLE_H
 #define NTPROF_COMPARE_TABLE_H
 
+#include "common/common.h"
 #include "ntprof/compare.h"
 #include "ntprof/runner.h"
 
@@ -29,12 +30,6 @@ typedef struct rfile {
 	unsigned ncols;        /* targets in the file */
 } rfile;
 
-/* Strings to indices: open addressing over FNV-1a. */
-typedef struct index_map {
-	unsigned *slot;        /* index + 1; 0 = empty */
-	unsigned cap, count;
-} index_map;
-
 struct np_compare {
 	rfile *file;
 	unsigned nfiles;
@@ -42,7 +37,7 @@ struct np_compare {
 	unsigned ncols;
 	char **vector;         /* row keys in order of first appearance */
 	unsigned nrows, caprows;
-	index_map rows;
+	np_strmap rows;         /* vector -> row */
 	bool labelled;
 };
 

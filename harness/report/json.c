@@ -1,370 +1,196 @@
 /* SPDX-License-Identifier: MIT */
-/* A small JSON reader: recursive descent over RFC 8259's grammar, into a
- * tree of np_json nodes. It reads what harness/report/report.c writes (and any
- * other well-formed JSON); it never trusts its input: every path out of a
- * malformed text is an error naming the line. */
-#include <stdarg.h>
-#include <stdio.h>
+/* Reading JSON result files: jansson parses and decodes the text (RFC 8259;
+ * a duplicate member name, a NUL in a string or text after the value are
+ * refused), and its message names the line. The tree becomes np_json nodes,
+ * each with the line its value starts on, which the messages about a file's
+ * content cite and jansson does not keep: a scan of the text, known by then
+ * to be well formed, lists where each value starts in document order, the
+ * order of a walk of jansson's tree (objects keep their members in the order
+ * read). */
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "report/json.h"
 
 #define MAX_DEPTH 64
-#define MAX_MEMBERS 4096   /* duplicate names are found by a linear search */
 
-typedef struct reader {
-	const char *s;
-	size_t len, pos;
+typedef struct spot {
+	size_t off;
 	int line;
-	int depth;
-	const char *path;
-	np_error *err;
-	bool failed;
-} reader;
+} spot;
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static np_json *fail(reader *r, const char *fmt, ...)
-{
-	char msg[600];
-	va_list ap;
-	if (r->failed)
-		return NULL;   /* keep the first, innermost message */
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	snprintf(r->err->text, sizeof r->err->text, "%.300s:%d: %s", r->path, r->line, msg);
-	r->failed = true;
-	return NULL;
-}
+typedef struct spots {
+	spot *at;
+	size_t n, cap, next;
+	size_t len;          /* the text's: a number may end it, with no NUL after */
+} spots;
 
-static int peek(const reader *r)
+static bool add_spot(spots *s, size_t off, int line)
 {
-	return r->pos < r->len ? (unsigned char)r->s[r->pos] : -1;
-}
-
-static void blanks(reader *r)
-{
-	for (int c; (c = peek(r)) == ' ' || c == '\t' || c == '\n' || c == '\r'; r->pos++)
-		if (c == '\n')
-			r->line++;
-}
-
-/* What stands at the reader, for messages. */
-static const char *what(const reader *r, char *buf, size_t cap)
-{
-	int c = peek(r);
-	if (c < 0)
-		snprintf(buf, cap, "the end of the file");
-	else if (c < 0x20 || c >= 0x7F)
-		snprintf(buf, cap, "byte 0x%02X", (unsigned)c);
-	else
-		snprintf(buf, cap, "'%c'", c);
-	return buf;
-}
-
-static np_json *node(reader *r, np_json_type t)
-{
-	np_json *j = calloc(1, sizeof *j);
-	if (!j)
-		return fail(r, "out of memory");
-	j->type = t;
-	j->line = r->line;
-	return j;
-}
-
-/* Appends a code point as UTF-8. */
-static size_t put_utf8(char *out, unsigned long cp)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		spot *grown = realloc(s->at, cap * sizeof *grown);
+		if (!grown)
+			return false;
+		s->at = grown;
+		s->cap = cap;
 	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xC0 | (cp >> 6));
-		out[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xE0 | (cp >> 12));
-		out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		out[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	out[0] = (char)(0xF0 | (cp >> 18));
-	out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-	out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-	out[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
-}
-
-static bool hex4(reader *r, unsigned long *out)
-{
-	*out = 0;
-	for (int i = 0; i < 4; i++) {
-		int c = peek(r);
-		unsigned d;
-		if (c >= '0' && c <= '9') d = (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
-		else return false;
-		*out = *out * 16 + d;
-		r->pos++;
-	}
+	s->at[s->n++] = (spot){ off, line };
 	return true;
 }
 
-/* A string at the reader (on its opening quote), decoded into a new buffer. */
-static char *string(reader *r)
+/* Past the string whose opening quote is at s[i]. */
+static size_t past_string(const char *s, size_t i)
 {
-	r->pos++;   /* the opening quote */
-	size_t start = r->pos, cap = 16;
-	/* decoded text is never longer than the raw text */
-	for (size_t p = start; p < r->len && r->s[p] != '"'; p += r->s[p] == '\\' ? 2 : 1)
-		cap++;
-	char *out = malloc(cap + 4), *o = out;
-	if (!out)
-		return fail(r, "out of memory"), NULL;
-	for (;;) {
-		int c = peek(r);
-		if (c < 0) {
-			free(out);
-			return fail(r, "unterminated string"), NULL;
-		}
-		r->pos++;
-		if (c == '"')
-			break;
-		if (c < 0x20) {
-			free(out);
-			r->pos--;
-			return fail(r, "control character 0x%02X in a string (write it as \\u%04X)", (unsigned)c,
-				    (unsigned)c), NULL;
-		}
-		if (c != '\\') {
-			*o++ = (char)c;
-			continue;
-		}
-		unsigned long cp;
-		switch (c = peek(r), r->pos++, c) {
-		case '"': *o++ = '"'; break;
-		case '\\': *o++ = '\\'; break;
-		case '/': *o++ = '/'; break;
-		case 'b': *o++ = '\b'; break;
-		case 'f': *o++ = '\f'; break;
-		case 'n': *o++ = '\n'; break;
-		case 'r': *o++ = '\r'; break;
-		case 't': *o++ = '\t'; break;
-		case 'u':
-			if (!hex4(r, &cp)) {
-				free(out);
-				return fail(r, "\\u needs four hex digits"), NULL;
-			}
-			if (cp >= 0xDC00 && cp <= 0xDFFF) {
-				free(out);
-				return fail(r, "\\u%04lX: a low surrogate without a high one", cp), NULL;
-			}
-			if (cp >= 0xD800 && cp <= 0xDBFF) {
-				unsigned long lo;
-				if (peek(r) != '\\' || (r->pos++, peek(r) != 'u') || (r->pos++, !hex4(r, &lo)) ||
-				    lo < 0xDC00 || lo > 0xDFFF) {
-					free(out);
-					return fail(r, "\\u%04lX: a high surrogate without a low one", cp), NULL;
-				}
-				cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-			}
-			if (cp == 0) {
-				free(out);
-				return fail(r, "\\u0000 in a string (no text here holds NUL)"), NULL;
-			}
-			o += put_utf8(o, cp);
-			break;
-		default:
-			free(out);
-			r->pos--;
-			return fail(r, "bad escape \\%c", c >= 0x20 && c < 0x7F ? c : '?'), NULL;
-		}
-	}
-	*o = '\0';
-	return out;
+	for (i++; s[i] != '"'; i++)
+		if (s[i] == '\\')
+			i++;
+	return i + 1;
 }
 
-static size_t digits(reader *r)
+static bool number_char(char c)
 {
-	size_t n = 0;
-	for (int c; (c = peek(r)) >= '0' && c <= '9'; r->pos++)
-		n++;
-	return n;
+	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 
-static np_json *number(reader *r)
+/* Where each value of a well-formed text starts, into out: 0; the line of a
+ * nesting deeper than MAX_DEPTH; -1 on out-of-memory. A string is a member
+ * name where an object wants one (after '{' or a ',' in an object). No
+ * string holds a raw newline (jansson refuses control characters there). */
+static int scan(const char *s, size_t len, spots *out)
 {
-	size_t start = r->pos;
-	if (peek(r) == '-')
-		r->pos++;
-	if (peek(r) == '0') {
-		r->pos++;
-		if (peek(r) >= '0' && peek(r) <= '9')
-			return fail(r, "a number may not start with 0");
-	} else if (!digits(r)) {
-		char buf[32];
-		r->pos = start;
-		return fail(r, "expected a value, not %s", what(r, buf, sizeof buf));
-	}
-	if (peek(r) == '.') {
-		r->pos++;
-		if (!digits(r))
-			return fail(r, "expected digits after the decimal point");
-	}
-	if (peek(r) == 'e' || peek(r) == 'E') {
-		r->pos++;
-		if (peek(r) == '+' || peek(r) == '-')
-			r->pos++;
-		if (!digits(r))
-			return fail(r, "expected digits in the exponent");
-	}
-	np_json *j = node(r, NP_JSON_NUMBER);
-	if (!j)
-		return NULL;
-	size_t n = r->pos - start;
-	if (!(j->text = malloc(n + 1))) {
-		free(j);
-		return fail(r, "out of memory");
-	}
-	memcpy(j->text, r->s + start, n);
-	j->text[n] = '\0';
-	j->number = strtod(j->text, NULL);
-	return j;
-}
-
-static np_json *value(reader *r);
-
-static bool word(reader *r, const char *w)
-{
-	size_t n = strlen(w);
-	if (r->len - r->pos < n || memcmp(r->s + r->pos, w, n) != 0)
-		return false;
-	r->pos += n;
-	return true;
-}
-
-/* An array or object at the reader, on its opening bracket. */
-static np_json *list(reader *r, bool object)
-{
-	char close = object ? '}' : ']', buf[32];
-	np_json *j = node(r, object ? NP_JSON_OBJECT : NP_JSON_ARRAY), **tail;
-	if (!j)
-		return NULL;
-	if (++r->depth > MAX_DEPTH) {
-		free(j);
-		return fail(r, "nested deeper than %d", MAX_DEPTH);
-	}
-	tail = &j->child;
-	r->pos++;
-	blanks(r);
-	if (peek(r) == close) {
-		r->pos++;
-		r->depth--;
-		return j;
-	}
-	for (;;) {
-		char *key = NULL;
-		blanks(r);
-		if (object) {
-			if (peek(r) != '"') {
-				np_json_free(j);
-				return fail(r, "expected a member name (a string), not %s", what(r, buf, sizeof buf));
-			}
-			if (!(key = string(r))) {
-				np_json_free(j);
-				return NULL;
-			}
-			if (j->count == MAX_MEMBERS) {
-				free(key);
-				np_json_free(j);
-				return fail(r, "an object with more than %d members", MAX_MEMBERS);
-			}
-			if (np_json_get(j, key)) {
-				np_json_free(j);
-				fail(r, "duplicate member \"%.200s\"", key);
-				free(key);
-				return NULL;
-			}
-			blanks(r);
-			if (peek(r) != ':') {
-				free(key);
-				np_json_free(j);
-				return fail(r, "expected ':' after a member name, not %s", what(r, buf, sizeof buf));
-			}
-			r->pos++;
+	bool object[MAX_DEPTH + 1] = { false };
+	int depth = 0, line = 1;
+	bool want_name = false;
+	for (size_t i = 0; i < len;) {
+		char c = s[i];
+		if (c == '\n' || c == ' ' || c == '\t' || c == '\r' || c == ':' || c == ',' || c == '}' || c == ']') {
+			line += c == '\n';
+			depth -= c == '}' || c == ']';
+			if (c == ',' || c == '}' || c == ']')
+				want_name = c == ',' && object[depth];
+			i++;
+		} else if (c == '"' && want_name) {
+			want_name = false;
+			i = past_string(s, i);
+		} else if (!add_spot(out, i, line)) {
+			return -1;
+		} else if (c == '{' || c == '[') {
+			if (++depth > MAX_DEPTH)
+				return line;
+			object[depth] = want_name = c == '{';
+			i++;
+		} else if (c == '"') {
+			i = past_string(s, i);
+		} else {
+			while (i < len && (number_char(s[i]) || (s[i] >= 'a' && s[i] <= 'z')))
+				i++;
 		}
-		np_json *v = value(r);
-		if (!v) {
-			free(key);
-			np_json_free(j);
-			return NULL;
+	}
+	return 0;
+}
+
+static char *copy(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+static np_json *convert(const json_t *v, const char *key, const char *text, spots *sp);
+
+/* The elements or members of a container, linked as j's children. */
+static bool convert_children(np_json *j, const json_t *v, const char *text, spots *sp)
+{
+	np_json **tail = &j->child;
+	const char *name;
+	json_t *m;
+	if (json_is_object(v)) {
+		json_object_foreach((json_t *)v, name, m) {
+			if (!(*tail = convert(m, name, text, sp)))
+				return false;
+			tail = &(*tail)->next;
+			j->count++;
 		}
-		v->key = key;
-		*tail = v;
-		tail = &v->next;
+		return true;
+	}
+	for (size_t i = 0; i < json_array_size(v); i++) {
+		if (!(*tail = convert(json_array_get(v, i), NULL, text, sp)))
+			return false;
+		tail = &(*tail)->next;
 		j->count++;
-		blanks(r);
-		if (peek(r) == close) {
-			r->pos++;
-			r->depth--;
-			return j;
-		}
-		if (peek(r) != ',') {
-			np_json_free(j);
-			return fail(r, "expected ',' or '%c' in %s, not %s", close, object ? "an object" : "an array",
-				    what(r, buf, sizeof buf));
-		}
-		r->pos++;
 	}
+	return true;
 }
 
-static np_json *value(reader *r)
+/* v as an np_json node (its subtree with it), at the next spot; NULL on
+ * out-of-memory. A number keeps its text as written. */
+static np_json *convert(const json_t *v, const char *key, const char *text, spots *sp)
 {
-	np_json *j;
-	blanks(r);
-	switch (peek(r)) {
-	case '{': return list(r, true);
-	case '[': return list(r, false);
-	case '"':
-		if (!(j = node(r, NP_JSON_STRING)))
-			return NULL;
-		if (!(j->text = string(r))) {
-			free(j);
-			return NULL;
-		}
-		return j;
-	case 't': case 'f': case 'n':
-		if ((j = node(r, NP_JSON_BOOL)) && word(r, "true"))
-			return j->boolean = true, j;
-		if (j && word(r, "false"))
-			return j;
-		if (j && word(r, "null"))
-			return j->type = NP_JSON_NULL, j;
-		free(j);
-		return fail(r, "expected a value (true, false or null?)");
-	default:
-		return number(r);
+	np_json *j = sp->next < sp->n ? calloc(1, sizeof *j) : NULL;
+	if (!j)
+		return NULL;
+	const spot at = sp->at[sp->next++];
+	j->line = at.line;
+	bool ok = !key || (j->key = copy(key, strlen(key)));
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+	case JSON_ARRAY:
+		j->type = json_is_object(v) ? NP_JSON_OBJECT : NP_JSON_ARRAY;
+		ok = ok && convert_children(j, v, text, sp);
+		break;
+	case JSON_STRING:
+		j->type = NP_JSON_STRING;
+		ok = ok && (j->text = copy(json_string_value(v), json_string_length(v)));
+		break;
+	case JSON_INTEGER:
+	case JSON_REAL: {
+		size_t n = 0;
+		while (at.off + n < sp->len && number_char(text[at.off + n]))
+			n++;
+		j->type = NP_JSON_NUMBER;
+		j->number = json_number_value(v);
+		ok = ok && (j->text = copy(text + at.off, n));
+		break;
 	}
+	case JSON_TRUE:
+	case JSON_FALSE:
+		j->type = NP_JSON_BOOL;
+		j->boolean = json_is_true(v);
+		break;
+	case JSON_NULL:
+		j->type = NP_JSON_NULL;
+		break;
+	}
+	if (!ok) {
+		np_json_free(j);
+		return NULL;
+	}
+	return j;
 }
 
 np_json *np_json_parse(const char *text, size_t len, const char *path, np_error *err)
 {
-	reader r = { text, len, 0, 1, 0, path, err, false };
-	char buf[32];
-	np_json *j = value(&r);
-	if (!j)
+	json_error_t e;
+	json_t *root = json_loadb(text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &e);
+	if (!root) {
+		np_error_at(err, path, e.line > 0 ? e.line : 0, "%s", e.text);
 		return NULL;
-	blanks(&r);
-	if (r.pos != r.len) {
-		np_json_free(j);
-		return fail(&r, "expected the end of the file after the value, not %s", what(&r, buf, sizeof buf));
 	}
+	spots sp = { .len = len };
+	int deep = scan(text, len, &sp);
+	np_json *j = deep == 0 ? convert(root, NULL, text, &sp) : NULL;
+	json_decref(root);
+	free(sp.at);
+	if (deep > 0)
+		np_error_at(err, path, deep, "nested deeper than %d", MAX_DEPTH);
+	else if (!j)
+		np_error_at(err, path, 0, "out of memory");
 	return j;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* A small JSON reader (RFC 8259) for the harness's own result files: the
- * whole text becomes a tree; any malformed input is "file:line: message".
- * Standard C only. */
+/* Reading JSON (RFC 8259) for the harness's own result files, by jansson:
+ * the whole text becomes a tree whose nodes name the line they start on;
+ * any malformed input is "file:line: message". The Linux ntprof only: the
+ * Windows exe reads no JSON. */
 #ifndef NTPROF_JSON_H
 #define NTPROF_JSON_H
 
@@ -28,7 +29,8 @@ typedef struct np_json {
 
 /* Parses text[0..len) (one value, blanks around it). NULL and err on error:
  * a syntax error, a control character or NUL in a string, a bad escape or
- * surrogate, nesting deeper than 64, a duplicate member name, trailing text. */
+ * surrogate, an integer beyond 64 bits, nesting deeper than 64, a duplicate
+ * member name, trailing text. */
 np_json *np_json_parse(const char *text, size_t len, const char *path, np_error *err);
 void np_json_free(np_json *j);
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/common.h"
 #include "ntprof/known.h"
 #include "ntprof/target_ranges.h"
 #include "report/report_groups.h"
@@ -80,10 +81,7 @@ static bool shown_by_default(const np_row *r)
  * things, so only rows with equal hashes are compared in full. */
 static uint64_t line_hash(np_class cls, const char *tail)
 {
-	uint64_t h = 14695981039346656037u ^ (uint64_t)cls;
-	for (const unsigned char *p = (const unsigned char *)tail; *p; p++)
-		h = (h ^ *p) * 1099511628211u;
-	return h;
+	return np_fnv1a_str(NP_FNV1A_SEED ^ (uint64_t)cls, tail);
 }
 
 /* At most this many rows are grouped at once: one vector's rows, a row per

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/common.h"
 #include "matrix/markdown.h"
 #include "ntprof/rules_trace.h"
 
@@ -60,19 +61,6 @@ static void emit_md(FILE *out, const char *s, size_t n)
 		if (s[i] == '|')
 			fputc('\\', out);
 		fputc(s[i], out);
-	}
-}
-
-static void emit_html(FILE *out, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n && s[i]; i++) {
-		switch (s[i]) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(s[i], out);
-		}
 	}
 }
 
@@ -264,7 +252,7 @@ void np_trace_html(FILE *out, const np_index *ix, const char *problems)
 		ix->nrule, count_lines(problems));
 	if (problems && *problems) {
 		fputs("<h2>Problems</h2>\n<ul class=\"problems\">\n", out);
-		each_problem(out, problems, emit_html, "<li>", "</li>\n");
+		each_problem(out, problems, np_html_escape, "<li>", "</li>\n");
 		fputs("</ul>\n", out);
 	}
 	fputs("<table>\n<tr><th>rule</th><th>title</th><th>status</th><th>code</th><th>vectors</th>"
@@ -282,7 +270,7 @@ void np_trace_html(FILE *out, const np_index *ix, const char *problems)
 		fputs("</small></td><td>", out);
 		np_markdown_inline(out, title, tlen);
 		fprintf(out, "</td><td class=\"%s\">", cls);
-		emit_str(out, emit_html, status);
+		emit_str(out, np_html_escape, status);
 		fputs("</td><td class=\"files\">", out);
 		cites_html(out, ix->model, ix->nmodel, r->id);
 		fputs("</td><td class=\"files\">", out);

@@ -168,14 +168,6 @@ bool np_pointer_parse(const char *text, np_pointer_kind *kind, uint64_t *number)
 	return np_number_parse(text, number);
 }
 
-const char *np_step_arg(const np_step *s, const np_param *p)
-{
-	for (unsigned i = 0; i < s->narg; i++)
-		if (strcmp(s->arg[i].name, p->name) == 0)
-			return s->arg[i].value;
-	return p->fallback;
-}
-
 np_handle_kind np_handle_parse(const char *text, uint64_t *number)
 {
 	static const struct { const char *name; np_handle_kind kind; } symbols[] = {

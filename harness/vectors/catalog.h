@@ -82,7 +82,4 @@ const char *np_captures_check(const np_step *prior, unsigned nprior, const np_st
 void np_counters_format(const uint32_t *c, unsigned n, char *buf, size_t cap);
 bool np_counters_parse(const char *text, uint32_t *out, unsigned max, unsigned *n);
 
-/* The value of a parameter in a step (its fallback when omitted). */
-const char *np_step_arg(const np_step *s, const np_param *p);
-
 #endif

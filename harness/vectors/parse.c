@@ -22,18 +22,6 @@ static const char *const known_flags[] = {
 	"model-only", "hazardous", "alternative", NULL
 };
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static bool fail(np_error *err, const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	np_vectors_vfail(err, file, line, fmt, ap);
-	va_end(ap);
-	return false;
-}
-
 static const char *parse_arch_list(const char *text, bool arch[NP_ARCH_COUNT])
 {
 	char buf[NP_TEXT_MAX];
@@ -190,26 +178,26 @@ bool np_vector_has_flag(const np_vector *v, const char *flag)
 bool np_vector_finish(np_vector *v, np_error *err)
 {
 	if (v->title[0] == '\0')
-		return fail(err, v->file, v->line, "vector %s: missing `title`", v->id);
+		return np_error_at(err, v->file, v->line, "vector %s: missing `title`", v->id);
 	if (v->nrule == 0)
-		return fail(err, v->file, v->line, "vector %s: missing `rules`", v->id);
+		return np_error_at(err, v->file, v->line, "vector %s: missing `rules`", v->id);
 	if (v->source[0] == '\0')
-		return fail(err, v->file, v->line, "vector %s: missing `source` (where the expectation comes from)", v->id);
+		return np_error_at(err, v->file, v->line, "vector %s: missing `source` (where the expectation comes from)", v->id);
 	if (v->nstep == 0)
-		return fail(err, v->file, v->line, "vector %s: no `call` step", v->id);
+		return np_error_at(err, v->file, v->line, "vector %s: no `call` step", v->id);
 	for (unsigned s = 0; s < v->nstep; s++) {
 		np_step *st = &v->step[s];
 		if (st->nexpect == 0)
-			return fail(err, v->file, st->line, "step has no `expect` line");
+			return np_error_at(err, v->file, st->line, "step has no `expect` line");
 		for (unsigned e = 0; e < st->nexpect; e++) {
 			const char *flag = st->expect[e].flag;
 			np_result_kind k = st->expect[e].outcome.kind;
 			if ((k == NP_RESULT_FAULT || k == NP_RESULT_BUGCHECK || k == NP_RESULT_CORRUPTION) &&
 			    !np_vector_has_flag(v, "hazardous"))
-				return fail(err, v->file, st->expect[e].line,
+				return np_error_at(err, v->file, st->expect[e].line,
 					    "a fault, bug check or corruption outcome needs the flag `hazardous`");
 			if (st->expect[e].alternative && !np_vector_has_flag(v, flag))
-				return fail(err, v->file, st->expect[e].line,
+				return np_error_at(err, v->file, st->expect[e].line,
 					    "accept flag=%s is not among the vector's flags", flag);
 		}
 		for (unsigned ver = v->applies.lo; ver <= v->applies.hi; ver++) {
@@ -221,7 +209,7 @@ bool np_vector_finish(np_vector *v, np_error *err)
 					covered = !st->expect[e].alternative &&
 						  np_applies(&st->expect[e].when, (np_ver)ver, (np_arch)a);
 				if (!covered)
-					return fail(err, v->file, st->line,
+					return np_error_at(err, v->file, st->line,
 						    "no `expect` line covers %s/%s (the vector applies there)",
 						    np_version_key((np_ver)ver), np_arch_name((np_arch)a));
 			}
@@ -235,14 +223,14 @@ static bool start_vector(np_vector_set *set, np_vector **cur, char **tok, unsign
 			 int lineno, np_error *err)
 {
 	if (n != 2)
-		return fail(err, file, lineno, "expected `vector ID` (one word)");
+		return np_error_at(err, file, lineno, "expected `vector ID` (one word)");
 	if (*cur && !np_vector_finish(*cur, err))
 		return false;
 	if (set->count == set->cap) {
 		unsigned cap = set->cap ? set->cap * 2 : 64;
 		np_vector *nv = realloc(set->v, cap * sizeof *nv);
 		if (!nv)
-			return fail(err, file, lineno, "out of memory");
+			return np_error_at(err, file, lineno, "out of memory");
 		set->v = nv;
 		set->cap = cap;
 	}
@@ -253,7 +241,7 @@ static bool start_vector(np_vector_set *set, np_vector **cur, char **tok, unsign
 	(*cur)->applies.hi = NP_VERSION_COUNT - 1;
 	all_arches(&(*cur)->applies);
 	if (!np_copy_text((*cur)->id, sizeof (*cur)->id, tok[1]))
-		return fail(err, file, lineno, "vector ID too long");
+		return np_error_at(err, file, lineno, "vector ID too long");
 	return true;
 }
 
@@ -263,11 +251,11 @@ static bool set_text(np_vector *v, const char *kw, const char *rest, const char 
 {
 	char *dst = kw[0] == 't' ? v->title : v->source;
 	if (*rest == '\0')
-		return fail(err, file, lineno, "`%s` needs text", kw);
+		return np_error_at(err, file, lineno, "`%s` needs text", kw);
 	if (dst[0])
-		return fail(err, file, lineno, "`%s` given twice", kw);
+		return np_error_at(err, file, lineno, "`%s` given twice", kw);
 	if (!np_copy_text(dst, NP_TEXT_MAX, rest))
-		return fail(err, file, lineno, "`%s` text longer than %d characters", kw, NP_TEXT_MAX - 1);
+		return np_error_at(err, file, lineno, "`%s` text longer than %d characters", kw, NP_TEXT_MAX - 1);
 	return true;
 }
 
@@ -276,14 +264,14 @@ static bool add_rules(np_vector *v, char **tok, unsigned n, const char *file, in
 {
 	for (unsigned i = 1; i < n; i++) {
 		if (v->nrule == NP_MAX_RULES)
-			return fail(err, file, lineno, "too many rules");
+			return np_error_at(err, file, lineno, "too many rules");
 		const char *r = tok[i];
 		size_t k = 0;
 		while (r[k] >= 'A' && r[k] <= 'Z') k++;
 		if (k < 2 || k > 4 || r[k] != '-' || r[k + 1] < '0' || r[k + 1] > '9')
-			return fail(err, file, lineno, "expected a rule ID like SI-1, got `%s`", r);
+			return np_error_at(err, file, lineno, "expected a rule ID like SI-1, got `%s`", r);
 		if (!np_copy_text(v->rule[v->nrule++], NP_NAME_MAX, r))
-			return fail(err, file, lineno, "rule ID too long");
+			return np_error_at(err, file, lineno, "rule ID too long");
 	}
 	return true;
 }
@@ -293,9 +281,9 @@ static bool add_flags(np_vector *v, char **tok, unsigned n, const char *file, in
 {
 	for (unsigned i = 1; i < n; i++) {
 		if (!flag_known(tok[i]))
-			return fail(err, file, lineno, "unknown flag `%s` (see fixtures/README.md)", tok[i]);
+			return np_error_at(err, file, lineno, "unknown flag `%s` (see fixtures/README.md)", tok[i]);
 		if (v->nflag == NP_MAX_FLAGS || !np_copy_text(v->flag[v->nflag++], NP_NAME_MAX, tok[i]))
-			return fail(err, file, lineno, "too many or too long flags");
+			return np_error_at(err, file, lineno, "too many or too long flags");
 	}
 	return true;
 }
@@ -305,16 +293,16 @@ static bool add_step(np_vector *v, const char *rest, const char *file, int linen
 {
 	const char *e;
 	if (v->nstep == NP_MAX_STEPS)
-		return fail(err, file, lineno, "too many steps");
+		return np_error_at(err, file, lineno, "too many steps");
 	np_step *grown = realloc(v->step, (v->nstep + 1) * sizeof *grown);
 	if (!grown)
-		return fail(err, file, lineno, "out of memory");
+		return np_error_at(err, file, lineno, "out of memory");
 	v->step = grown;
 	char why[600];
 	if ((e = np_parse_step(rest, &v->step[v->nstep])))
-		return fail(err, file, lineno, "%s", np_step_explain(rest, e, why, sizeof why));
+		return np_error_at(err, file, lineno, "%s", np_step_explain(rest, e, why, sizeof why));
 	if ((e = np_captures_check(v->step, v->nstep, &v->step[v->nstep])))
-		return fail(err, file, lineno, "%s", e);
+		return np_error_at(err, file, lineno, "%s", e);
 	v->step[v->nstep++].line = lineno;
 	return true;
 }
@@ -324,13 +312,13 @@ static bool add_expect(np_vector *v, char **tok, unsigned n, const char *file, i
 {
 	const char *e, *kw = tok[0];
 	if (v->nstep == 0)
-		return fail(err, file, lineno, "`%s` before any `call`", kw);
+		return np_error_at(err, file, lineno, "`%s` before any `call`", kw);
 	np_step *st = &v->step[v->nstep - 1];
 	if (st->nexpect == NP_MAX_EXPECTS)
-		return fail(err, file, lineno, "too many expectations for one step");
+		return np_error_at(err, file, lineno, "too many expectations for one step");
 	np_expect *grown = realloc(st->expect, (st->nexpect + 1) * sizeof *grown);
 	if (!grown)
-		return fail(err, file, lineno, "out of memory");
+		return np_error_at(err, file, lineno, "out of memory");
 	st->expect = grown;
 	char why[400];
 	if ((e = parse_expect(tok + 1, n - 1, kw[0] == 'a', &st->expect[st->nexpect]))) {
@@ -339,12 +327,12 @@ static bool add_expect(np_vector *v, char **tok, unsigned n, const char *file, i
 			e = np_outcome_explain(tok[n > 2 && (strcmp(tok[1], "fault") == 0 ||
 							   strcmp(tok[1], "bugcheck") == 0) ? 2 : 1],
 					       e, why, sizeof why);
-		return fail(err, file, lineno, "%s", e);
+		return np_error_at(err, file, lineno, "%s", e);
 	}
 	/* An out-value the function never reports could never match. */
 	for (unsigned o = 0; o < st->expect[st->nexpect].nout; o++)
 		if ((e = np_out_check(st, st->expect[st->nexpect].out[o].name, why, sizeof why)))
-			return fail(err, file, lineno, "%s", e);
+			return np_error_at(err, file, lineno, "%s", e);
 	st->expect[st->nexpect++].line = lineno;
 	return true;
 }
@@ -359,7 +347,7 @@ bool np_parse_line(np_vector_set *set, np_vector **cur, char *line, const char *
 	if (n == 0 || tok[0][0] == '#')
 		return true;
 	if (n == NP_TOKENS_MAX)
-		return fail(err, file, lineno, "too many words on one line");
+		return np_error_at(err, file, lineno, "too many words on one line");
 	const char *kw = tok[0];
 	const char *rest = raw + (tok[0] - line) + strlen(kw);
 	while (*rest == ' ' || *rest == '\t')
@@ -368,7 +356,7 @@ bool np_parse_line(np_vector_set *set, np_vector **cur, char *line, const char *
 		return start_vector(set, cur, tok, n, file, lineno, err);
 	np_vector *v = *cur;
 	if (!v)
-		return fail(err, file, lineno, "expected `vector ID` before `%s`", kw);
+		return np_error_at(err, file, lineno, "expected `vector ID` before `%s`", kw);
 	const char *e = NULL;
 	if (strcmp(kw, "title") == 0 || strcmp(kw, "source") == 0) {
 		return set_text(v, kw, rest, file, lineno, err);
@@ -378,22 +366,22 @@ bool np_parse_line(np_vector_set *set, np_vector **cur, char *line, const char *
 		return add_flags(v, tok, n, file, lineno, err);
 	} else if (strcmp(kw, "applies") == 0) {
 		if (n < 2 || n > 3)
-			return fail(err, file, lineno, "expected `applies RANGE [arch=LIST]`");
+			return np_error_at(err, file, lineno, "expected `applies RANGE [arch=LIST]`");
 		if ((e = np_parse_range(tok[1], &v->applies)))
-			return fail(err, file, lineno, "%s", e);
+			return np_error_at(err, file, lineno, "%s", e);
 		if (n == 3) {
 			if (strncmp(tok[2], "arch=", 5) != 0)
-				return fail(err, file, lineno, "expected arch=LIST after the range");
+				return np_error_at(err, file, lineno, "expected arch=LIST after the range");
 			if ((e = parse_arch_list(tok[2] + 5, v->applies.arch)))
-				return fail(err, file, lineno, "%s", e);
+				return np_error_at(err, file, lineno, "%s", e);
 		}
 	} else if (strcmp(kw, "given") == 0) {
 		for (unsigned i = 1; i < n; i++) {
 			if (v->ngiven == NP_MAX_GIVEN)
-				return fail(err, file, lineno, "too many given pairs");
+				return np_error_at(err, file, lineno, "too many given pairs");
 			char why[200];
 			if ((e = np_parse_given_pair(tok[i], &v->given[v->ngiven])))
-				return fail(err, file, lineno, "given %s: %s", tok[i],
+				return np_error_at(err, file, lineno, "given %s: %s", tok[i],
 					    np_given_explain(tok[i], e, why, sizeof why));
 			v->given_line[v->ngiven++] = lineno;
 		}
@@ -402,7 +390,7 @@ bool np_parse_line(np_vector_set *set, np_vector **cur, char *line, const char *
 	} else if (strcmp(kw, "expect") == 0 || strcmp(kw, "accept") == 0) {
 		return add_expect(v, tok, n, file, lineno, err);
 	} else {
-		return fail(err, file, lineno,
+		return np_error_at(err, file, lineno,
 			    "unknown keyword `%s` (vector, title, rules, flags, source, applies, given, call, expect, accept)", kw);
 	}
 	return true;

@@ -27,18 +27,6 @@ bool np_vectors_vfail(np_error *err, const char *file, int line, const char *fmt
 	return false;
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static bool fail(np_error *err, const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	np_vectors_vfail(err, file, line, fmt, ap);
-	va_end(ap);
-	return false;
-}
-
 bool np_copy_text(char *dst, size_t cap, const char *src)
 {
 	size_t n = strlen(src);
@@ -89,7 +77,7 @@ bool np_vectors_load_text(np_vector_set *set, const char *name, const char *text
 {
 	name = keep_name(set, name);
 	if (!name)
-		return fail(err, "ntprof", 0, "out of memory");
+		return np_error_at(err, "ntprof", 0, "out of memory");
 	unsigned before = set->count;
 	char buf[NP_LINE_MAX + 1];
 	int lineno = 0;
@@ -105,13 +93,13 @@ bool np_vectors_load_text(np_vector_set *set, const char *name, const char *text
 		if (n && start[n - 1] == '\r')
 			n--;
 		if (pos > MAX_FILE) {
-			ok = fail(err, name, lineno, "file larger than 16 MiB");
+			ok = np_error_at(err, name, lineno, "file larger than 16 MiB");
 		} else if (n > NP_LINE_MAX) {
-			ok = fail(err, name, lineno, "line longer than %d characters", NP_LINE_MAX);
+			ok = np_error_at(err, name, lineno, "line longer than %d characters", NP_LINE_MAX);
 		} else {
 			for (size_t i = 0; i < n && ok; i++)
 				if ((unsigned char)start[i] < 0x20 && start[i] != '\t')
-					ok = fail(err, name, lineno, "control character 0x%02X in the line (binary file?)",
+					ok = np_error_at(err, name, lineno, "control character 0x%02X in the line (binary file?)",
 						  (unsigned char)start[i]);
 		}
 		if (ok) {
@@ -123,7 +111,7 @@ bool np_vectors_load_text(np_vector_set *set, const char *name, const char *text
 	if (ok && cur)
 		ok = np_vector_finish(cur, err);
 	if (ok && set->count == before)
-		ok = fail(err, name, lineno, "no vectors in the file");
+		ok = np_error_at(err, name, lineno, "no vectors in the file");
 	if (!ok) {
 		for (unsigned i = before; i < set->count; i++)
 			free_vector(&set->v[i]);
@@ -138,7 +126,7 @@ static bool load_file(np_vector_set *set, const char *path, np_error *err)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return fail(err, path, 0, "cannot open: %s", strerror(errno));
+		return np_error_at(err, path, 0, "cannot open: %s", strerror(errno));
 	char *text = NULL;
 	size_t len = 0, cap = 0;
 	bool ok = true;
@@ -149,7 +137,7 @@ static bool load_file(np_vector_set *set, const char *path, np_error *err)
 				grown = MAX_FILE + 1;
 			char *t = realloc(text, grown);
 			if (!t) {
-				ok = fail(err, path, 0, "out of memory");
+				ok = np_error_at(err, path, 0, "out of memory");
 				break;
 			}
 			text = t;
@@ -161,7 +149,7 @@ static bool load_file(np_vector_set *set, const char *path, np_error *err)
 			break;
 	}
 	if (ok && ferror(f))
-		ok = fail(err, path, 0, "cannot read: %s", strerror(errno));
+		ok = np_error_at(err, path, 0, "cannot read: %s", strerror(errno));
 	fclose(f);
 	if (ok)
 		ok = np_vectors_load_text(set, path, text ? text : "", len, err);
@@ -178,12 +166,12 @@ bool np_vectors_load(np_vector_set *set, const char *path, np_error *err)
 {
 	struct stat st;
 	if (stat(path, &st) != 0)
-		return fail(err, path, 0, "cannot open: %s", strerror(errno));
+		return np_error_at(err, path, 0, "cannot open: %s", strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return load_file(set, path, err);
 	DIR *d = opendir(path);
 	if (!d)
-		return fail(err, path, 0, "cannot open directory: %s", strerror(errno));
+		return np_error_at(err, path, 0, "cannot open directory: %s", strerror(errno));
 	char **names = NULL;
 	unsigned count = 0;
 	bool ok = true;
@@ -197,7 +185,7 @@ bool np_vectors_load(np_vector_set *set, const char *path, np_error *err)
 			free(full);
 			if (grown)
 				names = grown;
-			ok = fail(err, path, 0, "out of memory");
+			ok = np_error_at(err, path, 0, "out of memory");
 			break;
 		}
 		names = grown;
@@ -227,7 +215,7 @@ bool np_vectors_check(const np_vector_set *set, np_error *err)
 	for (unsigned i = 0; i < set->count; i++)
 		for (unsigned j = 0; j < i; j++)
 			if (strcmp(set->v[i].id, set->v[j].id) == 0)
-				return fail(err, set->v[i].file, set->v[i].line,
+				return np_error_at(err, set->v[i].file, set->v[i].line,
 					    "duplicate vector ID %s (first at %s:%d)", set->v[i].id,
 					    set->v[j].file, set->v[j].line);
 	return true;

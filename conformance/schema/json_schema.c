@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/json_schema.h"
+#include "schema/json_schema.h"
 
 #define MAX_REF_DEPTH 64   /* a $ref circle ends here */
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/json_schema.h"
+#include "schema/json_schema.h"
 
 typedef struct atom {
 	const char *start;   /* the atom's text: a character, \x, '.' or [...] */

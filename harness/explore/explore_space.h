@@ -106,7 +106,7 @@ void np_xoutcome_text(const np_outcome *o, char *buf, size_t cap);
 
 /* Writes p as a vector whose expectations are the model's on every target
  * that exists (work holds the records). rules and flags are space-separated;
- * flags the vector's nature adds (order, version-change, model-only,
+ * flags the vector's nature adds (order, version-change, not-live,
  * hazardous) are added to them. Returns false when no target can take it. */
 bool np_xvector_write(FILE *out, np_backend *model, const np_xpoint *p, const char *title,
 		      const char *rules, const char *flags, const char *source, np_xresults *work,

@@ -357,7 +357,7 @@ bool np_xvector_write(FILE *out, np_backend *model, const np_xpoint *p, const ch
 	add_words(fl, sizeof fl, flags, NP_MAX_FLAGS);
 	add_words(fl, sizeof fl, nargs >= 2 ? "order" : NULL, NP_MAX_FLAGS);
 	add_words(fl, sizeof fl, changes ? "version-change" : NULL, NP_MAX_FLAGS);
-	add_words(fl, sizeof fl, kernel ? "model-only" : NULL, NP_MAX_FLAGS);
+	add_words(fl, sizeof fl, kernel ? "not-live" : NULL, NP_MAX_FLAGS);
 	add_words(fl, sizeof fl, hazard ? "hazardous" : NULL, NP_MAX_FLAGS);
 
 	np_xvector_id(p, id, sizeof id);

@@ -16,6 +16,9 @@
 #   Without --against: the version differences of the model, as vectors the
 #     model matches; the same seed gives the same report.
 #   Bad input: exit status 2, the argument named, no --output file.
+#   Isolated as run is: against dl_crash.so and dl_hang.so the sweep
+#     completes, exit 1, each ending reported; killed by SIGINT or SIGTERM
+#     while writing --output into a fresh directory, it leaves it empty.
 #
 # Environment: NTPROF_BIN, NTPROF_SOURCE_ROOT. Prints TAP; exits 1 on failure.
 set -u
@@ -213,6 +216,53 @@ if [ "$rc" -eq 2 ] && grep -q -- "--output $tmp/no/such/dir.vec: cannot write" "
 else
 	not_ok "an unwritable --output is refused (exit 2)" "rc $rc"
 fi
+
+# Isolation, as `run` has it: each combination in a child process. An
+# object that crashes (dl_crash.so, in NtStartProfile) or hangs (dl_hang.so,
+# in NtQueryIntervalProfile) ends that combination, which is reported with
+# how it ended; the sweep completes, exit 1.
+NTPROF_STEP_TIMEOUT=1 "$NTPROF_BIN" explore --target 1809/x64 --budget 20 \
+	--against "dl:$dir/dl_crash.so" >"$tmp/crash.vec" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q '^# \[[0-9]*\] NtStartProfile on 1809/x64: dl-crash gives crashed' "$tmp/crash.vec" &&
+	grep -q '^# crashed: signal 11 in step 2 NtStartProfile$' "$tmp/crash.vec" &&
+	grep -q '^# [0-9]* kinds of divergence from [0-9]* combinations$' "$tmp/crash.vec"; then
+	ok "dl_crash.so: the sweep completes (exit 1), the crash reported with its signal and step"
+else
+	not_ok "dl_crash.so: the sweep completes (exit 1), the crash reported with its signal and step" "rc $rc"
+fi
+NTPROF_STEP_TIMEOUT=1 "$NTPROF_BIN" explore --target 1809/x64 --budget 12 --function NtQueryIntervalProfile \
+	--no-sequences --against "dl:$dir/dl_hang.so" >"$tmp/hang.vec" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 1 ] &&
+	grep -q '^# crashed: step 1 NtQueryIntervalProfile did not return within 1 s (step timeout)$' "$tmp/hang.vec" &&
+	grep -q '^# minimised to: Source=ProfileAlignmentFixup$' "$tmp/hang.vec"; then
+	ok "dl_hang.so: the hanging combination is ended after the step timeout and reported (exit 1)"
+else
+	not_ok "dl_hang.so: the hanging combination is ended after the step timeout and reported" "rc $rc"
+fi
+# Killed while it writes --output: no file left, neither the report nor its
+# temporary file, after SIGINT or SIGTERM (the hang keeps it busy).
+for sig in INT TERM; do
+	mkdir "$tmp/out-$sig"
+	NTPROF_STEP_TIMEOUT=60 "$NTPROF_BIN" explore --target 1809/x64 --function NtQueryIntervalProfile \
+		--against "dl:$dir/dl_hang.so" --output "$tmp/out-$sig/report.vec" 2>"$tmp/err" &
+	pid=$!
+	tries=0
+	while [ ! -e "$tmp/out-$sig/report.vec.tmp.$pid" ] && [ "$tries" -lt 50 ]; do
+		sleep 0.1; tries=$((tries + 1))
+	done
+	sleep 0.5
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	left=$(ls -A "$tmp/out-$sig")
+	if [ "$tries" -lt 50 ] && [ "$rc" -gt 128 ] && [ -z "$left" ]; then
+		ok "SIG$sig during explore --output: it ends ($rc) and leaves nothing behind"
+	else
+		not_ok "SIG$sig during explore --output: it ends and leaves nothing behind" "rc $rc, tries $tries, left: $left"
+	fi
+done
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

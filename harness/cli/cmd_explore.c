@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -133,6 +134,16 @@ static int write_report(const explore_settings *s, np_backend *model)
 	return st.classes ? EXIT_DIFFERENCE : 0;
 }
 
+/* An implementation under test runs each combination in a child process
+ * ended after a step outlasts NTPROF_STEP_TIMEOUT seconds, else 60 (as
+ * `run` without --step-timeout). */
+static unsigned explore_step_timeout(void)
+{
+	const char *env = getenv("NTPROF_STEP_TIMEOUT");
+	uint64_t n;
+	return env && np_number_parse(env, &n) && n > 0 && n <= 86400 ? (unsigned)n : 60u;
+}
+
 static int explore_main(int argc, char **argv)
 {
 	static explore_settings s;
@@ -168,6 +179,8 @@ static int explore_main(int argc, char **argv)
 		np_known_free(&known);
 		return EXIT_BAD_INPUT;
 	}
+	if (judged && judged->under_test)   /* isolated as `run` isolates it */
+		judged->step_timeout = explore_step_timeout();
 	s.o.against = judged;
 	s.o.against_name = s.against;
 	status = write_report(&s, model);

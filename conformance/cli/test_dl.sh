@@ -16,6 +16,11 @@
 #     fail and name, vector by vector, at least the vectors listed below for
 #     each bug, with the model's outcome beside the wrong one, and nothing
 #     outside the two functions the bugs live in.
+#   dl_faithful.so declares every capability: at least 95% of the rows are
+#     exercised, every counting vector; dl_inclusive_end.so, its twin with
+#     the region end inclusive, is caught on the default fixtures.
+#   `call --backend` reproduces one divergence: the object's record, the
+#     model's beneath where they differ.
 #   A missing object, one without the entry point and one of another ABI are
 #     refused with exit status 2 before anything runs.
 #
@@ -338,6 +343,46 @@ if [ "$rc" -eq 2 ] && grep -q 'need exactly one --target' "$tmp/err"; then
 	ok "--reference without one --target is refused"
 else
 	not_ok "--reference without one --target is refused" "rc $rc"
+fi
+
+# `ntprof call --backend dl:PATH`: one divergence reproduced without a vector.
+# dl_faulty.so's bug 3 (no privilege check): its line, then the model's, exit 1;
+# the faithful twin: its line alone, exit 0; dl_crash.so: the steps it
+# finished, the signal named, exit 1; a function it does not implement: exit 2.
+setint='NtSetIntervalProfile Interval=10000'
+"$NTPROF_BIN" call --target 1809/x64 --given privilege=off --backend "dl:$dir/dl_faulty.so" "$setint" \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 1 ] && [ "$(sed -n 1p "$tmp/out")" = 'NtSetIntervalProfile -> STATUS_SUCCESS (0x00000000)' ] &&
+	[ "$(sed -n 2p "$tmp/out")" = '  model: NtSetIntervalProfile -> STATUS_PRIVILEGE_NOT_HELD (0xC0000061)' ]; then
+	ok "call --backend dl_faulty.so: its record, the model's beneath, exit 1"
+else
+	not_ok "call --backend dl_faulty.so: its record, the model's beneath, exit 1" "rc $rc"
+fi
+"$NTPROF_BIN" call --target 1809/x64 --given privilege=off --backend "dl:$dir/dl_faithful.so" "$setint" \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = 'NtSetIntervalProfile -> STATUS_PRIVILEGE_NOT_HELD (0xC0000061)' ]; then
+	ok "twin: call --backend dl_faithful.so: the model's record alone, exit 0"
+else
+	not_ok "twin: call --backend dl_faithful.so: the model's record alone, exit 0" "rc $rc"
+fi
+create='NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x1000 BucketSize=2 Buffer=>b BufferSize=0x1000'
+"$NTPROF_BIN" call --target 1809/x64 --backend "dl:$dir/dl_crash.so" "$create" 'NtStartProfile ProfileHandle=h' \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q '^NtCreateProfile -> STATUS_SUCCESS' "$tmp/out" &&
+	grep -q 'dl-crash ended by signal 11 in a step' "$tmp/err"; then
+	ok "call --backend dl_crash.so: the steps it finished, then the signal, exit 1"
+else
+	not_ok "call --backend dl_crash.so: the steps it finished, then the signal, exit 1" "rc $rc"
+fi
+"$NTPROF_BIN" call --target 1809/x64 --backend "dl:$dir/dl_partial.so" "$create" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q 'dl-partial does not implement NtCreateProfile' "$tmp/err" && [ ! -s "$tmp/out" ]; then
+	ok "call --backend: a function the object does not implement is refused (exit 2)"
+else
+	not_ok "call --backend: a function the object does not implement is refused (exit 2)" "rc $rc"
 fi
 
 # refused OBJECT MESSAGE: exit 2, the message on stderr, nothing on stdout.

@@ -19,6 +19,9 @@
 #   Isolated as run is: against dl_crash.so and dl_hang.so the sweep
 #     completes, exit 1, each ending reported; killed by SIGINT or SIGTERM
 #     while writing --output into a fresh directory, it leaves it empty.
+#   What the object claims: functions it does not implement are not asked
+#     (dl_partial.so); a divergence a vector's `accept` line accepts is
+#     counted, not reported (dl_qi_align.so).
 #
 # Environment: NTPROF_BIN, NTPROF_SOURCE_ROOT. Prints TAP; exits 1 on failure.
 set -u
@@ -263,6 +266,39 @@ for sig in INT TERM; do
 		not_ok "SIG$sig during explore --output: it ends and leaves nothing behind" "rc $rc, tries $tries, left: $left"
 	fi
 done
+
+# What the object claims: dl_partial.so implements the interval and trace
+# calls only, so the other functions' combinations are not asked of it (as
+# run reports them not-implemented); dl_qi_align.so refuses a misaligned
+# Interval as the other reading of K-QI-ALIGN, which
+# query-interval/misaligned-pointer accepts: counted, not reported.
+"$NTPROF_BIN" explore --targets 1809/x64 --budget 30 --function NtCreateProfile,NtQueryIntervalProfile \
+	--no-sequences --against "dl:$dir/dl_partial.so" >"$tmp/partial.vec" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q '^# [1-9][0-9]* combinations not asked of it' "$tmp/partial.vec" &&
+	! grep -q '^# \[[0-9]*\] NtCreateProfile' "$tmp/partial.vec" && grep -q '[1-9][0-9]* not asked$' "$tmp/err"; then
+	ok "dl_partial.so: combinations of what it does not implement are not asked of it"
+else
+	not_ok "dl_partial.so: combinations of what it does not implement are not asked of it" "rc $rc"
+fi
+"$NTPROF_BIN" explore --targets 1809/x64,6.1/x86 --function NtQueryIntervalProfile --no-sequences \
+	--against "dl:$dir/dl_qi_align.so" >"$tmp/align.vec" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q '^# [1-9][0-9]* divergent (combination, target) pairs accepted by an `accept` line' "$tmp/align.vec" &&
+	! grep -q '^# \[' "$tmp/align.vec"; then
+	ok "dl_qi_align.so: a divergence an accept line accepts is counted, not reported (exit 0)"
+else
+	not_ok "dl_qi_align.so: a divergence an accept line accepts is counted, not reported" "rc $rc"
+fi
+# Its twin: run takes the same line as match-alternative, and an outcome no
+# line accepts (dl_faulty.so's bugs, above) stays reported.
+"$NTPROF_BIN" run --target 1809/x64 --backend "dl:$dir/dl_qi_align.so" --verbose \
+	"$NTPROF_SOURCE_ROOT/fixtures/interval/query-interval.vec" >"$tmp/align.out" 2>"$tmp/err"
+if grep -q '^match-alternative *query-interval/misaligned-pointer on 1809/x64' "$tmp/align.out"; then
+	ok "twin: run takes dl_qi_align.so's answer as the accepted alternative"
+else
+	not_ok "twin: run takes dl_qi_align.so's answer as the accepted alternative" "$(grep misaligned-pointer "$tmp/align.out")"
+fi
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -124,9 +124,12 @@ static int write_report(const explore_settings *s, np_backend *model)
 	if (!cli_sink_close(&out)) {
 		return cli_sink_error("--output", s->output, &out);
 	}
-	char known[96] = "";
+	char known[160] = "";
 	if (s->known)
 		snprintf(known, sizeof known, "; %lu known", st.known);
+	if (st.accepted || st.not_asked)
+		snprintf(known + strlen(known), sizeof known - strlen(known), "; %lu accepted, %lu not asked",
+			 st.accepted, st.not_asked);
 	fprintf(stderr, "ntprof explore: %lu combinations, %lu evaluations, %.2f s (%.0f combinations/s)%s%s\n",
 		st.combinations, st.evaluations, st.seconds,
 		st.seconds > 0 ? (double)st.combinations / st.seconds : 0.0, known,
@@ -183,7 +186,12 @@ static int explore_main(int argc, char **argv)
 		judged->step_timeout = explore_step_timeout();
 	s.o.against = judged;
 	s.o.against_name = s.against;
+	static np_vector_set accepts;   /* the fixtures' accept lines judge a divergence as run does */
+	cli_paths none = { .count = 0 };
+	s.o.accepts = judged && cli_load_vectors(&accepts, &none, NULL) ? &accepts : NULL;
 	status = write_report(&s, model);
+	if (s.o.accepts)
+		np_vectors_free(&accepts);
 	if (judged)
 		judged->destroy(judged);
 	model->destroy(model);

@@ -229,6 +229,13 @@ static bool not_asked(np_backend *b, const np_vector *v, np_row *row)
 	return false;
 }
 
+bool np_vector_asked(np_backend *b, const np_vector *v)
+{
+	static np_row row;
+	memset(&row, 0, sizeof row);
+	return !b->under_test || !not_asked(b, v, &row);
+}
+
 /* An implementation under test refused v's state at open (why). It must
  * take every state within what it declares, unless the model cannot take
  * it either (a HAL interface the version lacks): row is then not-required,

@@ -54,6 +54,11 @@ typedef struct np_row {
 					  np_vector_needs(vector) (ntprof/capability.h); else 0 */
 } np_row;
 
+/* Whether v is asked of b: always of the model; of an implementation under
+ * test, unless v is model-only (not-live on a live system), calls a
+ * function b does not implement, or needs a capability b does not declare. */
+bool np_vector_asked(np_backend *b, const np_vector *v);
+
 /* The class a row was observed in, before a known-divergence file applied. */
 np_class np_row_observed(const np_row *r);
 /* The row ran on the backend: not one it could not take, skipped, or not asked of it. */

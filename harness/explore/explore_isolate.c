@@ -23,6 +23,7 @@ unsigned long np_xevaluate_isolated(np_backend *b, const np_vector *v, const np_
 #else
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -103,28 +104,30 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Waits for the child; kills it when a step outlasts timeout seconds.
- * True when it was ended for that. */
-static bool wait_child(pid_t pid, const shared *sh, unsigned timeout, int *status)
+/* Waits for the child, whose end closes the pipe's other end (fd); kills
+ * it when a step outlasts timeout seconds. True when it was ended so. */
+static bool wait_child(pid_t pid, int fd, const shared *sh, unsigned timeout, int *status)
 {
 	unsigned seen = sh->seq;
 	long long since = now_ms();
+	bool timed_out = false;
 	for (;;) {
-		pid_t got = waitpid(pid, status, WNOHANG);
-		if (got == pid || (got < 0 && errno != EINTR))
-			return false;
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		char byte;
+		if (poll(&pfd, 1, 100) > 0 && read(fd, &byte, 1) <= 0)
+			break;   /* the child has ended (or closed everything) */
 		if (sh->seq != seen) {
 			seen = sh->seq;
 			since = now_ms();
 		} else if (now_ms() - since >= (long long)timeout * 1000) {
 			kill(pid, SIGKILL);
-			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-				;
-			return true;
+			timed_out = true;
+			break;
 		}
-		struct timespec pause = { 0, 2 * 1000 * 1000 };
-		nanosleep(&pause, NULL);
 	}
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+	return timed_out;
 }
 
 /* The record of a target whose child ended in it: crashed at its step. */
@@ -163,15 +166,24 @@ unsigned long np_xevaluate_isolated(np_backend *b, const np_vector *v, const np_
 	sh->r.nstep = v->nstep;
 	sh->target = 0;
 	while (sh->target < l->count) {
+		int fds[2];
+		if (pipe(fds) != 0)
+			return np_xevaluate_here(b, v, l, 0, r);
 		fflush(NULL);   /* nothing buffered here is written twice by the child */
 		sh->step = -1;
 		pid_t parent = getpid(), pid = fork();
-		if (pid == 0)
+		if (pid == 0) {
+			close(fds[0]);   /* fds[1] stays open until the child ends */
 			child(b, v, l, sh->target, sh, parent);
-		if (pid < 0)
+		}
+		close(fds[1]);
+		if (pid < 0) {
+			close(fds[0]);
 			return np_xevaluate_here(b, v, l, 0, r);
+		}
 		int status = 0;
-		bool timed_out = wait_child(pid, sh, b->step_timeout, &status);
+		bool timed_out = wait_child(pid, fds[0], sh, b->step_timeout, &status);
+		close(fds[0]);
 		bool clean = !timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 		if (clean)
 			break;

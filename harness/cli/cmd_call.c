@@ -152,6 +152,8 @@ static int isolated(np_backend *b, np_backend *ref, const call_settings *s, cons
 	if (pid == 0) {
 		int status = run_steps(b, ref, s, v, steps, nsteps);
 		fflush(NULL);
+		ref->destroy(ref);   /* the child's copies: nothing is left to the exit */
+		b->destroy(b);
 		_exit(status);
 	}
 	int st = 0;

@@ -397,6 +397,18 @@ refused() {
 refused "$tmp/none.so" "cannot load it"
 refused "libm.so.6" "does not export ntprof_impl_entry"
 refused "$dir/dl_wrong_abi.so" "its ABI is 3; this ntprof speaks 1 to 2"
+refused "$dir/dl_bad_claim.so" 'its implements lists "Interupt", neither a function'
+# its twin: every other object's claims are functions and capabilities
+claims_refused=
+for so in dl_faithful dl_partial dl_inclusive_end dl_qi_align dl_stateful; do
+	run --backend "dl:$dir/$so.so" --target 1809/x64
+	[ "$rc" -eq 2 ] && claims_refused="$claims_refused $so"
+done
+if [ -z "$claims_refused" ]; then
+	ok "twin: the other objects' implements lists are accepted"
+else
+	not_ok "twin: the other objects' implements lists are accepted" "refused:$claims_refused"
+fi
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -244,6 +244,22 @@ if [ "$rc" -eq 1 ] &&
 else
 	not_ok "dl_hang.so: the hanging combination is ended after the step timeout and reported" "rc $rc"
 fi
+# Nothing shared between combinations: dl_stateful.so fails from the second
+# system it opens in one process. On one target each combination's child
+# opens one: nothing found (exit 0); its twin, on two targets, shows the
+# state a combination's first target left to its second (exit 1).
+"$NTPROF_BIN" explore --targets 1809/x64 --function NtSetIntervalProfile --no-sequences \
+	--against "dl:$dir/dl_stateful.so" >"$tmp/stateful.vec" 2>"$tmp/err"
+rc=$?
+"$NTPROF_BIN" explore --targets 1809/x64,1903/x64 --function NtSetIntervalProfile --no-sequences \
+	--against "dl:$dir/dl_stateful.so" >"$tmp/stateful2.vec" 2>"$tmp/err"
+rc2=$?
+if [ "$rc" -eq 0 ] && [ "$rc2" -eq 1 ] &&
+	grep -q '^# \[1\] NtSetIntervalProfile on 1903/x64: dl-stateful gives STATUS_UNSUCCESSFUL' "$tmp/stateful2.vec"; then
+	ok "dl_stateful.so: no state passes from one combination to the next; its twin shows it within one"
+else
+	not_ok "dl_stateful.so: no state passes from one combination to the next" "rc $rc, twin rc $rc2"
+fi
 # Killed while it writes --output: no file left, neither the report nor its
 # temporary file, after SIGINT or SIGTERM (the hang keeps it busy).
 for sig in INT TERM; do

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "run/backend_dl.h"
+#include "vectors/catalog.h"
 #include "ntprof/capability.h"
 #include "ntprof/impl.h"
 
@@ -82,6 +83,19 @@ static bool dl_can(np_backend *self, const char *capability)
 	       (!t->implements || np_capability_declared(t->implements, capability));
 }
 
+/* The first entry of implements that is neither a function of the catalog
+ * nor a capability (a misspelt claim would hold the object to nothing), or
+ * NULL. */
+static const char *unknown_claim(const ntprof_impl *t)
+{
+	for (const char *const *c = t->abi >= 2 ? t->implements : NULL; c && *c; c++) {
+		const np_function *f = np_function_find(*c);
+		if (!(f && np_function_is_call(f) && strcmp(f->name, *c) == 0) && !np_capability_name(*c))
+			return *c;
+	}
+	return NULL;
+}
+
 /* The first required member the table lacks, or NULL. */
 static const char *missing_member(const ntprof_impl *t)
 {
@@ -143,6 +157,9 @@ np_backend *np_backend_dl_new(const char *path, char *err, size_t cap)
 			 NTPROF_IMPL_ABI);
 	else if ((lack = missing_member(t)) != NULL)
 		snprintf(err, cap, "its table has no %s", lack);
+	else if ((lack = unknown_claim(t)) != NULL)
+		snprintf(err, cap, "its implements lists \"%.100s\", neither a function (NtSetIntervalProfile, ...) "
+			 "nor a capability (Interrupt, given:KEY, pointer:vanishing, ...)", lack);
 	if (!sym || !t || t->abi < DL_ABI_OLDEST || t->abi > NTPROF_IMPL_ABI || lack) {
 		dl_close(h);
 		return NULL;

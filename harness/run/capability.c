@@ -14,7 +14,7 @@ static void need(np_needs *out, const char *name)
 		if (strcmp(out->name[i], name) == 0)
 			return;
 	if (out->count < NP_MAX_NEEDS)
-		snprintf(out->name[out->count++], NP_CAPABILITY_MAX, "%s", name);
+		snprintf(out->name[out->count++], NP_CAPABILITY_MAX, "%.63s", name);
 }
 
 /* The values every implementation takes, as a live system does. */
@@ -56,9 +56,9 @@ static void given_needs(const np_vector *v, np_needs *out)
 			continue;
 		const char *f = family(g->name);
 		if (f == g->name && by_value(f))
-			snprintf(name, sizeof name, "given:%s=%s", f, g->value);
+			snprintf(name, sizeof name, "given:%.28s=%.28s", f, g->value);   /* keys and values are short */
 		else
-			snprintf(name, sizeof name, "given:%s", f);
+			snprintf(name, sizeof name, "given:%.56s", f);
 		need(out, name);
 	}
 }

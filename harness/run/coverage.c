@@ -56,7 +56,7 @@ static np_coverage_capability *capability(np_coverage *c, const char *name)
 	if (c->ncap == NP_COVERAGE_MAX)
 		return NULL;
 	np_coverage_capability *k = &c->cap[c->ncap++];
-	snprintf(k->name, sizeof k->name, "%s", name);
+	snprintf(k->name, sizeof k->name, "%.63s", name);
 	return k;
 }
 

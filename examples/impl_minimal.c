@@ -140,7 +140,11 @@ static ntprof_impl table = {
 	.set_interval_profile = set_interval,
 	.query_interval_profile = query_interval,
 #if NTPROF_IMPL_ABI >= 2
-	.implements = (const char *const[]){ "NtSetIntervalProfile", "NtQueryIntervalProfile", NULL },
+	/* the two calls, and the states it takes beyond a live system's: the
+	 * vectors needing them are then asked of it (ntprof/impl.h) */
+	.implements = (const char *const[]){ "NtSetIntervalProfile", "NtQueryIntervalProfile",
+					     "given:mode", "given:K-QI-ALIGN", "given:K-QI-WRITE-FAULT",
+					     NULL },
 	.emulates = "1809/x64",
 	.protect = ntprof_sim_protect,   /* the page-protection vectors (AS-4) */
 #endif

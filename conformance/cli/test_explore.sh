@@ -16,6 +16,12 @@
 #   Without --against: the version differences of the model, as vectors the
 #     model matches; the same seed gives the same report.
 #   Bad input: exit status 2, the argument named, no --output file.
+#   Isolated as run is: against dl_crash.so and dl_hang.so the sweep
+#     completes, exit 1, each ending reported; killed by SIGINT or SIGTERM
+#     while writing --output into a fresh directory, it leaves it empty.
+#   What the object claims: functions it does not implement are not asked
+#     (dl_partial.so); a divergence a vector's `accept` line accepts is
+#     counted, not reported (dl_qi_align.so).
 #
 # Environment: NTPROF_BIN, NTPROF_SOURCE_ROOT. Prints TAP; exits 1 on failure.
 set -u
@@ -207,6 +213,102 @@ if [ "$rc" -eq 2 ] && grep -q -- "--output $tmp/no/such/dir.vec: cannot write" "
 	ok "an unwritable --output is refused (exit 2)"
 else
 	not_ok "an unwritable --output is refused (exit 2)" "rc $rc"
+fi
+
+# Isolation, as `run` has it: each combination in a child process. An
+# object that crashes (dl_crash.so, in NtStartProfile) or hangs (dl_hang.so,
+# in NtQueryIntervalProfile) ends that combination, which is reported with
+# how it ended; the sweep completes, exit 1.
+NTPROF_STEP_TIMEOUT=1 "$NTPROF_BIN" explore --target 1809/x64 --budget 20 \
+	--against "dl:$dir/dl_crash.so" >"$tmp/crash.vec" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q '^# \[[0-9]*\] NtStartProfile on 1809/x64: dl-crash gives crashed' "$tmp/crash.vec" &&
+	grep -q '^# crashed: signal 11 in step 2 NtStartProfile$' "$tmp/crash.vec" &&
+	grep -q '^# [0-9]* kinds of divergence from [0-9]* combinations$' "$tmp/crash.vec"; then
+	ok "dl_crash.so: the sweep completes (exit 1), the crash reported with its signal and step"
+else
+	not_ok "dl_crash.so: the sweep completes (exit 1), the crash reported with its signal and step" "rc $rc"
+fi
+NTPROF_STEP_TIMEOUT=1 "$NTPROF_BIN" explore --target 1809/x64 --budget 12 --function NtQueryIntervalProfile \
+	--no-sequences --against "dl:$dir/dl_hang.so" >"$tmp/hang.vec" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 1 ] &&
+	grep -q '^# crashed: step 1 NtQueryIntervalProfile did not return within 1 s (step timeout)$' "$tmp/hang.vec" &&
+	grep -q '^# minimised to: Source=ProfileAlignmentFixup$' "$tmp/hang.vec"; then
+	ok "dl_hang.so: the hanging combination is ended after the step timeout and reported (exit 1)"
+else
+	not_ok "dl_hang.so: the hanging combination is ended after the step timeout and reported" "rc $rc"
+fi
+# Nothing shared between combinations: dl_stateful.so fails from the second
+# system it opens in one process. On one target each combination's child
+# opens one: nothing found (exit 0); its twin, on two targets, shows the
+# state a combination's first target left to its second (exit 1).
+"$NTPROF_BIN" explore --targets 1809/x64 --function NtSetIntervalProfile --no-sequences \
+	--against "dl:$dir/dl_stateful.so" >"$tmp/stateful.vec" 2>"$tmp/err"
+rc=$?
+"$NTPROF_BIN" explore --targets 1809/x64,1903/x64 --function NtSetIntervalProfile --no-sequences \
+	--against "dl:$dir/dl_stateful.so" >"$tmp/stateful2.vec" 2>"$tmp/err"
+rc2=$?
+if [ "$rc" -eq 0 ] && [ "$rc2" -eq 1 ] &&
+	grep -q '^# \[1\] NtSetIntervalProfile on 1903/x64: dl-stateful gives STATUS_UNSUCCESSFUL' "$tmp/stateful2.vec"; then
+	ok "dl_stateful.so: no state passes from one combination to the next; its twin shows it within one"
+else
+	not_ok "dl_stateful.so: no state passes from one combination to the next" "rc $rc, twin rc $rc2"
+fi
+# Killed while it writes --output: no file left, neither the report nor its
+# temporary file, after SIGINT or SIGTERM (the hang keeps it busy).
+for sig in INT TERM; do
+	mkdir "$tmp/out-$sig"
+	NTPROF_STEP_TIMEOUT=60 "$NTPROF_BIN" explore --target 1809/x64 --function NtQueryIntervalProfile \
+		--against "dl:$dir/dl_hang.so" --output "$tmp/out-$sig/report.vec" 2>"$tmp/err" &
+	pid=$!
+	tries=0
+	while [ ! -e "$tmp/out-$sig/report.vec.tmp.$pid" ] && [ "$tries" -lt 50 ]; do
+		sleep 0.1; tries=$((tries + 1))
+	done
+	sleep 0.5
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	left=$(ls -A "$tmp/out-$sig")
+	if [ "$tries" -lt 50 ] && [ "$rc" -gt 128 ] && [ -z "$left" ]; then
+		ok "SIG$sig during explore --output: it ends ($rc) and leaves nothing behind"
+	else
+		not_ok "SIG$sig during explore --output: it ends and leaves nothing behind" "rc $rc, tries $tries, left: $left"
+	fi
+done
+
+# What the object claims: dl_partial.so implements the interval and trace
+# calls only, so the other functions' combinations are not asked of it (as
+# run reports them not-implemented); dl_qi_align.so refuses a misaligned
+# Interval as the other reading of K-QI-ALIGN, which
+# query-interval/misaligned-pointer accepts: counted, not reported.
+"$NTPROF_BIN" explore --targets 1809/x64 --budget 30 --function NtCreateProfile,NtQueryIntervalProfile \
+	--no-sequences --against "dl:$dir/dl_partial.so" >"$tmp/partial.vec" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q '^# [1-9][0-9]* combinations not asked of it' "$tmp/partial.vec" &&
+	! grep -q '^# \[[0-9]*\] NtCreateProfile' "$tmp/partial.vec" && grep -q '[1-9][0-9]* not asked$' "$tmp/err"; then
+	ok "dl_partial.so: combinations of what it does not implement are not asked of it"
+else
+	not_ok "dl_partial.so: combinations of what it does not implement are not asked of it" "rc $rc"
+fi
+"$NTPROF_BIN" explore --targets 1809/x64,6.1/x86 --function NtQueryIntervalProfile --no-sequences \
+	--against "dl:$dir/dl_qi_align.so" >"$tmp/align.vec" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q '^# [1-9][0-9]* divergent (combination, target) pairs accepted by an `accept` line' "$tmp/align.vec" &&
+	! grep -q '^# \[' "$tmp/align.vec"; then
+	ok "dl_qi_align.so: a divergence an accept line accepts is counted, not reported (exit 0)"
+else
+	not_ok "dl_qi_align.so: a divergence an accept line accepts is counted, not reported" "rc $rc"
+fi
+# Its twin: run takes the same line as match-alternative, and an outcome no
+# line accepts (dl_faulty.so's bugs, above) stays reported.
+"$NTPROF_BIN" run --target 1809/x64 --backend "dl:$dir/dl_qi_align.so" --verbose \
+	"$NTPROF_SOURCE_ROOT/fixtures/interval/query-interval.vec" >"$tmp/align.out" 2>"$tmp/err"
+if grep -q '^match-alternative *query-interval/misaligned-pointer on 1809/x64' "$tmp/align.out"; then
+	ok "twin: run takes dl_qi_align.so's answer as the accepted alternative"
+else
+	not_ok "twin: run takes dl_qi_align.so's answer as the accepted alternative" "$(grep misaligned-pointer "$tmp/align.out")"
 fi
 
 echo "1..$n"

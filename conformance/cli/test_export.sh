@@ -10,7 +10,7 @@
 #     naming its versions, and --since past them drops it (the twin);
 #   - a known list's divergence is todo_wine, and without the list it is
 #     not (the twin);
-#   - model-only, hazardous and HAL-dependent vectors are left out, each
+#   - model-only, not-live, hazardous and HAL-dependent vectors are left out, each
 #     with why (--hal-dependent keeps the last: the twin);
 #   - --function keeps exactly the vectors that call the function;
 #   - bad input (option values, a missing known list, a malformed vector,
@@ -122,11 +122,11 @@ else
 	fail "a known pattern entry makes the vectors it matches todo_wine" "$(test_body "$tmp/p.c" query-interval/timer-default | grep nx_called)"
 fi
 
-if grep -q ' \*   query-interval/misaligned-knob-checked: model-only' "$tmp/a.c" &&
+if grep -q ' \*   query-interval/misaligned-knob-checked: not-live' "$tmp/a.c" &&
 	! grep -q 'test_query_interval_misaligned_knob_checked' "$tmp/a.c"; then
-	pass "a model-only vector is left out, with why"
+	pass "a not-live vector is left out, with why"
 else
-	fail "a model-only vector is left out, with why"
+	fail "a not-live vector is left out, with why"
 fi
 "$NTPROF_BIN" export "$root/fixtures/profile" >"$tmp/profile.c" 2>/dev/null
 hazardous=$(awk '/^vector /{id = $2} /^  flags .*hazardous/ {print id}' "$root"/fixtures/profile/*.vec)

@@ -10,10 +10,23 @@
 
 static ntprof_impl table;
 
+/* Every function, and every capability (ntprof/capability.h): the model
+ * takes every pseudo-step and honours every `given` key. */
 static const char *const every_function[] = {
 	"NtSetIntervalProfile", "NtQueryIntervalProfile", "NtCreateProfile", "NtCreateProfileEx",
 	"NtStartProfile", "NtStopProfile", "NtSetSystemInformation", "NtQuerySystemInformation",
-	"TraceSetInformation", "TraceQueryInformation", NULL,
+	"TraceSetInformation", "TraceQueryInformation",
+	"Interrupt", "Inject", "ReadEvents", "MoveThread", "SetCpus", "SetIntervalElsewhere", "Protect",
+	"given:mode", "given:tracing", "given:sandboxed", "given:cpus", "given:cpu", "given:groups",
+	"given:group", "given:hal", "given:errata", "given:alloc", "given:pebs", "given:vendor",
+	"given:misc_enable", "given:cpuid1_ecx", "given:started-elsewhere", "pointer:vanishing",
+	/* every knob the model has, each with every value */
+#define NP_KNOB(NAME, field, RULE, DEFAULT, VALUES) "given:" NAME,
+#define NP_VERSION_KNOB(NAME, field, RULE, DEFAULT, TEXT) "given:" NAME,
+#define NP_RANGE_KNOB(NAME, field, RULE, LO, HI, TEXT) "given:" NAME,
+#define NP_KNOB_VALUE(ENUMERATOR, TEXT)
+#include "ntprof/knobs.h"
+	NULL,
 };
 
 EXPORT const ntprof_impl *ntprof_impl_entry(void)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "ntprof/backend.h"
+#include "ntprof/capability.h"
 #include "ntprof/coverage.h"
 #include "ntprof/runner.h"
 #include "ntprof/vector.h"
@@ -28,13 +29,21 @@ typedef struct scripted {
 	const char *lacks;        /* the function it does not implement, or NULL */
 	const char *fatal;        /* the function in which it fails, or NULL */
 	bool hang;                /* fatal: hang rather than crash */
+	const char *refuses;      /* begin refuses every vector, saying this; or NULL */
+	const char *undeclared;   /* the capability it does not declare, or NULL */
 } scripted;
 
 static const char *scripted_begin(np_backend *self, np_target t, const np_vector *v)
 {
 	(void)t, (void)v;
 	((scripted *)self->state)->begins++;
-	return NULL;
+	return ((scripted *)self->state)->refuses;
+}
+
+static bool scripted_can(np_backend *self, const char *capability)
+{
+	const scripted *s = self->state;
+	return !s->undeclared || strcmp(capability, s->undeclared) != 0;
 }
 
 static void scripted_step(np_backend *self, const np_step *st, np_record *out)
@@ -65,7 +74,7 @@ static np_backend backend(scripted *s, bool under_test)
 {
 	return (np_backend){ .name = "scripted", .begin = scripted_begin, .step = scripted_step,
 			     .end = scripted_end, .state = s, .under_test = under_test,
-			     .implements = scripted_implements };
+			     .implements = scripted_implements, .can = scripted_can };
 }
 
 static void load(np_vector_set *set, const char *text)
@@ -113,6 +122,91 @@ static void test_model_only_not_required(void **state)
 	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
 	assert_class(&row, NP_CLASS_MATCH, NULL);
 	assert_int_equal(s.begins, 1);
+	np_vectors_free(&set);
+}
+
+/* A vector needing a capability it does not declare is not asked of it,
+ * the capability named; declared, the same vector is run. */
+static void test_capability_not_declared(void **state)
+{
+	(void)state;
+	np_vector_set set;
+	np_row row;
+	scripted s = { .kind = NP_RESULT_STATUS, .undeclared = "given:hal=emon" };
+	load(&set, HEAD("t/hal") "  given   hal=emon\n" QUERY);
+	np_backend b = backend(&s, true);
+	np_run_one(&b, &set.v[0], target("6.2/x86"), &row);
+	assert_class(&row, NP_CLASS_NOT_REQUIRED, "needs given:hal=emon, which it does not declare");
+	assert_int_equal(row.lacking, 1);
+	assert_int_equal(s.begins, 0);
+	s.undeclared = "given:cpus";   /* twin: hal declared */
+	np_run_one(&b, &set.v[0], target("6.2/x86"), &row);
+	assert_class(&row, NP_CLASS_MATCH, NULL);
+	assert_int_equal(row.lacking, 0);
+	assert_int_equal(s.begins, 1);
+	np_vectors_free(&set);
+}
+
+/* What a vector needs: its steps beyond the calls, its givens beyond a
+ * live system's, its vanishing memory; each once. */
+static void test_vector_needs(void **state)
+{
+	(void)state;
+	np_vector_set set;
+	np_needs n;
+	load(&set, HEAD("t/needs") "  given   privilege=on mode=user cpus=4 cpu3.vendor=amd hal.ProfileTime.min=10 K-QI-ALIGN=checked\n"
+	     "  call NtQueryIntervalProfile Interval=vanishing\n  expect STATUS_SUCCESS\n"
+	     "  call Interrupts Pc=0x1000 Count=2\n  expect\n  call Interrupt Pc=0x1000\n  expect\n");
+	np_vector_needs(&set.v[0], &n);
+	static const char *const want[] = { "given:cpus", "given:vendor", "given:hal", "given:K-QI-ALIGN=checked",
+					    "pointer:vanishing", "Interrupt" };
+	assert_int_equal(n.count, sizeof want / sizeof *want);
+	for (unsigned i = 0; i < n.count; i++)
+		assert_string_equal(n.name[i], want[i]);
+	static const char *const declared[] = { "given:K-QI-ALIGN", "Interrupt", NULL };
+	assert_true(np_capability_declared(declared, "given:K-QI-ALIGN=checked"));
+	assert_false(np_capability_declared(declared, "given:K-QI-ALIGNX=checked"));
+	assert_false(np_capability_declared(declared, "Inject"));
+	assert_true(np_capability_name("given:hal") && np_capability_name("Protect"));
+	assert_false(np_capability_name("NtStartProfile") || np_capability_name("ReadBuffer") ||
+		     np_capability_name("Interrupts") || np_capability_name("given:"));
+	np_vectors_free(&set);
+}
+
+/* A state within what it declares must be taken: refused, the row is
+ * unanswered, unless the model cannot take it either (a HAL interface the
+ * version lacks, KS-3); --allow-not-applicable keeps it not-applicable. */
+static void test_refused_state(void **state)
+{
+	(void)state;
+	np_vector_set set;
+	np_row row;
+	scripted s = { .kind = NP_RESULT_STATUS, .refuses = "not modelled here" };
+	load(&set, HEAD("t/refused") QUERY HEAD("t/emon") "  given   hal=emon\n" QUERY);
+	np_backend b = backend(&s, true);
+	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	assert_class(&row, NP_CLASS_UNANSWERED, "it refused a state within what it declares: not modelled here");
+	np_run_one(&b, &set.v[1], target("4.0/x86"), &row);
+	assert_class(&row, NP_CLASS_NOT_REQUIRED, "the model cannot take it either");
+	b.allow_not_applicable = true;   /* twin */
+	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	assert_class(&row, NP_CLASS_NOT_APPLICABLE, "not modelled here");
+	np_vectors_free(&set);
+}
+
+/* Steps before one that expects not-applicable are asked and judged: the
+ * row stands on them. */
+static void test_judged_to_the_step_before(void **state)
+{
+	(void)state;
+	np_vector_set set;
+	np_row row;
+	scripted s = { .kind = NP_RESULT_STATUS };
+	load(&set, HEAD("t/partly") QUERY "  call NtQueryIntervalProfile\n  expect not-applicable\n");
+	np_backend b = backend(&s, true);
+	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	assert_class(&row, NP_CLASS_MATCH, "judged to the step before: step 2 expects not-applicable");
+	assert_int_equal(s.steps, 1);
 	np_vectors_free(&set);
 }
 
@@ -273,6 +367,10 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_model_only_not_required),
 	cmocka_unit_test(test_expects_not_applicable_not_required),
 	cmocka_unit_test(test_unanswered),
+	cmocka_unit_test(test_capability_not_declared),
+	cmocka_unit_test(test_vector_needs),
+	cmocka_unit_test(test_refused_state),
+	cmocka_unit_test(test_judged_to_the_step_before),
 	cmocka_unit_test(test_not_implemented),
 	cmocka_unit_test(test_coverage),
 	cmocka_unit_test(test_isolated_crash),

@@ -1,11 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /* ntprof call: steps evaluated on the model, one record line each (the
  * format of a vector's expectations), in a session given the --given
- * state on the --target version. Exit 0, or 2 on bad input (a step that
- * does not parse, a state that cannot exist on the target). */
+ * state on the --target version. With --backend dl:PATH the steps run on
+ * that implementation instead, in a child process, and where its record
+ * differs from the model's the model's follows it: one divergence
+ * reproduced without a vector written. Exit 0; 1 when the backend differs
+ * from the model or ends otherwise (a signal); 2 on bad input (a step that
+ * does not parse, a state that cannot exist on the target or that the
+ * backend refuses). */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
 
 #include "cli/cli.h"
 #include "vectors/catalog.h"
@@ -16,6 +26,7 @@
 typedef struct call_settings {
 	np_target target;
 	cli_given given;
+	const char *backend;
 } call_settings;
 
 /* VERSION alone: x64 where it exists, else x86. */
@@ -39,6 +50,9 @@ static const cli_option call_options[] = {
 	  "--target needs VERSION[/ARCH]", "the version to evaluate on (default: the newest, x64)" },
 	{ "--given", NULL, "KEY=VALUE", AT(given), cli_check_given,
 	  "--given needs KEY=VALUE", "the state the session starts in; repeatable" },
+	{ "--backend", NULL, "model|dl:PATH.so", AT(backend), NULL,
+	  "--backend needs a backend (model or dl:PATH.so)",
+	  "run the steps there; the model's record follows each that differs" },
 	{ NULL, NULL, NULL, 0, NULL, NULL, NULL },
 };
 #undef AT
@@ -53,7 +67,7 @@ static const cli_syntax call_syntax = {
 };
 
 static const char *const call_usage[] = {
-	"ntprof call [--target VERSION[/ARCH]] [--given KEY=VALUE]... STEP...",
+	"ntprof call [--target VERSION[/ARCH]] [--given KEY=VALUE]... [--backend model|dl:PATH.so] STEP...",
 	NULL,
 };
 
@@ -81,6 +95,79 @@ static int parse_steps(char **text, int nsteps, np_step *steps)
 	return 0;
 }
 
+/* Opens a session of b with the --given state; false after saying why not. */
+static bool session(np_backend *b, const call_settings *s, const np_vector *v)
+{
+	const char *why = b->begin(b, s->target, v);
+	if (!why)
+		return true;
+	if (b->under_test)
+		fprintf(stderr, "ntprof: %s refuses that state on %s/%s: %s\n", b->name,
+			np_version_key(s->target.version), np_arch_name(s->target.arch), why);
+	else
+		fprintf(stderr, "ntprof: that state cannot exist on %s/%s: %s\n",
+			np_version_key(s->target.version), np_arch_name(s->target.arch), why);
+	b->end(b);
+	return false;
+}
+
+/* The steps on b, a line each; beside the model (ref, when not NULL) the
+ * model's line after each that differs. The exit status. */
+static int run_steps(np_backend *b, np_backend *ref, const call_settings *s, const np_vector *v,
+		     const np_step *steps, int nsteps)
+{
+	if (!session(b, s, v) || (ref && !session(ref, s, v)))
+		return EXIT_BAD_INPUT;
+	int status = 0;
+	for (int i = 0; i < nsteps; i++) {
+		np_record rec, model;
+		char line[1024], theirs[1024];
+		b->step(b, &steps[i], &rec);
+		np_format_record(steps[i].function, &rec, line, sizeof line);
+		printf("%s\n", line);
+		fflush(stdout);   /* the lines of the steps done stay if the next one crashes */
+		if (!ref)
+			continue;
+		ref->step(ref, &steps[i], &model);
+		np_format_record(steps[i].function, &model, theirs, sizeof theirs);
+		if (strcmp(line, theirs) != 0) {
+			printf("  model: %s\n", theirs);
+			status = EXIT_DIFFERENCE;
+		}
+	}
+	b->end(b);
+	if (ref)
+		ref->end(ref);
+	return status;
+}
+
+/* An implementation under test runs in a child process, so that its crash
+ * ends the call with a message, not ntprof. */
+static int isolated(np_backend *b, np_backend *ref, const call_settings *s, const np_vector *v,
+		    const np_step *steps, int nsteps)
+{
+#ifndef _WIN32
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int status = run_steps(b, ref, s, v, steps, nsteps);
+		fflush(NULL);
+		ref->destroy(ref);   /* the child's copies: nothing is left to the exit */
+		b->destroy(b);
+		_exit(status);
+	}
+	int st = 0;
+	if (pid > 0 && waitpid(pid, &st, 0) == pid) {
+		if (WIFEXITED(st))
+			return WEXITSTATUS(st);
+		fprintf(stderr, "ntprof: call: %s ended by signal %d in a step (the lines above are the "
+			"steps it finished)\n", b->name, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+		return EXIT_DIFFERENCE;
+	}
+#endif
+	return run_steps(b, ref, s, v, steps, nsteps);
+}
+
 static int call_main(int argc, char **argv)
 {
 	call_settings s = { .target = { (np_ver)(NP_VERSION_COUNT - 1), NP_X64 } };   /* the newest */
@@ -100,22 +187,27 @@ static int call_main(int argc, char **argv)
 	memset(&v, 0, sizeof v);
 	memcpy(v.given, s.given.pair, s.given.count * sizeof s.given.pair[0]);
 	v.ngiven = s.given.count;
-	np_backend *b = np_backend_model_new();
-	if (!b)
+	char why[400];
+	np_backend *b = s.backend ? cli_open_backend(s.backend, why, sizeof why) : np_backend_model_new();
+	if (!b) {
+		fprintf(stderr, "ntprof: --backend %s: %s\n", s.backend ? s.backend : "model", why);
 		return EXIT_BAD_INPUT;
-	const char *why = b->begin(b, s.target, &v);
-	if (why) {
-		fprintf(stderr, "ntprof: that state cannot exist on %s/%s: %s\n",
-			np_version_key(s.target.version), np_arch_name(s.target.arch), why);
+	}
+	for (int i = 0; b->implements && i < nsteps; i++)
+		if (np_function_is_call(steps[i].catalog) && !b->implements(b, steps[i].catalog->name)) {
+			fprintf(stderr, "ntprof: step %d (%s): %s does not implement %s\n", i + 1,
+				argv[first_step + i], b->name, steps[i].catalog->name);
+			b->destroy(b);
+			return EXIT_BAD_INPUT;
+		}
+	np_backend *ref = b->under_test ? np_backend_model_new() : NULL;
+	if (b->under_test && !ref)
 		status = EXIT_BAD_INPUT;
-	}
-	for (int i = 0; i < nsteps && !status; i++) {
-		np_record rec;
-		char line[1024];
-		b->step(b, &steps[i], &rec);
-		np_format_record(steps[i].function, &rec, line, sizeof line);
-		printf("%s\n", line);
-	}
+	else
+		status = b->under_test ? isolated(b, ref, &s, &v, steps, nsteps)
+				       : run_steps(b, NULL, &s, &v, steps, nsteps);
+	if (ref)
+		ref->destroy(ref);
 	b->destroy(b);
 	return status;
 }
@@ -123,7 +215,7 @@ static int call_main(int argc, char **argv)
 const cli_command cli_call = {
 	.name = "call",
 	.main = call_main,
-	.summary = "evaluate steps on the model, one record line each",
+	.summary = "evaluate steps on the model or a backend, one record line each",
 	.usage = call_usage,
 	.syntax = &call_syntax,
 };

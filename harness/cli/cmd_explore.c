@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -123,14 +124,27 @@ static int write_report(const explore_settings *s, np_backend *model)
 	if (!cli_sink_close(&out)) {
 		return cli_sink_error("--output", s->output, &out);
 	}
-	char known[96] = "";
+	char known[160] = "";
 	if (s->known)
 		snprintf(known, sizeof known, "; %lu known", st.known);
+	if (st.accepted || st.not_asked)
+		snprintf(known + strlen(known), sizeof known - strlen(known), "; %lu accepted, %lu not asked",
+			 st.accepted, st.not_asked);
 	fprintf(stderr, "ntprof explore: %lu combinations, %lu evaluations, %.2f s (%.0f combinations/s)%s%s\n",
 		st.combinations, st.evaluations, st.seconds,
 		st.seconds > 0 ? (double)st.combinations / st.seconds : 0.0, known,
 		st.stopped_by_time ? "; stopped by --seconds" : "");
 	return st.classes ? EXIT_DIFFERENCE : 0;
+}
+
+/* An implementation under test runs each combination in a child process
+ * ended after a step outlasts NTPROF_STEP_TIMEOUT seconds, else 60 (as
+ * `run` without --step-timeout). */
+static unsigned explore_step_timeout(void)
+{
+	const char *env = getenv("NTPROF_STEP_TIMEOUT");
+	uint64_t n;
+	return env && np_number_parse(env, &n) && n > 0 && n <= 86400 ? (unsigned)n : 60u;
 }
 
 static int explore_main(int argc, char **argv)
@@ -168,9 +182,16 @@ static int explore_main(int argc, char **argv)
 		np_known_free(&known);
 		return EXIT_BAD_INPUT;
 	}
+	if (judged && judged->under_test)   /* isolated as `run` isolates it */
+		judged->step_timeout = explore_step_timeout();
 	s.o.against = judged;
 	s.o.against_name = s.against;
+	static np_vector_set accepts;   /* the fixtures' accept lines judge a divergence as run does */
+	cli_paths none = { .count = 0 };
+	s.o.accepts = judged && cli_load_vectors(&accepts, &none, NULL) ? &accepts : NULL;
 	status = write_report(&s, model);
+	if (s.o.accepts)
+		np_vectors_free(&accepts);
 	if (judged)
 		judged->destroy(judged);
 	model->destroy(model);

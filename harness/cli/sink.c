@@ -66,6 +66,40 @@ static bool target_of(cli_sink *s, const char *path, bool *direct)
 	return S_ISREG(st.st_mode) ? true : refuse(s, "neither a regular file nor a device (not replaced)");
 }
 
+#ifndef _WIN32
+#include <signal.h>
+
+/* The temporary file being written, removed when SIGINT or SIGTERM ends
+ * the process before it is renamed into place; only by the process that
+ * made it (a child of the isolation shares the handler, not the file). */
+static char pending[PATH_MAX + 32];
+static volatile pid_t pending_owner;
+
+static void remove_pending(int sig)
+{
+	if (pending_owner == getpid())
+		unlink(pending);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void guard(const char *tmp)
+{
+	snprintf(pending, sizeof pending, "%s", tmp);
+	pending_owner = getpid();
+	signal(SIGINT, remove_pending);
+	signal(SIGTERM, remove_pending);
+}
+
+static void unguard(void)
+{
+	pending_owner = 0;
+}
+#else
+static void guard(const char *tmp) { (void)tmp; }
+static void unguard(void) { }
+#endif
+
 bool cli_sink_open(cli_sink *s, const char *path)
 {
 	s->path = path;
@@ -82,6 +116,7 @@ bool cli_sink_open(cli_sink *s, const char *path)
 		return s->f ? true : failed(s);
 	}
 	snprintf(s->tmp, sizeof s->tmp, "%.1000s.tmp.%ld", s->target, (long)getpid());
+	guard(s->tmp);
 	s->f = fopen(s->tmp, "w");
 	return s->f ? true : failed(s);
 }
@@ -96,7 +131,10 @@ bool cli_sink_close(cli_sink *s)
 		ok = false;
 		err = errno;
 	}
-	if (ok && !s->direct && !cli_replace_file(s->tmp, s->target)) {
+	bool replaced = ok && !s->direct && cli_replace_file(s->tmp, s->target);
+	if (!s->direct)
+		unguard();
+	if (ok && !s->direct && !replaced) {
 		ok = false;
 		err = errno;
 	}
@@ -114,8 +152,10 @@ void cli_sink_abort(cli_sink *s)
 	if (!s->path)
 		return;
 	fclose(s->f);
-	if (!s->direct)
+	if (!s->direct) {
 		remove(s->tmp);
+		unguard();
+	}
 }
 
 int cli_sink_error(const char *option, const char *path, const cli_sink *s)

@@ -71,6 +71,10 @@ static bool explore_space(explorer *x, np_xspace *sp)
 		}
 		skipped = 0;
 		np_xpoint_vector(&p, &x->v, x->steps);
+		if (x->against && !np_vector_asked(x->against, &x->v)) {
+			x->st->not_asked++;   /* what `run` would not ask of it either */
+			continue;
+		}
 		x->st->evaluations += np_xevaluate(x->model, &x->v, &x->run, x->mres);
 		if (x->against) {
 			x->st->evaluations += np_xevaluate(x->against, &x->v, &x->run, x->bres);
@@ -196,6 +200,12 @@ bool np_explore(FILE *out, np_backend *model, const np_explore_options *o, np_ex
 	if (x.against && o->known)
 		fprintf(out, "# %lu divergent (combination, target) pair%s listed in %s, not reported\n", st->known,
 			st->known == 1 ? "" : "s", o->known_name ? o->known_name : "the known list");
+	if (st->accepted)
+		fprintf(out, "# %lu divergent (combination, target) pair%s accepted by an `accept` line of the "
+			"vectors, not reported\n", st->accepted, st->accepted == 1 ? "" : "s");
+	if (st->not_asked)
+		fprintf(out, "# %lu combination%s not asked of it (a function it does not implement, a "
+			"capability it does not declare)\n", st->not_asked, st->not_asked == 1 ? "" : "s");
 	fprintf(out, "# %zu %s from %lu combinations\n", x.nc,
 		x.against ? (x.nc == 1 ? "kind of divergence" : "kinds of divergence")
 			  : (x.nc == 1 ? "class of version difference" : "classes of version difference"),

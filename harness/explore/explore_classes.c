@@ -227,6 +227,74 @@ static bool listed(explorer *x, const np_xpoint *p, unsigned t, const divergence
 	return np_known_listing(x->o->known, &row) != NULL;
 }
 
+/* Whether a vector's value of an argument is the combination's: the same
+ * text or number; a capture (>NAME) is a fresh user pointer either way. */
+static bool same_value(const char *fixture, const char *combination)
+{
+	uint64_t a, b;
+	if (fixture[0] == '>')
+		return combination[0] == '>' || strcmp(combination, "user") == 0;
+	if (np_number_parse(fixture, &a) && np_number_parse(combination, &b))
+		return a == b;
+	return strcmp(fixture, combination) == 0;
+}
+
+/* Whether the combination's step cs (of vector cv) is an instance of the
+ * vector's step fs (of fv): every given and argument fs's vector writes,
+ * the combination has with the same value (an argument it leaves out at
+ * its fallback). */
+static bool instance_of(const np_vector *fv, const np_step *fs, const np_vector *cv, const np_step *cs)
+{
+	for (unsigned g = 0; g < fv->ngiven; g++) {
+		bool found = false;
+		for (unsigned k = 0; k < cv->ngiven && !found; k++)
+			found = strcmp(fv->given[g].name, cv->given[k].name) == 0 &&
+				strcmp(fv->given[g].value, cv->given[k].value) == 0;
+		if (!found)
+			return false;
+	}
+	for (unsigned a = 0; a < fs->narg; a++) {
+		const np_param *p = np_param_find(fs->catalog, fs->arg[a].name);
+		const char *theirs = p ? p->fallback : NULL;
+		for (unsigned k = 0; p && k < cs->narg; k++)
+			if (np_param_find(cs->catalog, cs->arg[k].name) == p)
+				theirs = cs->arg[k].value;
+		if (!theirs || !same_value(fs->arg[a].value, theirs))
+			return false;
+	}
+	return true;
+}
+
+/* True when an `accept` line of o->accepts accepts d on run target t, as
+ * `ntprof run` would (match-alternative): a step of which the combination's
+ * step is an instance, whose expectation there is the model's outcome and
+ * which accepts the backend's. */
+static bool accepted(explorer *x, unsigned t, const divergence *d)
+{
+	const np_vector_set *set = x->o->accepts;
+	const np_step *cs = &x->v.step[d->step];
+	const np_function *f = cs->catalog;
+	np_target on = x->run.t[t];
+	for (unsigned i = 0; set && !d->outputs && i < set->count; i++)
+		for (unsigned s = 0; s < set->v[i].nstep; s++) {
+			const np_step *st = &set->v[i].step[s];
+			if (st->catalog != f || !np_applies(&set->v[i].applies, on.version, on.arch) ||
+			    !instance_of(&set->v[i], st, &x->v, cs))
+				continue;
+			const np_expect *primary = NULL;
+			for (unsigned e = 0; e < st->nexpect && !primary; e++)
+				if (!st->expect[e].alternative && np_applies(&st->expect[e].when, on.version, on.arch))
+					primary = &st->expect[e];
+			if (!primary || !same_outcome(&primary->outcome, &d->model))
+				continue;
+			for (unsigned e = 0; e < st->nexpect; e++)
+				if (st->expect[e].alternative && np_applies(&st->expect[e].when, on.version, on.arch) &&
+				    same_outcome(&st->expect[e].outcome, &d->got))
+					return true;
+		}
+	return false;
+}
+
 /* With --against: each kind of divergence of this combination, minimised
  * once on the first target that shows it. */
 bool np_xclassify_divergences(explorer *x, const np_xpoint *p)
@@ -242,6 +310,10 @@ bool np_xclassify_divergences(explorer *x, const np_xpoint *p)
 			x->st->known++;
 			continue;
 		}
+		if (accepted(x, t, &d)) {
+			x->st->accepted++;
+			continue;
+		}
 		x->st->divergences++;
 		any = true;
 		bool known = false;
@@ -255,7 +327,8 @@ bool np_xclassify_divergences(explorer *x, const np_xpoint *p)
 		unsigned t = 0;
 		for (; t < x->run.count; t++) {
 			divergence d = np_xdiverges(x->mres, x->bres, t);
-			if (d.step >= 0 && same_divergence(&d, &found[i]) && !listed(x, p, t, &d))
+			if (d.step >= 0 && same_divergence(&d, &found[i]) && !listed(x, p, t, &d) &&
+			    !accepted(x, t, &d))
 				break;
 		}
 		np_xpoint q = *p;

@@ -209,9 +209,12 @@ bool np_xreport_versions(explorer *x, FILE *out)
 	return true;
 }
 
-/* Where rep diverges: version ranges per architecture over the run targets. */
-static void divergent_targets(explorer *x, const np_xpoint *p, char *buf, size_t cap)
+/* Where rep diverges: version ranges per architecture over the run targets;
+ * and in crashed, how the first crashed divergence ended ("" for none). */
+static void divergent_targets(explorer *x, const np_xpoint *p, char *buf, size_t cap, char *crashed,
+			      size_t ccap)
 {
+	crashed[0] = '\0';
 	np_xpoint_vector(p, &x->v, x->steps);
 	x->st->evaluations += np_xevaluate(x->model, &x->v, &x->run, x->work);
 	x->st->evaluations += np_xevaluate(x->against, &x->v, &x->run, x->bres);
@@ -219,8 +222,13 @@ static void divergent_targets(explorer *x, const np_xpoint *p, char *buf, size_t
 	for (unsigned k = 0; k < x->run.count; k++) {
 		np_target t = x->run.t[k];
 		ran.at[t.version][t.arch] = true;
-		if (np_xdiverges(x->work, x->bres, k).step >= 0)
-			in.at[t.version][t.arch] = true;
+		int step = np_xdiverges(x->work, x->bres, k).step;
+		if (step < 0)
+			continue;
+		in.at[t.version][t.arch] = true;
+		const np_record *got = &x->bres->rec[k][step];
+		if (!crashed[0] && got->outcome.kind == NP_RESULT_CRASHED && got->why[0])
+			snprintf(crashed, ccap, "%s", got->why);
 	}
 	np_target_ranges(&in, &ran, buf, cap);
 	if (!buf[0])
@@ -239,10 +247,11 @@ bool np_xreport_divergences(explorer *x, FILE *out)
 		dclass *dc = &x->dc[c];
 		char o1[64], o2[64], args[NP_TEXT_MAX * 4], where[NP_TEXT_MAX * 4], id[NP_TEXT_MAX];
 		char rules[NP_TEXT_MAX * 2], title[NP_TEXT_MAX * 2], source[NP_TEXT_MAX * 2];
+		char crashed[NP_TEXT_MAX];
 		np_xoutcome_text(&dc->model, o1, sizeof o1);
 		np_xoutcome_text(&dc->got, o2, sizeof o2);
 		np_xpoint_describe(&dc->rep, args, sizeof args);
-		divergent_targets(x, &dc->rep, where, sizeof where);
+		divergent_targets(x, &dc->rep, where, sizeof where, crashed, sizeof crashed);
 		fprintf(out, "# [%zu] %s on %s/%s: %s gives %s%s, the model %s; %lu divergent combination%s\n",
 			c + 1, dc->f->name, np_version_key(dc->where.version), np_arch_name(dc->where.arch),
 			who, o2, dc->outputs ? " with other out-values" : "", o1, dc->count,
@@ -250,6 +259,8 @@ bool np_xreport_divergences(explorer *x, FILE *out)
 		if (dc->rep.sp->sequence)   /* the later steps are the sequence's, as written */
 			snprintf(args + strlen(args), sizeof args - strlen(args), " (sequence %s)", dc->rep.sp->sequence);
 		fprintf(out, "# minimised to: %s\n# %s diverges with it on: %s\n", args, who, where);
+		if (crashed[0])   /* the isolation ended it: how */
+			fprintf(out, "# crashed: %s\n", crashed);
 		if (shown_above(printed, c, &dc->rep)) {
 			np_xvector_id(&dc->rep, id, sizeof id);
 			fprintf(out, "# (vector %s above)\n\n", id);

@@ -100,13 +100,20 @@ void np_xpoint_vector(const np_xpoint *p, np_vector *v, np_step *steps);
 /* Runs the vector on every target of l with b; a target b skips or whose
  * state it refuses is marked refused. Returns the evaluations made. */
 unsigned long np_xevaluate(np_backend *b, const np_vector *v, const np_target_list *l, np_xresults *r);
+/* The same, here, from target first on (the records before it untouched). */
+unsigned long np_xevaluate_here(np_backend *b, const np_vector *v, const np_target_list *l, unsigned first,
+				np_xresults *r);
+/* The same in a child process per combination (explore_isolate.c): what b
+ * is asked with b->step_timeout set, as `run` isolates an implementation. */
+unsigned long np_xevaluate_isolated(np_backend *b, const np_vector *v, const np_target_list *l,
+				    np_xresults *r);
 
 /* The outcome as an expectation writes it: STATUS_X, fault STATUS_X, ... */
 void np_xoutcome_text(const np_outcome *o, char *buf, size_t cap);
 
 /* Writes p as a vector whose expectations are the model's on every target
  * that exists (work holds the records). rules and flags are space-separated;
- * flags the vector's nature adds (order, version-change, model-only,
+ * flags the vector's nature adds (order, version-change, not-live,
  * hazardous) are added to them. Returns false when no target can take it. */
 bool np_xvector_write(FILE *out, np_backend *model, const np_xpoint *p, const char *title,
 		      const char *rules, const char *flags, const char *source, np_xresults *work,

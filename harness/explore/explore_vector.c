@@ -103,9 +103,15 @@ void np_xpoint_vector(const np_xpoint *p, np_vector *v, np_step *steps)
 
 unsigned long np_xevaluate(np_backend *b, const np_vector *v, const np_target_list *l, np_xresults *r)
 {
+	return b->step_timeout ? np_xevaluate_isolated(b, v, l, r) : np_xevaluate_here(b, v, l, 0, r);
+}
+
+unsigned long np_xevaluate_here(np_backend *b, const np_vector *v, const np_target_list *l, unsigned first,
+				np_xresults *r)
+{
 	unsigned long runs = 0;
 	r->nstep = v->nstep;
-	for (unsigned t = 0; t < l->count; t++) {
+	for (unsigned t = first; t < l->count; t++) {
 		/* a backend's reason to skip (a live system refusing a predicted
 		 * bug check) counts as refusing the state: nothing is run there */
 		if (b->skip && b->skip(b, l->t[t], v)) {
@@ -353,7 +359,7 @@ bool np_xvector_write(FILE *out, np_backend *model, const np_xpoint *p, const ch
 	add_words(fl, sizeof fl, flags, NP_MAX_FLAGS);
 	add_words(fl, sizeof fl, nargs >= 2 ? "order" : NULL, NP_MAX_FLAGS);
 	add_words(fl, sizeof fl, changes ? "version-change" : NULL, NP_MAX_FLAGS);
-	add_words(fl, sizeof fl, kernel ? "model-only" : NULL, NP_MAX_FLAGS);
+	add_words(fl, sizeof fl, kernel ? "not-live" : NULL, NP_MAX_FLAGS);
 	add_words(fl, sizeof fl, hazard ? "hazardous" : NULL, NP_MAX_FLAGS);
 
 	np_xvector_id(p, id, sizeof id);

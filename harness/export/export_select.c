@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Which vectors become tests (export.h). A vector is left out, with a
  * comment in the file saying why, when a real system cannot take it (flag
- * model-only, or a `given` a test cannot set up), when it may harm the
+ * model-only or not-live, or a `given` a test cannot set up), when it may harm the
  * system on any version (as `ntprof.exe live` decides it, run/
  * safety.h), or when a step is one the export cannot write. */
 #include <stdio.h>
@@ -103,7 +103,11 @@ const char *np_export_left_out(const np_vector *v, const np_export_options *o, n
 			       char *why, size_t cap)
 {
 	if (np_vector_has_flag(v, "model-only")) {
-		snprintf(why, cap, "model-only: it needs state a live system cannot take");
+		snprintf(why, cap, "model-only: no implementation can be asked it");
+		return why;
+	}
+	if (np_vector_has_flag(v, "not-live")) {
+		snprintf(why, cap, "not-live: it needs state a live system cannot take");
 		return why;
 	}
 	for (unsigned i = 0; i < v->ngiven; i++)

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "run/backend_dl.h"
+#include "vectors/catalog.h"
+#include "ntprof/capability.h"
 #include "ntprof/impl.h"
 
 #ifdef _WIN32
@@ -48,6 +50,50 @@ static bool dl_implements(np_backend *self, const char *function)
 		if (strcmp(*list, function) == 0)
 			return true;
 	return false;
+}
+
+/* The member a pseudo-step's capability needs (ntprof/capability.h). */
+static bool has_member(const ntprof_impl *t, const char *capability)
+{
+	static const struct { const char *name; size_t at; } members[] = {
+		{ "Interrupt", offsetof(ntprof_impl, interrupt) },
+		{ "Inject", offsetof(ntprof_impl, inject) },
+		{ "ReadEvents", offsetof(ntprof_impl, read_events) },
+		{ "MoveThread", offsetof(ntprof_impl, move_thread) },
+		{ "SetCpus", offsetof(ntprof_impl, set_cpus) },
+		{ "SetIntervalElsewhere", offsetof(ntprof_impl, set_interval_elsewhere) },
+		{ "Protect", offsetof(ntprof_impl, protect) },
+	};
+	for (size_t i = 0; i < sizeof members / sizeof *members; i++)
+		if (strcmp(members[i].name, capability) == 0) {
+			void *member;
+			memcpy(&member, (const char *)t + members[i].at, sizeof member);
+			return member != NULL;
+		}
+	return true;   /* a given key or a pointer: the object's word alone */
+}
+
+/* Whether the object declares the capability: in its implements, or by
+ * claiming everything (implements NULL, as every ABI 1 table does); a
+ * pseudo-step only when its table has the member too. */
+static bool dl_can(np_backend *self, const char *capability)
+{
+	const ntprof_impl *t = &((dl_backend *)self->state)->table;
+	return has_member(t, capability) &&
+	       (!t->implements || np_capability_declared(t->implements, capability));
+}
+
+/* The first entry of implements that is neither a function of the catalog
+ * nor a capability (a misspelt claim would hold the object to nothing), or
+ * NULL. */
+static const char *unknown_claim(const ntprof_impl *t)
+{
+	for (const char *const *c = t->abi >= 2 ? t->implements : NULL; c && *c; c++) {
+		const np_function *f = np_function_find(*c);
+		if (!(f && np_function_is_call(f) && strcmp(f->name, *c) == 0) && !np_capability_name(*c))
+			return *c;
+	}
+	return NULL;
 }
 
 /* The first required member the table lacks, or NULL. */
@@ -111,6 +157,9 @@ np_backend *np_backend_dl_new(const char *path, char *err, size_t cap)
 			 NTPROF_IMPL_ABI);
 	else if ((lack = missing_member(t)) != NULL)
 		snprintf(err, cap, "its table has no %s", lack);
+	else if ((lack = unknown_claim(t)) != NULL)
+		snprintf(err, cap, "its implements lists \"%.100s\", neither a function (NtSetIntervalProfile, ...) "
+			 "nor a capability (Interrupt, given:KEY, pointer:vanishing, ...)", lack);
 	if (!sym || !t || t->abi < DL_ABI_OLDEST || t->abi > NTPROF_IMPL_ABI || lack) {
 		dl_close(h);
 		return NULL;
@@ -133,6 +182,6 @@ np_backend *np_backend_dl_new(const char *path, char *err, size_t cap)
 	d->handle = h;
 	*b = (np_backend){ .name = t->name ? t->name : "dl", .begin = dl_begin, .step = dl_step,
 			   .end = dl_end, .destroy = dl_destroy, .state = d, .under_test = true,
-			   .implements = dl_implements, .emulates = d->table.emulates };
+			   .implements = dl_implements, .can = dl_can, .emulates = d->table.emulates };
 	return b;
 }

@@ -89,6 +89,12 @@ static bool watched_implements(np_backend *self, const char *function)
 	return w->inner->implements(w->inner, function);
 }
 
+static bool watched_can(np_backend *self, const char *capability)
+{
+	watched *w = self->state;
+	return w->inner->can(w->inner, capability);
+}
+
 static bool write_all(int fd, const void *data, size_t n)
 {
 	const char *p = data;
@@ -120,6 +126,7 @@ static _Noreturn void child(np_backend *b, np_backend *ref, const np_vector *v, 
 	view.end = watched_end;
 	view.skip = b->skip ? watched_skip : NULL;
 	view.implements = b->implements ? watched_implements : NULL;
+	view.can = b->can ? watched_can : NULL;
 	view.state = &w;
 	for (unsigned i = first; i < n; i++) {
 		np_row row;

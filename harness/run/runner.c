@@ -7,6 +7,7 @@
 
 #include "vectors/catalog.h"
 #include "run/isolate.h"
+#include "ntprof/capability.h"
 #include "ntprof/runner.h"
 
 static const char *const class_names[NP_CLASS_COUNT] = {
@@ -195,13 +196,15 @@ static void expect_from(const np_record *ref, const np_expect *fixture, const np
 }
 
 /* Whether b, an implementation under test, is not asked to run v at all:
- * true, with row classified, for a model-only vector (it needs state only
- * the model can take) and for one calling a function b does not implement. */
+ * true, with row classified, for a model-only vector (no implementation can
+ * be asked it), a not-live one on a live system, one calling a function b
+ * does not implement, and one needing a capability b does not declare. */
 static bool not_asked(np_backend *b, const np_vector *v, np_row *row)
 {
-	if (np_vector_has_flag(v, "model-only")) {
+	if (np_vector_has_flag(v, "model-only") || (b->live && np_vector_has_flag(v, "not-live"))) {
 		row->cls = NP_CLASS_NOT_REQUIRED;
-		snprintf(row->note, sizeof row->note, "model-only vector");
+		snprintf(row->note, sizeof row->note, "%s vector",
+			 np_vector_has_flag(v, "model-only") ? "model-only" : "not-live");
 		return true;
 	}
 	for (unsigned s = 0; b->implements && s < v->nstep; s++) {
@@ -213,7 +216,41 @@ static bool not_asked(np_backend *b, const np_vector *v, np_row *row)
 			return true;
 		}
 	}
+	np_needs needs;
+	np_vector_needs(v, &needs);
+	for (unsigned i = 0; b->can && i < needs.count; i++)
+		if (!b->can(b, needs.name[i])) {
+			row->cls = NP_CLASS_NOT_REQUIRED;
+			row->lacking = i + 1;
+			snprintf(row->note, sizeof row->note, "needs %s, which it does not declare",
+				 needs.name[i]);
+			return true;
+		}
 	return false;
+}
+
+bool np_vector_asked(np_backend *b, const np_vector *v)
+{
+	static np_row row;
+	memset(&row, 0, sizeof row);
+	return !b->under_test || !not_asked(b, v, &row);
+}
+
+/* An implementation under test refused v's state at open (why). It must
+ * take every state within what it declares, unless the model cannot take
+ * it either (a HAL interface the version lacks): row is then not-required,
+ * else unanswered. */
+static void refused(const np_vector *v, np_target t, const char *why, np_row *row)
+{
+	np_backend *model = np_backend_model_new();
+	const char *model_why = model ? model->begin(model, t, v) : "out of memory";
+	row->cls = model_why ? NP_CLASS_NOT_REQUIRED : NP_CLASS_UNANSWERED;
+	snprintf(row->note, sizeof row->note, "%s%s", model_why ? "the model cannot take it either: " :
+		 "it refused a state within what it declares: ", why);
+	if (model) {
+		model->end(model);
+		model->destroy(model);
+	}
 }
 
 /* Opens the sessions of the reference (when there is one) and of b for v on
@@ -240,6 +277,8 @@ static bool begin_sessions(np_backend *b, np_backend *ref, const np_vector *v, n
 	if (why) {
 		row->cls = NP_CLASS_NOT_APPLICABLE;
 		snprintf(row->note, sizeof row->note, "%s", why);
+		if (b->under_test && !b->allow_not_applicable && !ref)
+			refused(v, t, why, row);
 		b->end(b);
 		if (ref)
 			ref->end(ref);
@@ -334,8 +373,11 @@ static void run_one(np_backend *b, np_backend *ref, const np_vector *v, np_targe
 			if (!e)
 				break;
 		} else if (b->under_test && e->outcome.kind == NP_RESULT_NOT_APPLICABLE) {
-			row->cls = NP_CLASS_NOT_REQUIRED;
-			snprintf(row->note, sizeof row->note, "step %u expects not-applicable", s + 1);
+			/* the steps before it were asked and judged: the row stands on them */
+			if (s == 0)
+				row->cls = NP_CLASS_NOT_REQUIRED;
+			snprintf(row->note, sizeof row->note, "%sstep %u expects not-applicable",
+				 s ? "judged to the step before: " : "", s + 1);
 			break;
 		} else {
 			b->step(b, st, &rec);

@@ -19,7 +19,7 @@
 /* Flags a vector may carry (fixtures/README.md). unknown:K-NAME names a knob. */
 static const char *const known_flags[] = {
 	"boundary", "order", "version-change", "documented", "observed", "inferred",
-	"model-only", "hazardous", "alternative", NULL
+	"model-only", "not-live", "hazardous", "alternative", NULL
 };
 
 static const char *parse_arch_list(const char *text, bool arch[NP_ARCH_COUNT])

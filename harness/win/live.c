@@ -324,7 +324,7 @@ np_live *np_live_open(const np_vector_set *set, const np_live_options *opt)
 	 * take a state the vectors ask (a processor it lacks): not a failure */
 	l->self = (np_backend){ .name = l->env.wine[0] ? "wine" : "windows", .begin = live_begin,
 				.step = live_step, .end = live_end, .destroy = live_destroy, .state = l,
-				.skip = live_skip, .under_test = true, .allow_not_applicable = true };
+				.skip = live_skip, .under_test = true, .live = true, .allow_not_applicable = true };
 	l->target_known = l->env.version_known;
 	l->target = (np_target){ l->env.version, l->env.arch };
 	l->nmirror = np_win_mirror(&l->env, l->mirror, MAX_MIRROR);

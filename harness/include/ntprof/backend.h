@@ -53,6 +53,12 @@ typedef struct np_backend {
 	/* Optional (NULL: every one): whether it has the function the catalog
 	 * names so; a vector calling one it lacks is "not-implemented". */
 	bool (*implements)(struct np_backend *self, const char *function);
+	/* Optional (NULL: every one): whether it declares the capability
+	 * (ntprof/capability.h) a vector needs; one it lacks makes the vector
+	 * "not-required", with the capability named. */
+	bool (*can)(struct np_backend *self, const char *capability);
+	/* A live system: a vector flagged `not-live` is not asked of it. */
+	bool live;
 	/* The targets it emulates, in --target syntax; NULL: every target. */
 	const char *emulates;
 	/* Nonzero: each vector runs in a child process (harness/run/isolate.c),

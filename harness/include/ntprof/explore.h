@@ -29,6 +29,11 @@ typedef struct np_explore_options {
 	bool no_sequences;          /* single calls only: no short sequences (explore_table.c) */
 	const struct np_known *known;  /* --against: divergences it lists are counted, not reported */
 	const char *known_name;     /* its file, for the report */
+	/* --against: vectors whose `accept` lines a divergence may match (the
+	 * fixtures): the backend's outcome where a step of the same function
+	 * expects the model's on that target and accepts it; counted, not
+	 * reported. NULL: none. */
+	const np_vector_set *accepts;
 } np_explore_options;
 
 typedef struct np_explore_stats {
@@ -37,6 +42,9 @@ typedef struct np_explore_stats {
 	unsigned long classes;      /* classes reported */
 	unsigned long divergences;  /* --against: (combination, target) pairs that differed, unlisted */
 	unsigned long known;        /* --against: such pairs the known list lists */
+	unsigned long accepted;     /* --against: such pairs an `accept` line of o->accepts accepts */
+	unsigned long not_asked;    /* --against: combinations the backend is not asked (a function
+				       it does not implement, a capability it does not declare) */
 	unsigned long sequences;    /* the sequences explored */
 	double seconds;
 	bool stopped_by_time;       /* --seconds ended the sweep early */

@@ -189,8 +189,14 @@ typedef struct ntprof_impl {
 	 * that. A table of ABI 1 ends before these and is read as claiming
 	 * every function on every target. */
 	const char *const *implements; /* NULL-terminated list of the functions implemented, by name as the
-	                                  catalog spells them ("NtSetIntervalProfile", "TraceSetInformation");
-	                                  NULL: all of them */
+	                                  catalog spells them ("NtSetIntervalProfile", "TraceSetInformation"),
+	                                  and of the capabilities declared, each of whose vectors is then
+	                                  required: pseudo-steps ("Interrupt", "Inject", "ReadEvents",
+	                                  "MoveThread", "SetCpus", "SetIntervalElsewhere", "Protect"; the
+	                                  member must be set too), `given` keys honoured ("given:hal",
+	                                  "given:mode=kernel", "given:K-OOB-POLICY"), "pointer:vanishing"
+	                                  (docs/capabilities.md); an older ntprof ignores the capabilities.
+	                                  NULL: every function and every capability */
 	const char *emulates;          /* the targets emulated, in --target syntax (e.g. "1809/x64", or a
 	                                  comma list of what --target accepts); NULL: every target */
 

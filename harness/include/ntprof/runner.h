@@ -50,7 +50,14 @@ typedef struct np_row {
 	const struct np_known_entry *listed;  /* the known-divergence entry covering the row, or NULL */
 	uint32_t reached;              /* bit np_function_id: a step of that function got a result
 					  other than not-applicable from the backend */
+	unsigned lacking;              /* not-required for want of a capability: 1 + its index in
+					  np_vector_needs(vector) (ntprof/capability.h); else 0 */
 } np_row;
+
+/* Whether v is asked of b: always of the model; of an implementation under
+ * test, unless v is model-only (not-live on a live system), calls a
+ * function b does not implement, or needs a capability b does not declare. */
+bool np_vector_asked(np_backend *b, const np_vector *v);
 
 /* The class a row was observed in, before a known-divergence file applied. */
 np_class np_row_observed(const np_row *r);

@@ -19,6 +19,16 @@ static inline np_result np_bugcheck(uint32_t code) { return (np_result){ NP_RESU
 static inline np_result np_fault(uint32_t code) { return (np_result){ NP_RESULT_FAULT, code, NULL }; }
 static inline np_result np_not_applicable(const char *why) { return (np_result){ NP_RESULT_NOT_APPLICABLE, 0, why }; }
 
+/* The record of a call (ntprof/rule.h). A public call clears it on entry;
+ * the model marks each rule where it acts on it (NP_APPLY) and returns
+ * through the rule that decides the outcome (NP_DECIDE), which records it
+ * with the place it was decided. */
+void np_trail_clear(np_machine *m);
+void np_trail_apply(np_machine *m, np_rule r);
+np_result np_trail_decide(np_machine *m, np_rule r, np_result res, const char *file, int line);
+#define NP_APPLY(m, sym) np_trail_apply((m), NP_RULE(sym))
+#define NP_DECIDE(m, sym, res) np_trail_decide((m), NP_RULE(sym), (res), __FILE__, __LINE__)
+
 /* AS-2: a user-mode probe for writing len bytes at addr with the given
  * alignment (1 = none). Returns an NTSTATUS. Kernel-mode requests pass. */
 uint32_t np_probe_for_write(np_machine *m, uint64_t addr, uint64_t len, unsigned align);

@@ -91,7 +91,7 @@ static void check_rule_list(rules_ctx *c, const char *list, const char *where)
 	snprintf(buf, sizeof buf, "%s", list);
 	unsigned n = 0;
 	for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save), n++) {
-		const np_rule *r = np_index_rule(&c->ix, w);
+		const np_spec_rule *r = np_index_rule(&c->ix, w);
 		if (!r || r->retired)
 			fail_msg("%s cites %s, which SPEC.md %s", where, w, r ? "retired" : "lacks");
 		c->checked++;

@@ -37,27 +37,28 @@ void np_trail_clear(np_machine *m)
 {
 	m->trail.decided = NP_RULE_NONE;
 	m->trail.count = 0;
-	m->trail.file = NULL;
-	m->trail.line = 0;
 }
 
-void np_trail_apply(np_machine *m, np_rule r)
+void np_trail_apply(np_machine *m, np_rule r, const char *file, int line)
 {
 	np_trail *t = &m->trail;
 	for (unsigned i = 0; i < t->count; i++)
-		if (t->applied[i] == r)
+		if (t->applied[i].rule == r)
 			return;
 	if (t->count == NP_TRAIL_MAX)
 		NP_MODEL_BUG("a call applied more rules than its record holds");
-	t->applied[t->count++] = r;
+	t->applied[t->count++] = (np_applied){ r, file, line };
+}
+
+np_rule np_trail_last(const np_machine *m, np_rule fallback)
+{
+	return m->trail.count ? m->trail.applied[m->trail.count - 1].rule : fallback;
 }
 
 np_result np_trail_decide(np_machine *m, np_rule r, np_result res, const char *file, int line)
 {
-	np_trail_apply(m, r);
+	np_trail_apply(m, r, file, line);
 	m->trail.decided = r;
-	m->trail.file = file;
-	m->trail.line = line;
 	return res;
 }
 

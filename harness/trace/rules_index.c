@@ -166,11 +166,16 @@ bool np_index_build(np_index *ix, const char *root, np_error *err)
 {
 	if (!np_spec_load(ix, root, err))
 		return false;
-	np_scan_model(ix);
 	np_scan_tests(ix);
 	char fixtures[600];
 	snprintf(fixtures, sizeof fixtures, "%s/fixtures", root);
-	return np_vectors_load(&ix->vectors, fixtures, err) && np_vectors_check(&ix->vectors, err);
+	if (!np_vectors_load(&ix->vectors, fixtures, err) || !np_vectors_check(&ix->vectors, err))
+		return false;
+	if (!np_index_applied(ix)) {
+		snprintf(err->text, sizeof err->text, "out of memory running the vectors on the model");
+		return false;
+	}
+	return true;
 }
 
 void np_index_free(np_index *ix)

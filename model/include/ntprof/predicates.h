@@ -42,7 +42,7 @@ NP_PREDICATE(np_has_processor_groups, VA, (NP_RULE(MC_4)), a != NP_X86 && v >= N
 NP_PREDICATE(np_has_twenty_groups, V, (NP_RULE(MC_4)), v >= NP_V6_2)
 
 /* CP-8, CP-9: the capacity check is fixed from K-FIX-1703 (1703 by default). */
-NP_PREDICATE(np_capacity_check_fixed, M, (NP_RULE(CP_9), NP_RULE(CP_8)), m->version >= m->knobs.fixed_capacity_from)
+NP_PREDICATE(np_capacity_check_fixed, M, (NP_RULE(CP_8), NP_RULE(CP_9)), m->version >= m->knobs.fixed_capacity_from)
 
 /* CP-11: create asks the HAL whether the source is supported from 6.2. */
 NP_PREDICATE(np_create_checks_source, V, (NP_RULE(CP_11)), v >= NP_V6_2)

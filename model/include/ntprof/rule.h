@@ -34,12 +34,15 @@ bool np_rule_parse(const char *text, np_rule *out);
  * makes on its own behalf (TR-4 going through class 0x1F) adds to the
  * caller's record, and the outermost decision is the last one written. */
 #define NP_TRAIL_MAX 24
+typedef struct np_applied {
+	np_rule rule;
+	const char *file;   /* where the model applied it (__FILE__, __LINE__) */
+	int line;
+} np_applied;
 typedef struct np_trail {
 	np_rule decided;
 	unsigned count;
-	np_rule applied[NP_TRAIL_MAX];
-	const char *file;   /* where the model decided (__FILE__, __LINE__) */
-	int line;
+	np_applied applied[NP_TRAIL_MAX];
 } np_trail;
 
 #ifdef __cplusplus

@@ -100,19 +100,24 @@ static unsigned group_affinity_size(const np_machine *m)
 /* CP-12, CP-13, CP-14: the user-mode probes, in this order. */
 static uint32_t probe_arguments(np_machine *m, const request *r)
 {
-	NP_APPLY(m, CP_12);                                            /* no alignment */
+	/* each rule marked after its probe, so that it is the last one applied
+	 * when the probe refuses (the probe marks AS-1 and AS-2 itself) */
 	uint32_t st = np_probe_for_write(m, r->a.profile_handle, caller_is_32bit(m) ? 4u : 8u, 1);
+	NP_APPLY(m, CP_12);                                            /* no alignment */
 	if (st != NP_STATUS_SUCCESS)
 		return st;
 	if (r->a.buffer_size != 0) {
-		NP_APPLY(m, CP_13);
 		st = np_probe_for_write(m, r->a.buffer, r->a.buffer_size, 4);
+		NP_APPLY(m, CP_13);
 		if (st != NP_STATUS_SUCCESS)
 			return st;
 	}
-	if (r->ex && r->a.group_count != 0)
-		return NP_APPLY(m, CP_14), np_probe_input_array(m, r->a.affinity_array,
-					 (uint64_t)r->a.group_count * group_affinity_size(m), 4);
+	if (r->ex && r->a.group_count != 0) {
+		st = np_probe_input_array(m, r->a.affinity_array,
+					  (uint64_t)r->a.group_count * group_affinity_size(m), 4);
+		NP_APPLY(m, CP_14);
+		return st;
+	}
 	return NP_STATUS_SUCCESS;
 }
 
@@ -329,11 +334,13 @@ static np_result create(np_machine *m, const np_create_profile_args *args, bool 
 	}
 
 	unsigned process = 0;
-	st = a->process ? (NP_APPLY(m, CP_19), np_handle_reference(m, a->process, NP_OBJ_PROCESS, NP_PROCESS_QUERY_INFORMATION,
-					      &process))
-			: check_global(m, &r);
-	if (st != NP_STATUS_SUCCESS)                                    /* CP-19..CP-21 */
-		return NP_DECIDE_LAST(m, CP_19, np_status(st));
+	if (a->process) {
+		st = np_handle_reference(m, a->process, NP_OBJ_PROCESS, NP_PROCESS_QUERY_INFORMATION, &process);
+		if (st != NP_STATUS_SUCCESS)
+			return NP_DECIDE(m, CP_19, np_status(st));
+	} else if ((st = check_global(m, &r)) != NP_STATUS_SUCCESS) {   /* CP-20, CP-21 */
+		return NP_DECIDE_LAST(m, CP_20, np_status(st));
+	}
 	if (np_checks_restricted_callers(m->version) && m->previous_mode == NP_MODE_USER &&
 	    restricted_caller(m) && reaches_kernel(m, a->profile_base, a->profile_size))
 		return NP_DECIDE(m, CP_22, np_status(NP_STATUS_ACCESS_DENIED));

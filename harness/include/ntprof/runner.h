@@ -50,6 +50,8 @@ typedef struct np_row {
 	const struct np_known_entry *listed;  /* the known-divergence entry covering the row, or NULL */
 	uint32_t reached;              /* bit np_function_id: a step of that function got a result
 					  other than not-applicable from the backend */
+	np_rule rule;                  /* the rule that decided the model's outcome of the step
+					  (the backend's own, or the reference's), or none */
 } np_row;
 
 /* The class a row was observed in, before a known-divergence file applied. */

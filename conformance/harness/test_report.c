@@ -634,14 +634,14 @@ static void test_report_json_result_fields(void **state)
 		 "\"out\":{},\"text\":\"STATUS_SUCCESS (0x00000000)\"},"
 		 "\"got\":{\"kind\":\"status\",\"name\":\"STATUS_PRIVILEGE_NOT_HELD\",\"code\":3221225569,"
 		 "\"hex\":\"0xC0000061\",\"out\":{},\"text\":\"STATUS_PRIVILEGE_NOT_HELD (0xC0000061)\"},"
-		 "\"model\":null,\"fixture\":null,\"note\":null,\"listed\":null}", f->path);
+		 "\"model\":null,\"fixture\":null,\"rule\":\"SI-1\",\"note\":null,\"listed\":null}", f->path);
 	assert_contains(f->out, want);
 	snprintf(want, sizeof want,
 		 "{\"vector\":\"report/na\",\"version\":\"5.1\",\"arch\":\"x86\",\"class\":\"not-applicable\","
 		 "\"observed\":\"not-applicable\","
 		 "\"rules\":[\"KS-3\"],\"file\":\"%s\",\"line\":20,\"step\":null,\"function\":null,"
 		 "\"expected\":null,\"got\":null,"
-		 "\"model\":null,\"fixture\":null,\"note\":\"" NA_REASON "\",\"listed\":null}", f->path);
+		 "\"model\":null,\"fixture\":null,\"rule\":null,\"note\":\"" NA_REASON "\",\"listed\":null}", f->path);
 	assert_contains(f->out, want);
 }
 

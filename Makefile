@@ -145,7 +145,8 @@ TEST_SRC    := $(wildcard conformance/model/test_*.c conformance/harness/test_*.
 # take most of the suite's time).
 SLOW_SH     := conformance/cli/test_wine.sh conformance/cli/test_wine_restore.sh conformance/cli/test_fuzz_corpus.sh \
 	conformance/cli/test_export_wine.sh \
-	conformance/cli/test_golden.sh conformance/cli/test_install.sh conformance/cli/test_reproducible.sh
+	conformance/cli/test_golden.sh conformance/cli/test_install.sh conformance/cli/test_reproducible.sh \
+	conformance/cli/test_rule_scratch.sh
 TEST_SH     := $(filter-out $(if $(VARIANT),$(SLOW_SH)),$(wildcard conformance/cli/*.sh))
 
 MODEL_OBJ   := $(MODEL_SRC:%.c=$(B)/%.o)

@@ -289,8 +289,7 @@ static np_result create(np_machine *m, const np_create_profile_args *args, bool 
 	if (np_has_segment_mode(m->arch) && a->bucket_size == 0 && a->profile_base < 0x10000) {
 		NP_APPLY(m, CP_3);
 		if (a->buffer_size >= 4) {
-			NP_APPLY(m, CP_6);
-			r.segmented = true;
+			NP_APPLY(m, CP_6), r.segmented = true;
 			r.segment = (uint32_t)a->profile_base;
 			a->profile_base = 0;
 			a->bucket_size = segment_bucket(m, (uint32_t)a->profile_size, a->buffer_size / 4u);

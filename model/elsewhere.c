@@ -8,9 +8,11 @@
 #include "internal.h"
 #include "ntprof/elsewhere.h"
 
-static np_result none(void)
+/* The step is done: rule decided it, as it decides a step with no
+ * outcome of its own. */
+static np_result none(np_machine *m, np_rule rule)
 {
-	return (np_result){ NP_RESULT_NONE, 0, NULL };
+	return NP_DECIDE_R(m, rule, ((np_result){ NP_RESULT_NONE, 0, NULL }));
 }
 
 /* MC-7: np_machine_set_cpus keeps every processor's state; a processor
@@ -19,8 +21,9 @@ static np_result none(void)
  * follows from when its processors were read (ST-6, CP-15). */
 np_result np_elsewhere_set_cpus(np_machine *m, unsigned cpus)
 {
+	np_trail_clear(m);
 	np_config_error e = np_machine_set_cpus(m, cpus);
-	return e ? np_not_applicable(e) : none();
+	return e ? NP_DECIDE(m, MC_7, np_not_applicable(e)) : none(m, NP_RULE(MC_7));
 }
 
 /* MC-8, SI-8: the other caller's set is the same call with its own
@@ -31,7 +34,9 @@ np_result np_elsewhere_set_interval(np_machine *m, uint32_t interval, uint32_t s
 	bool privilege = m->profile_privilege;
 	m->previous_mode = NP_MODE_USER;
 	m->profile_privilege = true;
-	np_result r = np_nt_set_interval_profile(m, interval, source);
+	np_trail_clear(m);
+	NP_APPLY(m, MC_8);
+	np_result r = np_set_interval_profile_within(m, interval, source);
 	m->previous_mode = mode;
 	m->profile_privilege = privilege;
 	return r;
@@ -65,20 +70,21 @@ static void map_piece(np_machine *m, const np_region *old, uint64_t base, uint64
  * changed (left out when unmapped), the pages after. */
 np_result np_elsewhere_protect(np_machine *m, uint64_t addr, uint64_t size, unsigned prot)
 {
+	np_trail_clear(m);
 	if (size == 0 || addr % NP_PAGE_SIZE != 0 || size % NP_PAGE_SIZE != 0)
-		return np_not_applicable("protection changes whole pages");
+		return NP_DECIDE(m, AS_4, np_not_applicable("protection changes whole pages"));
 	np_region *r = np_mem_find(m, addr, size);
 	if (!r || !r->bytes)
-		return np_not_applicable("the pages must lie in one mapped region of at most 1 MiB");
+		return NP_DECIDE(m, AS_4, np_not_applicable("the pages must lie in one mapped region of at most 1 MiB"));
 	if (region_locked(m, r))
-		return np_not_applicable("the model keeps a started profile's counters in one region");
+		return NP_DECIDE(m, AS_4, np_not_applicable("the model keeps a started profile's counters in one region"));
 	if (m->mem.count + 2 > NP_MAX_REGIONS)
-		return np_not_applicable("too many mapped regions");
+		return NP_DECIDE(m, AS_4, np_not_applicable("too many mapped regions"));
 	np_region old = *r;
 	*r = m->mem.region[--m->mem.count];
 	map_piece(m, &old, old.base, addr - old.base, old.prot);
 	map_piece(m, &old, addr, prot ? size : 0, prot);
 	map_piece(m, &old, addr + size, old.base + old.size - addr - size, old.prot);
 	np_region_free(&old);
-	return none();
+	return none(m, NP_RULE(AS_4));
 }

@@ -18,19 +18,19 @@ np_result np_etw_pebs_tracing(const np_sysinfo *rq)
 	/* SY-22c: at least the header, then no HookId or exactly one, and that
 	 * one must be the PEBS event's */
 	if (rq->length < SYSTEM_EVENT_HEADER)
-		return np_status(NP_STATUS_INFO_LENGTH_MISMATCH);
+		return NP_DECIDE(rq->m, SY_22c, np_status(NP_STATUS_INFO_LENGTH_MISMATCH));
 	uint32_t excess = rq->length - SYSTEM_EVENT_HEADER;
 	if (excess != 0 && excess != sizeof(uint32_t))
-		return np_status(NP_STATUS_INVALID_PARAMETER);
+		return NP_DECIDE(rq->m, SY_22c, np_status(NP_STATUS_INVALID_PARAMETER));
 	if (excess != 0) {
 		uint32_t hook;
 		if (!np_sysinfo_read(rq, SYSTEM_EVENT_HEADER, &hook, sizeof hook))
 			return np_sysinfo_fault(rq->m);                  /* SY-5 */
 		if (hook != PEBS_HOOK_ID)
-			return np_status(NP_STATUS_INVALID_PARAMETER);
+			return NP_DECIDE(rq->m, SY_22c, np_status(NP_STATUS_INVALID_PARAMETER));
 	}
 	/* SY-22c: a user-mode request needs SeSystemProfilePrivilege */
 	if (rq->m->previous_mode == NP_MODE_USER && !rq->m->profile_privilege)
-		return np_status(NP_STATUS_PRIVILEGE_NOT_HELD);
-	return np_not_applicable(configures_session);
+		return NP_DECIDE(rq->m, SY_22c, np_status(NP_STATUS_PRIVILEGE_NOT_HELD));
+	return NP_DECIDE(rq->m, SY_22c, np_not_applicable(configures_session));
 }

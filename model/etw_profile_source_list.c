@@ -83,9 +83,9 @@ np_result np_etw_profile_source_list(const np_sysinfo *rq)
 	if (rq->length < wanted) {
 		if (!np_sysinfo_set_return_length(rq, wanted))
 			return np_sysinfo_fault(rq->m);                  /* SY-5 */
-		return np_status(NP_STATUS_INFO_LENGTH_MISMATCH);
+		return NP_DECIDE(rq->m, SY_24, np_status(NP_STATUS_INFO_LENGTH_MISMATCH));
 	}
 	if (!write_chain(rq) || !np_sysinfo_set_return_length(rq, total))
 		return np_sysinfo_fault(rq->m);                          /* SY-5 */
-	return np_status(NP_STATUS_SUCCESS);
+	return NP_DECIDE(rq->m, SY_24, np_status(NP_STATUS_SUCCESS));
 }

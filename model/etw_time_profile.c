@@ -7,7 +7,7 @@
 /* TR-4: with K-ETW-TIME=shared the value is the kernel's ProfileTime
  * interval; a separate variable that was never set reads as the HAL's
  * ProfileTime default. */
-static uint32_t current_interval(const np_machine *m)
+static uint32_t current_interval(np_machine *m)
 {
 	if (m->knobs.etw_time == NP_ETW_TIME_SHARED)
 		return np_kernel_query_interval(m, NP_PROFILE_TIME);
@@ -21,7 +21,7 @@ static np_result query(const np_sysinfo *rq)
 	if (!np_sysinfo_write(rq, 4, &interval, sizeof interval) ||
 	    !np_sysinfo_set_return_length(rq, NP_EVENT_TRACE_TIME_PROFILE_SIZE))
 		return np_sysinfo_fault(rq->m);                          /* SY-5 */
-	return np_status(NP_STATUS_SUCCESS);
+	return NP_DECIDE(rq->m, SY_23, np_status(NP_STATUS_SUCCESS));
 }
 
 static np_result set(const np_sysinfo *rq)
@@ -33,7 +33,7 @@ static np_result set(const np_sysinfo *rq)
 	/* TR-5: a user-mode set needs SeSystemProfilePrivilege (K-ETW-TIME-PRIV) */
 	if (m->knobs.etw_time_priv == NP_ETW_PRIV_REQUIRED &&
 	    m->previous_mode == NP_MODE_USER && !m->profile_privilege)
-		return np_status(NP_STATUS_PRIVILEGE_NOT_HELD);
+		return NP_DECIDE(m, TR_5, np_status(NP_STATUS_PRIVILEGE_NOT_HELD));
 	/* TR-4: shared, it is the kernel's ProfileTime set (SI-5, SI-4), with
 	 * no NtSetIntervalProfile event */
 	if (m->knobs.etw_time == NP_ETW_TIME_SHARED) {
@@ -42,7 +42,7 @@ static np_result set(const np_sysinfo *rq)
 		m->etw_time_interval = interval;
 		m->etw_time_interval_set = true;
 	}
-	return np_status(NP_STATUS_SUCCESS);
+	return NP_DECIDE(m, TR_4, np_status(NP_STATUS_SUCCESS));
 }
 
 np_result np_etw_time_profile(const np_sysinfo *rq)
@@ -52,7 +52,7 @@ np_result np_etw_time_profile(const np_sysinfo *rq)
 	if (rq->length != NP_EVENT_TRACE_TIME_PROFILE_SIZE) {
 		if (!np_sysinfo_set_return_length(rq, NP_EVENT_TRACE_TIME_PROFILE_SIZE))
 			return np_sysinfo_fault(rq->m);                  /* SY-5 */
-		return np_status(NP_STATUS_INFO_LENGTH_MISMATCH);
+		return NP_DECIDE(rq->m, SY_23, np_status(NP_STATUS_INFO_LENGTH_MISMATCH));
 	}
 	return rq->query ? query(rq) : set(rq);
 }

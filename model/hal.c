@@ -59,6 +59,9 @@ np_config_error np_machine_set_hal(np_machine *m, np_hal_kind kind)
 {
 	if (!np_hal_kind_exists(m->version, m->arch, kind))
 		return "that HAL profile interface does not exist on this version and architecture (KS-3)";
+	NP_APPLY(m, KS_3);
+	NP_APPLY(m, HL_1);
+	NP_APPLY(m, HL_2);
 	np_hal *h = &m->hal;
 	memset(h, 0, sizeof *h);
 	h->kind = kind;
@@ -95,10 +98,13 @@ static uint32_t power_of_two_period(uint32_t interval)
  * K-HAL-CLAMP says (HL-4). */
 void np_hal_set_interval(np_machine *m, unsigned cpu, uint32_t source, uint32_t interval)
 {
+	NP_APPLY_R(m, source <= NP_PROFILE_MAXIMUM ? NP_RULE(KS_1) : NP_RULE(KS_2));
+	NP_APPLY(m, HL_3);
 	if (source >= NP_HAL_SOURCES || !m->hal.source[source].supported)
 		return;
 	np_hal_source *s = &m->hal.source[source];
 	if (interval < s->min || interval > s->max) {
+		NP_APPLY(m, HL_4);
 		switch (m->knobs.hal_clamp) {
 		case NP_HAL_CLAMP:
 			interval = interval < s->min ? s->min : s->max;

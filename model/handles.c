@@ -31,6 +31,7 @@ np_handle_entry *np_handle_lookup(np_machine *m, uint64_t handle)
 uint32_t np_handle_reference(np_machine *m, uint64_t handle, np_object_type type, uint32_t access,
 			     unsigned *object)
 {
+	NP_APPLY(m, MC_3);
 	handle = np_handle_widen(m, handle);
 	if (handle == NP_HANDLE_CURRENT_PROCESS || handle == NP_HANDLE_CURRENT_THREAD) {
 		np_object_type pseudo = handle == NP_HANDLE_CURRENT_PROCESS ? NP_OBJ_PROCESS : NP_OBJ_THREAD;
@@ -68,6 +69,7 @@ uint64_t np_handle_open(np_machine *m, np_object_type type, unsigned object, uin
 static void release_profile(np_machine *m, unsigned index)
 {
 	np_profile *p = &m->profile[index];
+	NP_APPLY(m, SP_5);
 	if (--p->handles == 0) {
 		m->started_profiles &= ~(1ull << index);
 		memset(p, 0, sizeof *p);
@@ -77,16 +79,17 @@ static void release_profile(np_machine *m, unsigned index)
 /* MC-5 */
 np_result np_nt_close(np_machine *m, uint64_t handle)
 {
+	np_trail_clear(m);
 	if (m->halted)
-		return np_bugcheck(m->halt_code);
+		return NP_DECIDE(m, IN_7, np_bugcheck(m->halt_code));
 	np_handle_entry *e = np_handle_lookup(m, np_handle_widen(m, handle));
 	if (!e)
-		return np_status(NP_STATUS_INVALID_HANDLE);
+		return NP_DECIDE(m, MC_5, np_status(NP_STATUS_INVALID_HANDLE));
 	np_handle_entry old = *e;
 	memset(e, 0, sizeof *e);
 	if (old.type == NP_OBJ_PROFILE)
 		release_profile(m, old.object);
-	return np_status(NP_STATUS_SUCCESS);
+	return NP_DECIDE(m, MC_5, np_status(NP_STATUS_SUCCESS));
 }
 
 /* MC-5: a duplicate within the caller's process with exactly the access
@@ -94,14 +97,15 @@ np_result np_nt_close(np_machine *m, uint64_t handle)
 np_result np_nt_duplicate_object(np_machine *m, uint64_t handle, uint32_t access,
 				 uint64_t *duplicate)
 {
+	np_trail_clear(m);
 	*duplicate = 0;
 	if (m->halted)
-		return np_bugcheck(m->halt_code);
+		return NP_DECIDE(m, IN_7, np_bugcheck(m->halt_code));
 	np_handle_entry *e = np_handle_lookup(m, np_handle_widen(m, handle));
 	if (!e)
-		return np_status(NP_STATUS_INVALID_HANDLE);
+		return NP_DECIDE(m, MC_5, np_status(NP_STATUS_INVALID_HANDLE));
 	if (e->type == NP_OBJ_PROFILE)
 		access &= NP_PROFILE_ALL_ACCESS;
 	*duplicate = np_handle_open(m, e->type, e->object, access);
-	return np_status(*duplicate ? NP_STATUS_SUCCESS : NP_STATUS_INSUFFICIENT_RESOURCES);
+	return NP_DECIDE(m, MC_5, np_status(*duplicate ? NP_STATUS_SUCCESS : NP_STATUS_INSUFFICIENT_RESOURCES));
 }

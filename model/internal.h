@@ -19,6 +19,23 @@ static inline np_result np_bugcheck(uint32_t code) { return (np_result){ NP_RESU
 static inline np_result np_fault(uint32_t code) { return (np_result){ NP_RESULT_FAULT, code, NULL }; }
 static inline np_result np_not_applicable(const char *why) { return (np_result){ NP_RESULT_NOT_APPLICABLE, 0, why }; }
 
+/* The record of a call (ntprof/rule.h). A public call clears it on entry;
+ * the model marks each rule where it acts on it (NP_APPLY) and returns
+ * through the rule that decides the outcome (NP_DECIDE), which records it
+ * with the place it was decided. */
+void np_trail_apply(np_machine *m, np_rule r, const char *file, int line);
+np_result np_trail_decide(np_machine *m, np_rule r, np_result res, const char *file, int line);
+#define NP_APPLY(m, sym) np_trail_apply((m), NP_RULE(sym), __FILE__, __LINE__)
+#define NP_APPLY_R(m, rule) np_trail_apply((m), (rule), __FILE__, __LINE__)
+#define NP_DECIDE(m, sym, res) np_trail_decide((m), NP_RULE(sym), (res), __FILE__, __LINE__)
+/* The same with the rule computed (NP_RULE(A) or NP_RULE(B)), and with the
+ * rule a helper applied last, when it applied one, or else fallback: a
+ * helper that refuses marks its rule with NP_APPLY before it returns. */
+#define NP_DECIDE_R(m, rule, res) np_trail_decide((m), (rule), (res), __FILE__, __LINE__)
+#define NP_DECIDE_LAST(m, fallback, res) \
+	np_trail_decide((m), np_trail_last((m), NP_RULE(fallback)), (res), __FILE__, __LINE__)
+np_rule np_trail_last(const np_machine *m, np_rule fallback);
+
 /* AS-2: a user-mode probe for writing len bytes at addr with the given
  * alignment (1 = none). Returns an NTSTATUS. Kernel-mode requests pass. */
 uint32_t np_probe_for_write(np_machine *m, uint64_t addr, uint64_t len, unsigned align);
@@ -59,7 +76,17 @@ bool np_hal_query_interval(const np_machine *m, unsigned cpu, uint32_t source, u
 /* The kernel's own set and query of an interval, shared by the native calls
  * and by the ETW time-profile path (SI-3..SI-5, QI-4, QI-5). */
 void np_kernel_set_interval(np_machine *m, uint32_t interval, uint32_t source);
-uint32_t np_kernel_query_interval(const np_machine *m, uint32_t source);
+uint32_t np_kernel_query_interval(np_machine *m, uint32_t source);
+
+/* The calls as another call of the model makes them (the Trace* functions
+ * going through the native ones, SY-25): the same behaviour, adding to the
+ * record of the call that makes them instead of starting one. */
+np_result np_set_interval_profile_within(np_machine *m, uint32_t interval, uint32_t source);
+np_result np_query_interval_profile_within(np_machine *m, uint32_t source, uint64_t interval_ptr);
+np_result np_set_system_information_within(np_machine *m, uint32_t info_class, uint64_t buffer,
+					   uint32_t length);
+np_result np_query_system_information_within(np_machine *m, uint32_t info_class, uint64_t buffer,
+					     uint32_t length, uint64_t return_length);
 
 /* Takes one allocation; false when an injected failure consumes it. */
 bool np_allocate(np_machine *m);

@@ -33,6 +33,10 @@ np_config_error np_machine_init(np_machine *m, np_ver v, np_arch a)
 	m->previous_mode = NP_MODE_USER;
 	m->integrity = NP_INTEGRITY_MEDIUM;
 	m->tracing = NP_TRACING_OFF;
+	NP_APPLY(m, VR_1);
+	NP_APPLY(m, VR_2);   /* the version, as a key or a build names it (np_version_parse) */
+	NP_APPLY(m, VR_3);
+	NP_APPLY(m, MC_1);
 	m->knobs = (np_knobs){
 		/* each knob's DEFAULT in ntprof/knobs.h */
 #define NP_KNOB_VALUE(enumerator, spelling)
@@ -62,6 +66,7 @@ np_config_error np_machine_set_cpus(np_machine *m, unsigned cpus)
 		return "cpus must be 1 to 64 (one processor group)";
 	if (m->arch == NP_X86 && cpus > 32)   /* a 32-bit KAFFINITY names 32 processors */
 		return "a 32-bit kernel has at most 32 processors (cpus 1 to 32)";
+	NP_APPLY(m, MC_2);   /* only on a change made: a refusal leaves the machine as it was */
 	m->cpus = cpus;
 	if (m->current_cpu >= cpus)
 		m->current_cpu = 0;
@@ -83,6 +88,7 @@ np_config_error np_machine_set_groups(np_machine *m, unsigned groups)
 		return "processor groups exist on x64 from 6.1 (MC-4)";
 	if (groups > NP_MAX_GROUPS_6_1 && !np_has_twenty_groups(m->version))
 		return "a 6.1 kernel has at most 4 processor groups (MC-4)";
+	NP_APPLY(m, MC_4);
 	m->groups = groups;
 	if (m->current_group >= groups)
 		m->current_group = 0;
@@ -118,6 +124,7 @@ bool np_allocate(np_machine *m)
 {
 	if (m->alloc_failures == 0)
 		return true;
+	NP_APPLY(m, MC_6);
 	m->alloc_failures--;
 	return false;
 }

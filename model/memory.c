@@ -225,6 +225,7 @@ static uint32_t probe(np_machine *m, uint64_t addr, uint64_t len, unsigned align
 	}
 	if (align > 1 && addr % align != 0)
 		return NP_STATUS_DATATYPE_MISALIGNMENT;
+	NP_APPLY(m, AS_1);
 	if (!in_user_range(m, addr, len))
 		return NP_STATUS_ACCESS_VIOLATION;
 	return walk(m, addr, len, need, each, NULL) ? NP_STATUS_SUCCESS : NP_STATUS_ACCESS_VIOLATION;
@@ -233,12 +234,14 @@ static uint32_t probe(np_machine *m, uint64_t addr, uint64_t len, unsigned align
 /* AS-2: a write probe; a vanishing region passes, and is gone from then on. */
 uint32_t np_probe_for_write(np_machine *m, uint64_t addr, uint64_t len, unsigned align)
 {
+	NP_APPLY(m, AS_2);
 	return probe(m, addr, len, align, NP_PROT_WRITE, revoke_vanishing);
 }
 
 /* AS-3: the read probe of an input array, with the kernel's copy of it. */
 uint32_t np_probe_input_array(np_machine *m, uint64_t addr, uint64_t len, unsigned align)
 {
+	NP_APPLY(m, AS_3);
 	return probe(m, addr, len, align, NP_PROT_READ, NULL);
 }
 

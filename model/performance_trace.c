@@ -47,31 +47,40 @@ static const struct {
 
 /* SY-22a, SY-22b: what the table alone cannot say: 0x05 depends on the
  * architecture, and 0x1A and 0x1B are dated by phnt's release names. */
-static bool special_case(np_ver v, np_arch a, uint32_t subclass, bool query, bool *accepted_out)
+static bool special_case(np_machine *m, uint32_t subclass, bool query, bool *accepted_out)
 {
 	switch (subclass) {
 	case NP_EVENT_TRACE_SPINLOCK_INFORMATION:   /* both functions */
-		*accepted_out = np_kernel_traces_spinlocks(v, a);
+		NP_APPLY(m, SY_22a);
+		*accepted_out = np_kernel_traces_spinlocks(m->version, m->arch);
 		return true;
 	case NP_EVENT_TRACE_UNIFIED_STACK_CACHING_INFORMATION:
-		*accepted_out = !query && np_has_unified_stack_caching(v);
+		NP_APPLY(m, SY_22b);
+		*accepted_out = !query && np_has_unified_stack_caching(m->version);
 		return true;
 	case NP_EVENT_TRACE_CONTEXT_REGISTER_INFORMATION:
-		*accepted_out = !query && np_has_context_register_tracing(v);
+		NP_APPLY(m, SY_22b);
+		*accepted_out = !query && np_has_context_register_tracing(m->version);
 		return true;
 	default:
 		return false;
 	}
 }
 
-static bool subclass_accepted(np_ver v, np_arch a, uint32_t subclass, bool query)
+/* Whether the version accepts the sub-class, and by which rule: SY-22's
+ * table or a refinement of it. */
+static bool subclass_accepted(np_machine *m, uint32_t subclass, bool query, np_rule *by)
 {
 	bool special;
-	if (special_case(v, a, subclass, query, &special))
+	*by = NP_RULE(SY_22);
+	if (special_case(m, subclass, query, &special)) {
+		*by = np_trail_last(m, *by);
 		return special;
+	}
+	NP_APPLY(m, SY_22);
 	for (size_t i = 0; i < sizeof accepted / sizeof *accepted; i++)
 		if (accepted[i].subclass == subclass)
-			return v >= (query ? accepted[i].query_from : accepted[i].set_from);
+			return m->version >= (query ? accepted[i].query_from : accepted[i].set_from);
 	return false;
 }
 
@@ -80,12 +89,13 @@ np_result np_performance_trace(const np_sysinfo *rq)
 	/* SY-21: the sub-class is the first dword; a buffer too small to hold it
 	 * is an invalid parameter */
 	if (rq->length < sizeof(uint32_t))
-		return np_status(NP_STATUS_INVALID_PARAMETER);
+		return NP_DECIDE(rq->m, SY_21, np_status(NP_STATUS_INVALID_PARAMETER));
 	uint32_t subclass;
 	if (!np_sysinfo_read(rq, 0, &subclass, sizeof subclass))
 		return np_sysinfo_fault(rq->m);                          /* SY-5 */
-	if (!subclass_accepted(rq->m->version, rq->m->arch, subclass, rq->query))
-		return np_status(NP_STATUS_NOT_IMPLEMENTED);              /* SY-22 */
+	np_rule by;
+	if (!subclass_accepted(rq->m, subclass, rq->query, &by))
+		return NP_DECIDE_R(rq->m, by, np_status(NP_STATUS_NOT_IMPLEMENTED));
 	switch (subclass) {
 	case NP_EVENT_TRACE_TIME_PROFILE_INFORMATION:
 		return np_etw_time_profile(rq);                           /* SY-23 */
@@ -94,6 +104,6 @@ np_result np_performance_trace(const np_sysinfo *rq)
 	case NP_EVENT_TRACE_PEBS_TRACING_INFORMATION:
 		return np_etw_pebs_tracing(rq);                           /* SY-22c */
 	default:
-		return np_not_applicable(unmodelled_subclass);            /* SY-22 */
+		return NP_DECIDE(rq->m, SY_22, np_not_applicable(unmodelled_subclass));
 	}
 }

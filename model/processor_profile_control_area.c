@@ -46,27 +46,28 @@ static bool write_output(const np_sysinfo *rq, unsigned pointer_size, uint64_t v
 static np_result allocate(const np_sysinfo *rq, np_cpu *cpu, unsigned pointer_size)
 {
 	np_machine *m = rq->m;
+	NP_APPLY(m, SY_17);
 	uint64_t area;
 	/* SY-10: the memory comes first, whatever the processor */
 	if (!pool_allocate(m, &area)) {
 		if (!write_output(rq, pointer_size, 0))
 			return np_sysinfo_fault(m);                      /* SY-5 */
-		return np_status(NP_STATUS_INSUFFICIENT_RESOURCES);
+		return NP_DECIDE(m, SY_10, np_status(NP_STATUS_INSUFFICIENT_RESOURCES));
 	}
 	/* SY-11: the new area is freed; the output is not written */
 	if (!has_pebs(m, cpu))
-		return np_status(NP_STATUS_NOT_SUPPORTED);
+		return NP_DECIDE(m, SY_11, np_status(NP_STATUS_NOT_SUPPORTED));
 	/* SY-12: the processor keeps the area it has; the new one is freed */
 	if (cpu->control_area != 0) {
 		if (!write_output(rq, pointer_size, cpu->control_area))
 			return np_sysinfo_fault(m);                      /* SY-5 */
-		return np_status(NP_STATUS_ADDRESS_ALREADY_EXISTS);
+		return NP_DECIDE(m, SY_12, np_status(NP_STATUS_ADDRESS_ALREADY_EXISTS));
 	}
 	/* SY-13: attached to the processor, then reported */
 	cpu->control_area = area;
 	if (!write_output(rq, pointer_size, area))
 		return np_sysinfo_fault(m);                              /* SY-5 */
-	return np_status(NP_STATUS_SUCCESS);
+	return NP_DECIDE(m, SY_13, np_status(NP_STATUS_SUCCESS));
 }
 
 static np_result release(const np_sysinfo *rq, np_cpu *cpu, unsigned pointer_size)
@@ -75,13 +76,13 @@ static np_result release(const np_sysinfo *rq, np_cpu *cpu, unsigned pointer_siz
 	/* SY-14: with K-PEBS-ON-FREE=checked the PEBS test of SY-11 comes
 	 * first, before the output is touched */
 	if (m->knobs.pebs_on_free == NP_PEBS_FREE_CHECKED && !has_pebs(m, cpu))
-		return np_status(NP_STATUS_NOT_SUPPORTED);
+		return NP_DECIDE(m, SY_14, np_status(NP_STATUS_NOT_SUPPORTED));
 	if (!write_output(rq, pointer_size, 0))
 		return np_sysinfo_fault(m);                              /* SY-5 */
 	if (cpu->control_area == 0)
-		return np_status(NP_STATUS_MEMORY_NOT_ALLOCATED);
+		return NP_DECIDE(m, SY_14, np_status(NP_STATUS_MEMORY_NOT_ALLOCATED));
 	cpu->control_area = 0;                                       /* detached and freed */
-	return np_status(NP_STATUS_SUCCESS);
+	return NP_DECIDE(m, SY_14, np_status(NP_STATUS_SUCCESS));
 }
 
 np_result np_processor_profile_control_area(const np_sysinfo *rq)
@@ -96,16 +97,17 @@ np_result np_processor_profile_control_area(const np_sysinfo *rq)
 						   ? NP_STATUS_INVALID_PARAMETER
 						   : NP_STATUS_INFO_LENGTH_MISMATCH);
 	if (m->knobs.ppca_length_order == NP_PPCA_LENGTH_FIRST && !length_right)
-		return wrong_length;                                     /* SY-8 */
+		return NP_DECIDE(m, SY_8, wrong_length);
 	if (m->previous_mode == NP_MODE_USER)
-		return np_status(NP_STATUS_ACCESS_DENIED);               /* SY-7 */
+		return NP_DECIDE(m, SY_7, np_status(NP_STATUS_ACCESS_DENIED));
 	if (!length_right)
-		return wrong_length;                                     /* SY-8 */
-	/* SY-9: the BOOLEAN Allocate follows the pointer; only its byte is read */
+		return NP_DECIDE(m, SY_8, wrong_length);
+	NP_APPLY(m, SY_9);   /* the BOOLEAN Allocate follows the pointer; only its byte is read */
 	uint8_t allocate_flag;
 	if (!np_sysinfo_read(rq, pointer_size, &allocate_flag, 1))
 		return np_sysinfo_fault(m);                              /* SY-5 */
-	/* SY-15: the work is done on the processor the thread runs on now */
+	NP_APPLY(m, SY_15);   /* the work is done on the processor the thread runs on now */
+	NP_APPLY(m, SY_16);   /* with that processor's PEBS state */
 	np_cpu *cpu = &m->cpu[m->current_cpu];
 	return allocate_flag ? allocate(rq, cpu, pointer_size) : release(rq, cpu, pointer_size);
 }

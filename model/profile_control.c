@@ -10,7 +10,7 @@ static np_result resolve(np_machine *m, uint64_t handle, np_profile **out)
 {
 	unsigned index = 0;
 	if (m->halted)
-		return np_bugcheck(m->halt_code);
+		return NP_DECIDE(m, IN_7, np_bugcheck(m->halt_code));
 	uint32_t st = np_handle_reference(m, handle, NP_OBJ_PROFILE, NP_PROFILE_CONTROL, &index);
 	*out = &m->profile[index];
 	return np_status(st);
@@ -100,40 +100,45 @@ static void choose_processors(const np_machine *m, np_profile *p)
 np_result np_nt_start_profile(np_machine *m, uint64_t profile_handle)
 {
 	np_profile *p = NULL;
+	np_trail_clear(m);
 	np_result res = resolve(m, profile_handle, &p);
-	if (res.kind != NP_RESULT_STATUS || res.code != NP_STATUS_SUCCESS)   /* ST-1 */
-		return res;
+	if (res.kind != NP_RESULT_STATUS || res.code != NP_STATUS_SUCCESS)
+		return m->halted ? res : NP_DECIDE(m, ST_1, res);
 	uint32_t st;
 	if (p->started)                                                 /* ST-2 */
-		return np_status(NP_STATUS_PROFILING_NOT_STOPPED);
+		return NP_DECIDE(m, ST_2, np_status(NP_STATUS_PROFILING_NOT_STOPPED));
 	if (np_has_started_profile_limit(m->version) && started_count(m) >= started_limit(m))
-		return np_status(NP_STATUS_PROFILING_AT_LIMIT);         /* ST-3 */
+		return NP_DECIDE(m, ST_3, np_status(NP_STATUS_PROFILING_AT_LIMIT));
 	if (!np_allocate(m))                                            /* ST-4 */
-		return np_status(NP_STATUS_INSUFFICIENT_RESOURCES);
+		return NP_DECIDE(m, ST_4, np_status(NP_STATUS_INSUFFICIENT_RESOURCES));
 	if ((st = lock_buffer(m, p)) != NP_STATUS_SUCCESS)              /* ST-5 */
-		return np_status(st);
-	choose_processors(m, p);                                        /* ST-6 */
-	if (m->knobs.zero_on_start && p->buffer_size) {                 /* ST-8 */
+		return NP_DECIDE(m, ST_5, np_status(st));
+	NP_APPLY(m, ST_6);
+	choose_processors(m, p);
+	NP_APPLY(m, ST_8);
+	if (m->knobs.zero_on_start && p->buffer_size) {
 		np_region *r = np_mem_find(m, p->buffer, p->buffer_size);
 		np_region_zero(r, p->buffer - r->base, p->buffer_size);
 	}
 	p->mapped = map_counters(m, p);                                 /* ST-5 */
 	p->started = true;                                              /* ST-7 */
 	m->started_profiles |= 1ull << (p - m->profile);
-	return np_status(NP_STATUS_SUCCESS);
+	return NP_DECIDE(m, ST_7, np_status(NP_STATUS_SUCCESS));
 }
 
 np_result np_nt_stop_profile(np_machine *m, uint64_t profile_handle)
 {
 	np_profile *p = NULL;
+	np_trail_clear(m);
 	np_result res = resolve(m, profile_handle, &p);
-	if (res.kind != NP_RESULT_STATUS || res.code != NP_STATUS_SUCCESS)   /* SP-1 */
-		return res;
+	if (res.kind != NP_RESULT_STATUS || res.code != NP_STATUS_SUCCESS)
+		return m->halted ? res : NP_DECIDE(m, SP_1, res);
 	if (!p->started)                                                /* SP-2 */
-		return np_status(NP_STATUS_PROFILING_NOT_STARTED);
-	p->started = false;                                             /* SP-3, SP-4 */
+		return NP_DECIDE(m, SP_2, np_status(NP_STATUS_PROFILING_NOT_STARTED));
+	NP_APPLY(m, SP_4);
+	p->started = false;
 	m->started_profiles &= ~(1ull << (p - m->profile));
 	p->mapped = NULL;
 	memset(p->run_mask, 0, sizeof p->run_mask);
-	return np_status(NP_STATUS_SUCCESS);
+	return NP_DECIDE(m, SP_3, np_status(NP_STATUS_SUCCESS));
 }

@@ -80,10 +80,11 @@ static bool buffer_too_small(const np_machine *m, uint64_t size, uint32_t bucket
 }
 
 /* CP-11 */
-static uint32_t check_source(const np_machine *m, uint32_t source)
+static uint32_t check_source(np_machine *m, uint32_t source)
 {
 	if (!np_create_checks_source(m->version))
 		return NP_STATUS_SUCCESS;
+	NP_APPLY(m, CP_11);
 	if (source == NP_PROFILE_ALIGNMENT_FIXUP && m->knobs.alignfixup_create == NP_ALIGNFIXUP_ACCEPT)
 		return NP_STATUS_SUCCESS;
 	if (source < NP_HAL_SOURCES && m->hal.source[source].supported)
@@ -99,17 +100,24 @@ static unsigned group_affinity_size(const np_machine *m)
 /* CP-12, CP-13, CP-14: the user-mode probes, in this order. */
 static uint32_t probe_arguments(np_machine *m, const request *r)
 {
+	/* each rule marked after its probe, so that it is the last one applied
+	 * when the probe refuses (the probe marks AS-1 and AS-2 itself) */
 	uint32_t st = np_probe_for_write(m, r->a.profile_handle, caller_is_32bit(m) ? 4u : 8u, 1);
-	if (st != NP_STATUS_SUCCESS)                                   /* CP-12: no alignment */
+	NP_APPLY(m, CP_12);                                            /* no alignment */
+	if (st != NP_STATUS_SUCCESS)
 		return st;
-	if (r->a.buffer_size != 0) {                                   /* CP-13 */
+	if (r->a.buffer_size != 0) {
 		st = np_probe_for_write(m, r->a.buffer, r->a.buffer_size, 4);
+		NP_APPLY(m, CP_13);
 		if (st != NP_STATUS_SUCCESS)
 			return st;
 	}
-	if (r->ex && r->a.group_count != 0)                            /* CP-14 */
-		return np_probe_input_array(m, r->a.affinity_array,
-					 (uint64_t)r->a.group_count * group_affinity_size(m), 4);
+	if (r->ex && r->a.group_count != 0) {
+		st = np_probe_input_array(m, r->a.affinity_array,
+					  (uint64_t)r->a.group_count * group_affinity_size(m), 4);
+		NP_APPLY(m, CP_14);
+		return st;
+	}
 	return NP_STATUS_SUCCESS;
 }
 
@@ -149,14 +157,19 @@ static bool read_element(np_machine *m, const request *r, unsigned i, uint64_t *
 static uint32_t check_processors(np_machine *m, request *r)
 {
 	if (!np_has_group_affinity(m->version))
-		return NP_STATUS_SUCCESS;     /* CP-18: stored as given, read at start */
+		return NP_APPLY(m, CP_18), NP_STATUS_SUCCESS;   /* stored as given, read at start */
 	if (!r->ex) {
+		NP_APPLY(m, CP_1);
+		NP_APPLY(m, CP_16);
+		if (m->arch == NP_WOW64)
+			NP_APPLY(m, CP_17);
 		/* CP-1, CP-16, CP-17: one element for the current group; only an
 		 * all-ones mask in the kernel's width means "every active processor" */
 		uint64_t mask = r->a.affinity == kernel_word_max(m) ? np_active_mask(m) : r->a.affinity;
 		return check_element(m, r, mask, m->current_group, true);
 	}
-	if (r->a.group_count == 0) {      /* CP-15: every active processor */
+	NP_APPLY(m, CP_15);
+	if (r->a.group_count == 0) {      /* every active processor */
 		for (unsigned g = 0; g < m->groups; g++)
 			r->masks[g] = np_active_mask(m);
 		return NP_STATUS_SUCCESS;
@@ -175,12 +188,14 @@ static uint32_t check_processors(np_machine *m, request *r)
 }
 
 /* CP-20, CP-21: a global profile. */
-static uint32_t check_global(const np_machine *m, const request *r)
+static uint32_t check_global(np_machine *m, const request *r)
 {
-	if (r->segmented && r->segment != 0)                            /* CP-20 */
+	NP_APPLY(m, CP_20);
+	if (r->segmented && r->segment != 0)
 		return NP_STATUS_INVALID_PARAMETER;
 	if (m->previous_mode == NP_MODE_KERNEL || m->profile_privilege)
 		return NP_STATUS_SUCCESS;
+	NP_APPLY(m, CP_21);
 	bool user_base = r->a.profile_base <= np_user_probe_address(m) - 1;
 	if (user_base || m->knobs.global_priv == NP_PRIV_ALWAYS)        /* CP-21 */
 		return NP_STATUS_PRIVILEGE_NOT_HELD;
@@ -221,7 +236,7 @@ static np_result make_object(np_machine *m, const request *r, unsigned process)
 		if (!m->profile[i].exists)
 			slot = i;
 	if (!np_allocate(m) || slot == NP_MAX_PROFILES)                 /* CP-23 */
-		return np_status(ob_fail_status(m));
+		return NP_DECIDE(m, CP_23, np_status(ob_fail_status(m)));
 	np_profile *p = &m->profile[slot];
 	*p = (np_profile){
 		.exists = true,
@@ -236,24 +251,25 @@ static np_result make_object(np_machine *m, const request *r, unsigned process)
 		.stored_affinity = r->a.affinity,
 	};
 	memcpy(p->group_mask, r->masks, sizeof p->group_mask);
+	NP_APPLY(m, CP_25);   /* nothing locked, linked or written */
 	uint64_t handle = np_handle_open(m, NP_OBJ_PROFILE, slot, NP_PROFILE_CONTROL);
 	if (handle == 0) {
 		memset(p, 0, sizeof *p);
-		return np_status(ob_fail_status(m));
+		return NP_DECIDE(m, CP_23, np_status(ob_fail_status(m)));
 	}
 	/* CP-24: a 32-bit caller receives a 32-bit handle */
 	bool written = np_mem_write(m, r->a.profile_handle, &handle, caller_is_32bit(m) ? 4u : 8u);
 	if (!written && m->knobs.handle_fault == NP_HANDLE_FAULT_EXCEPTION)
-		return np_status(NP_STATUS_ACCESS_VIOLATION);   /* the handle stays open */
-	return np_status(NP_STATUS_SUCCESS);
+		return NP_DECIDE(m, CP_24, np_status(NP_STATUS_ACCESS_VIOLATION));   /* the handle stays open */
+	return NP_DECIDE(m, CP_24, np_status(NP_STATUS_SUCCESS));
 }
 
 static np_result create(np_machine *m, const np_create_profile_args *args, bool ex)
 {
 	if (m->halted)
-		return np_bugcheck(m->halt_code);
+		return NP_DECIDE(m, IN_7, np_bugcheck(m->halt_code));
 	if (caller_is_32bit(m) && !fits_32bit_caller(args))
-		return np_not_applicable("a 32-bit caller cannot pass a value wider than 32 bits");
+		return NP_DECIDE(m, CP_0, np_not_applicable("a 32-bit caller cannot pass a value wider than 32 bits"));
 	/* One copy, widened in place and set field by field: an initializer
 	 * (a string store) and a second copy after widen() (wide loads of
 	 * narrow stores) cost more than the checks of a failing call (make bench). */
@@ -267,31 +283,33 @@ static np_result create(np_machine *m, const np_create_profile_args *args, bool 
 	np_create_profile_args *a = &r.a;
 	if (!np_has_source_argument(m->version) &&                     /* CP-0 */
 	    (a->source != NP_PROFILE_TIME || a->affinity != 0xFFFFFFFFu))
-		return np_not_applicable("3.10 and 3.50 have no ProfileSource and no Affinity argument (CP-0)");
+		return NP_DECIDE(m, CP_0, np_not_applicable("3.10 and 3.50 have no ProfileSource and no Affinity argument (CP-0)"));
 	if (a->buffer_size == 0 && np_has_sp4_profile_fixes(m->version))  /* CP-2 */
-		return np_status(NP_STATUS_INVALID_PARAMETER_7);
+		return NP_DECIDE(m, CP_2, np_status(NP_STATUS_INVALID_PARAMETER_7));
 	if (np_has_segment_mode(m->arch) && a->bucket_size == 0 && a->profile_base < 0x10000) {
-		if (a->buffer_size >= 4) {                                  /* CP-3, CP-6 */
-			r.segmented = true;
+		NP_APPLY(m, CP_3);
+		if (a->buffer_size >= 4) {
+			NP_APPLY(m, CP_6), r.segmented = true;
 			r.segment = (uint32_t)a->profile_base;
 			a->profile_base = 0;
 			a->bucket_size = segment_bucket(m, (uint32_t)a->profile_size, a->buffer_size / 4u);
 		} else if (!np_has_sp4_profile_fixes(m->version)) {          /* CP-5 */
 			if (m->knobs.pre_sp4_div0 == NP_DIV0_FAULT)
-				return np_fault(NP_STATUS_INTEGER_DIVIDE_BY_ZERO);
+				return NP_DECIDE(m, CP_5, np_fault(NP_STATUS_INTEGER_DIVIDE_BY_ZERO));
 			m->halted = true;
 			m->halt_code = NP_BUGCHECK_KMODE_EXCEPTION_NOT_HANDLED;
-			return np_bugcheck(m->halt_code);
+			return NP_DECIDE(m, IN_7, np_bugcheck(m->halt_code));
 		} else if (m->knobs.seg_smallbuf == NP_SEG_SMALLBUF_PARAM7) { /* CP-4 */
-			return np_status(NP_STATUS_INVALID_PARAMETER_7);
+			return NP_DECIDE(m, CP_4, np_status(NP_STATUS_INVALID_PARAMETER_7));
 		}
 	}
 	if (a->bucket_size < 2 || a->bucket_size > 31)                  /* CP-7 */
-		return np_status(NP_STATUS_INVALID_PARAMETER);
+		return NP_DECIDE(m, CP_7, np_status(NP_STATUS_INVALID_PARAMETER));
+	NP_APPLY_R(m, np_capacity_check_fixed(m) ? NP_RULE(CP_9) : NP_RULE(CP_8));
 	if (buffer_too_small(m, a->profile_size, a->bucket_size, a->buffer_size))
-		return np_status(NP_STATUS_BUFFER_TOO_SMALL);
+		return NP_DECIDE_R(m, np_capacity_check_fixed(m) ? NP_RULE(CP_9) : NP_RULE(CP_8), np_status(NP_STATUS_BUFFER_TOO_SMALL));
 	if (a->profile_size > kernel_word_max(m) - a->profile_base)            /* CP-10 */
-		return np_status(NP_STATUS_BUFFER_OVERFLOW);
+		return NP_DECIDE(m, CP_10, np_status(NP_STATUS_BUFFER_OVERFLOW));
 
 	/* CP-11, CP-12..CP-14, CP-15..CP-18 in the order K-ORDER-PROBE says */
 	uint32_t st = NP_STATUS_SUCCESS;
@@ -299,41 +317,45 @@ static np_result create(np_machine *m, const np_create_profile_args *args, bool 
 	case NP_PROBE_BEFORE_SOURCE:
 		if ((st = probe_arguments(m, &r)) || (st = check_source(m, a->source)) ||
 		    (st = check_processors(m, &r)))
-			return np_status(st);
+			return NP_DECIDE_LAST(m, CP_11, np_status(st));
 		break;
 	case NP_PROBE_AFTER_PROCESSORS:
 		if ((st = check_source(m, a->source)) || (st = check_processors(m, &r)) ||
 		    (st = probe_arguments(m, &r)))
-			return np_status(st);
+			return NP_DECIDE_LAST(m, CP_11, np_status(st));
 		break;
 	case NP_PROBE_AFTER_SOURCE:
 	default:
 		if ((st = check_source(m, a->source)) || (st = probe_arguments(m, &r)) ||
 		    (st = check_processors(m, &r)))
-			return np_status(st);
+			return NP_DECIDE_LAST(m, CP_11, np_status(st));
 		break;
 	}
 
 	unsigned process = 0;
-	st = a->process ? np_handle_reference(m, a->process, NP_OBJ_PROCESS, NP_PROCESS_QUERY_INFORMATION,
-					      &process)
-			: check_global(m, &r);
-	if (st != NP_STATUS_SUCCESS)                                    /* CP-19..CP-21 */
-		return np_status(st);
+	if (a->process) {
+		st = np_handle_reference(m, a->process, NP_OBJ_PROCESS, NP_PROCESS_QUERY_INFORMATION, &process);
+		if (st != NP_STATUS_SUCCESS)
+			return NP_DECIDE(m, CP_19, np_status(st));
+	} else if ((st = check_global(m, &r)) != NP_STATUS_SUCCESS) {   /* CP-20, CP-21 */
+		return NP_DECIDE_LAST(m, CP_20, np_status(st));
+	}
 	if (np_checks_restricted_callers(m->version) && m->previous_mode == NP_MODE_USER &&
 	    restricted_caller(m) && reaches_kernel(m, a->profile_base, a->profile_size))
-		return np_status(NP_STATUS_ACCESS_DENIED);              /* CP-22 */
+		return NP_DECIDE(m, CP_22, np_status(NP_STATUS_ACCESS_DENIED));
 	return make_object(m, &r, process);
 }
 
 np_result np_nt_create_profile(np_machine *m, const np_create_profile_args *a)
 {
+	np_trail_clear(m);
 	return create(m, a, false);
 }
 
 np_result np_nt_create_profile_ex(np_machine *m, const np_create_profile_args *a)
 {
-	if (!np_has_group_affinity(m->version))                         /* CP-0 */
-		return np_not_exported();
+	np_trail_clear(m);
+	if (!np_has_group_affinity(m->version))
+		return NP_DECIDE(m, CP_0, np_not_exported());
 	return create(m, a, true);
 }

@@ -17,7 +17,7 @@ static void increment(np_machine *m, uint64_t addr)
 		return;
 	uint32_t v;
 	np_region_copy_out(r, addr - r->base, &v, sizeof v);
-	v++;                                         /* IN-6: wraps to 0 */
+	v++;                                         /* wraps to 0 (IN-6) */
 	np_region_copy_in(r, addr - r->base, &v, sizeof v);
 }
 
@@ -31,7 +31,7 @@ static void count(np_machine *m, const np_profile *p, uint64_t offset)
 	}
 	uint32_t v;
 	memcpy(&v, p->mapped + offset, sizeof v);    /* the buffer need not be aligned */
-	v++;                                         /* IN-6: wraps to 0 */
+	v++;                                         /* wraps to 0 (IN-6) */
 	memcpy(p->mapped + offset, &v, sizeof v);
 }
 
@@ -91,15 +91,16 @@ static bool in_region(const np_machine *m, const np_profile *p, uint64_t pc)
 
 np_result np_profile_interrupt(np_machine *m, const np_interrupt *irq, unsigned *counted)
 {
+	np_trail_clear(m);
 	*counted = 0;
 	if (m->halted)
-		return np_bugcheck(m->halt_code);
+		return NP_DECIDE(m, IN_7, np_bugcheck(m->halt_code));
 	if (irq->group >= m->groups || irq->cpu >= m->cpus)
-		return np_not_applicable("no such active processor");
+		return NP_DECIDE(m, IN_2, np_not_applicable("no such active processor"));
 	if (!np_has_source_argument(m->version) && irq->source != NP_PROFILE_TIME)
-		return np_not_applicable("3.10 and 3.50 know only ProfileTime interrupts (IN-2)");
+		return NP_DECIDE(m, IN_2, np_not_applicable("3.10 and 3.50 know only ProfileTime interrupts (IN-2)"));
 	hit worst = HIT_NONE;
-	/* IN-1: the interrupted process's list, then the global list */
+	NP_APPLY(m, IN_1);   /* the interrupted process's list, then the global list */
 	unsigned lists[2] = { irq->process, 0 };
 	for (unsigned l = 0; l < 2; l++) {
 		for (uint64_t left = m->started_profiles; left; left &= left - 1) {
@@ -107,14 +108,17 @@ np_result np_profile_interrupt(np_machine *m, const np_interrupt *irq, unsigned 
 			if (!p->started || p->process != lists[l])   /* the flag is the truth */
 				continue;
 			if (p->segment != 0)                              /* IN-8: before any test */
-				return np_not_applicable("K-SEGMENT-MATCH: segment-mode profiles are not modelled (IN-8)");
+				return NP_DECIDE(m, IN_8, np_not_applicable("K-SEGMENT-MATCH: segment-mode profiles are not modelled (IN-8)"));
+			NP_APPLY_R(m, np_region_end_inclusive(m) ? NP_RULE(IN_4) : NP_RULE(IN_3));
 			if (!qualifies(m, p, irq) || !in_region(m, p, irq->pc))
 				continue;
 			uint64_t offset = ((irq->pc - p->base) >> p->bucket_size) * 4u;   /* IN-5 */
 			uint64_t addr = p->buffer + offset;
 			hit h = HIT_NONE;
-			if (offset + 4 <= p->buffer_size)
+			if (offset + 4 <= p->buffer_size) {
+				NP_APPLY(m, IN_6);
 				count(m, p, offset);
+			}
 			else
 				h = overrun(m, p, addr);                  /* IN-7 */
 			if (h != HIT_SKIPPED)
@@ -124,13 +128,13 @@ np_result np_profile_interrupt(np_machine *m, const np_interrupt *irq, unsigned 
 			if (h == HIT_BUGCHECK) {
 				m->halted = true;
 				m->halt_code = NP_BUGCHECK_IRQL_NOT_LESS_OR_EQUAL;
-				return np_bugcheck(m->halt_code);
+				return NP_DECIDE(m, IN_7, np_bugcheck(m->halt_code));
 			}
 		}
 	}
 	if (worst == HIT_CORRUPTION)
-		return (np_result){ NP_RESULT_CORRUPTION, 0, NULL };
-	return (np_result){ NP_RESULT_NONE, 0, NULL };
+		return NP_DECIDE(m, IN_7, ((np_result){ NP_RESULT_CORRUPTION, 0, NULL }));
+	return NP_DECIDE(m, IN_5, ((np_result){ NP_RESULT_NONE, 0, NULL }));
 }
 
 /* The one started profile a run of interrupts can count into, or NULL when
@@ -203,10 +207,10 @@ np_result np_profile_interrupts(np_machine *m, const np_interrupt *irq, const ui
 		if (h == HIT_BUGCHECK) {
 			m->halted = true;
 			m->halt_code = NP_BUGCHECK_IRQL_NOT_LESS_OR_EQUAL;
-			return np_bugcheck(m->halt_code);
+			return NP_DECIDE(m, IN_7, np_bugcheck(m->halt_code));
 		}
 	}
 	if (worst == HIT_CORRUPTION)
-		return (np_result){ NP_RESULT_CORRUPTION, 0, NULL };
-	return (np_result){ NP_RESULT_NONE, 0, NULL };
+		return NP_DECIDE(m, IN_7, ((np_result){ NP_RESULT_CORRUPTION, 0, NULL }));
+	return NP_DECIDE(m, IN_5, ((np_result){ NP_RESULT_NONE, 0, NULL }));
 }

@@ -21,7 +21,7 @@ bool np_sysinfo_read(const np_sysinfo *rq, uint32_t offset, void *out, size_t n)
 bool np_sysinfo_write(const np_sysinfo *rq, uint32_t offset, const void *in, size_t n);
 /* Writes *ReturnLength when the caller gave one (true when there is none). */
 bool np_sysinfo_set_return_length(const np_sysinfo *rq, uint32_t n);
-np_result np_sysinfo_fault(const np_machine *m);
+np_result np_sysinfo_fault(np_machine *m);
 
 /* Class handlers. */
 np_result np_processor_profile_control_area(const np_sysinfo *rq);  /* 0x81: SY-6..SY-15 */

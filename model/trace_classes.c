@@ -70,13 +70,16 @@ static bool query_handles(np_ver v, uint32_t info_class)
 	return false;
 }
 
-const np_result *np_trace_class_gate(const np_machine *m, uint32_t info_class, bool is_set,
+const np_result *np_trace_class_gate(np_machine *m, uint32_t info_class, bool is_set,
 				     np_result *out)
 {
 	bool ok = is_set ? set_handles(m->version, info_class) : query_handles(m->version, info_class);
 	if (ok)
 		return NULL;
-	*out = np_win32(NP_ERROR_NOT_SUPPORTED);                    /* TR-11, TR-12 */
+	bool profile_class = info_class == NP_TRACE_SAMPLED_PROFILE_INTERVAL_INFO ||
+			     info_class == NP_TRACE_PROFILE_SOURCE_LIST_INFO;
+	*out = NP_DECIDE_R(m, profile_class ? NP_RULE(TR_1) : is_set ? NP_RULE(TR_11) : NP_RULE(TR_12),
+			   np_win32(NP_ERROR_NOT_SUPPORTED));
 	return out;
 }
 
@@ -84,31 +87,31 @@ const np_result *np_trace_class_gate(const np_machine *m, uint32_t info_class, b
 
 /* TR-13: an array of at most max CLASSIC_EVENT_ID structures; an empty one
  * must come with a NULL address. */
-static np_result event_id_array(uint64_t buffer, uint32_t length, uint32_t max)
+static np_result event_id_array(np_machine *m, uint64_t buffer, uint32_t length, uint32_t max)
 {
 	if (length % CLASSIC_EVENT_ID_SIZE != 0 || length / CLASSIC_EVENT_ID_SIZE > max)
-		return np_win32(NP_ERROR_INCORRECT_SIZE);
+		return NP_DECIDE(m, TR_13, np_win32(NP_ERROR_INCORRECT_SIZE));
 	if (length == 0 && buffer != 0)
-		return np_win32(NP_ERROR_INVALID_PARAMETER);
-	return np_not_applicable(past_refusals);                    /* TR-18 */
+		return NP_DECIDE(m, TR_13, np_win32(NP_ERROR_INVALID_PARAMETER));
+	return NP_DECIDE(m, TR_18, np_not_applicable(past_refusals));
 }
 
 /* TR-14: at most eight 32-bit group masks. */
-static np_result group_masks(uint32_t length)
+static np_result group_masks(np_machine *m, uint32_t length)
 {
 	if (length % 4u != 0 || length / 4u > GROUP_MASKS_MAX)
-		return np_win32(NP_ERROR_INVALID_PARAMETER);
-	return np_not_applicable(past_refusals);                    /* TR-18 */
+		return NP_DECIDE(m, TR_14, np_win32(NP_ERROR_INVALID_PARAMETER));
+	return NP_DECIDE(m, TR_18, np_not_applicable(past_refusals));
 }
 
 /* TR-15: one to four 32-bit profile sources; the size test comes first. */
-static np_result profile_source_array(uint64_t buffer, uint32_t length)
+static np_result profile_source_array(np_machine *m, uint64_t buffer, uint32_t length)
 {
 	if (length % 4u != 0 || length / 4u > PROFILE_SOURCES_MAX)
-		return np_win32(NP_ERROR_INCORRECT_SIZE);
+		return NP_DECIDE(m, TR_15, np_win32(NP_ERROR_INCORRECT_SIZE));
 	if (length == 0 || buffer == 0)
-		return np_win32(NP_ERROR_INVALID_PARAMETER);
-	return np_not_applicable(past_refusals);                    /* TR-18 */
+		return NP_DECIDE(m, TR_15, np_win32(NP_ERROR_INVALID_PARAMETER));
+	return NP_DECIDE(m, TR_18, np_not_applicable(past_refusals));
 }
 
 np_result np_trace_set_other(np_machine *m, uint32_t info_class, uint64_t buffer, uint32_t length)
@@ -116,16 +119,16 @@ np_result np_trace_set_other(np_machine *m, uint32_t info_class, uint64_t buffer
 	(void)m;
 	switch (info_class) {
 	case NP_TRACE_STACK_TRACING_INFO:
-		return event_id_array(buffer, length, STACK_TRACING_EVENTS_MAX);
+		return event_id_array(m, buffer, length, STACK_TRACING_EVENTS_MAX);
 	case NP_TRACE_PMC_EVENT_LIST_INFO:
-		return event_id_array(buffer, length, PMC_EVENTS_MAX);
+		return event_id_array(m, buffer, length, PMC_EVENTS_MAX);
 	case NP_TRACE_SYSTEM_TRACE_ENABLE_FLAGS_INFO:
-		return group_masks(length);
+		return group_masks(m, length);
 	case NP_TRACE_PROFILE_SOURCE_CONFIG_INFO:
 	case NP_TRACE_PMC_COUNTER_LIST_INFO:
-		return profile_source_array(buffer, length);
+		return profile_source_array(m, buffer, length);
 	default:
-		return np_not_applicable(trace_control);            /* TR-18: 0x0A */
+		return NP_DECIDE(m, TR_18, np_not_applicable(trace_control));            /* TR-18: 0x0A */
 	}
 }
 
@@ -145,10 +148,10 @@ static np_result enable_flags(np_machine *m, uint32_t length, uint64_t return_le
 {
 	bool fits = length >= PERFINFO_GROUPMASK_SIZE;
 	if (!set_return_length(m, return_length, PERFINFO_GROUPMASK_SIZE, fits))
-		return np_not_applicable(caller_fault);
+		return NP_DECIDE(m, TR_16, np_not_applicable(caller_fault));
 	if (!fits)
-		return np_win32(NP_ERROR_BAD_LENGTH);
-	return np_not_applicable(past_refusals);                    /* TR-18 */
+		return NP_DECIDE(m, TR_16, np_win32(NP_ERROR_BAD_LENGTH));
+	return NP_DECIDE(m, TR_18, np_not_applicable(past_refusals));
 }
 
 /* TR-17: class 0x0B is answered by the wrapper itself. */
@@ -156,16 +159,16 @@ static np_result version_info(np_machine *m, uint64_t session, uint64_t buffer, 
 			      uint64_t return_length)
 {
 	if (session != 0)
-		return np_win32(NP_ERROR_INVALID_PARAMETER);
+		return NP_DECIDE(m, TR_17, np_win32(NP_ERROR_INVALID_PARAMETER));
 	bool fits = length == TRACE_VERSION_INFO_SIZE;
 	if (!set_return_length(m, return_length, TRACE_VERSION_INFO_SIZE, fits))
-		return np_not_applicable(caller_fault);
+		return NP_DECIDE(m, TR_17, np_not_applicable(caller_fault));
 	if (!fits)
-		return np_win32(NP_ERROR_BAD_LENGTH);
+		return NP_DECIDE(m, TR_17, np_win32(NP_ERROR_BAD_LENGTH));
 	uint32_t version = TRACE_PROCESSING_VERSION;   /* Reserved, at 4, is left alone */
 	if (!np_mem_write(m, buffer, &version, sizeof version))
-		return np_not_applicable(caller_fault);
-	return np_win32(NP_ERROR_SUCCESS);
+		return NP_DECIDE(m, TR_17, np_not_applicable(caller_fault));
+	return NP_DECIDE(m, TR_17, np_win32(NP_ERROR_SUCCESS));
 }
 
 np_result np_trace_query_other(np_machine *m, uint64_t session, uint32_t info_class, uint64_t buffer,
@@ -177,6 +180,6 @@ np_result np_trace_query_other(np_machine *m, uint64_t session, uint32_t info_cl
 	case NP_TRACE_VERSION_INFO:
 		return version_info(m, session, buffer, length, return_length);
 	default:
-		return np_not_applicable(trace_control);            /* TR-18: 0x0E */
+		return NP_DECIDE(m, TR_18, np_not_applicable(trace_control));            /* TR-18: 0x0E */
 	}
 }

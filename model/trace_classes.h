@@ -9,7 +9,7 @@
 
 /* TR-11, TR-12: NULL when the wrapper handles the class in this version,
  * else out, which then holds ERROR_NOT_SUPPORTED. */
-const np_result *np_trace_class_gate(const np_machine *m, uint32_t info_class, bool is_set,
+const np_result *np_trace_class_gate(np_machine *m, uint32_t info_class, bool is_set,
 				     np_result *out);
 
 /* TraceSetInformation with a handled class other than 5 (TR-13 to TR-15, TR-18). */

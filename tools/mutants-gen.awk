@@ -14,7 +14,7 @@
 #   cmp    flip a comparison: < <=, > >=, == != (operators written with a
 #          space on each side, outside comments, strings and #lines)
 #   ver    a version threshold moved to the previous or next key of the
-#          ordered table (version_predicates.h, the knobs' version defaults
+#          ordered table (predicates.h, the knobs' version defaults
 #          in knobs.h, and every NP_Vx of a .c file but versions.c)
 #   bound  a literal, or an upper-case constant on the right of < <= > >=,
 #          off by one: (X + 1), (X - 1)
@@ -71,7 +71,7 @@ END {
 	for (i = 1; vlist[i] != ""; i++) { vindex[vlist[i]] = i; nvers = i }
 	# the predicates, and the default versions of the knobs (K-FIX-1703,
 	# K-INCLUSIVE-END), which np_machine_init takes from knobs.h
-	is_rules = FILENAME ~ /(version_predicates|knobs)\.h$/
+	is_rules = FILENAME ~ /(predicates|knobs)\.h$/
 	# every version named in a .c file is a threshold (the export table, the
 	# sub-class table of class 0x1F, the processor limit), except in
 	# versions.c, where NP_Vx indexes the table of names and builds rather
@@ -119,7 +119,7 @@ END {
 			}
 			p += length(op)
 		}
-		# ver: thresholds in version_predicates.h and the model's tables
+		# ver: thresholds in predicates.h and the model's tables
 		if (is_rules || is_table) {
 			rest = c; base = 0
 			while (match(rest, /NP_V[0-9A-Za-z_]+/)) {

@@ -5,7 +5,7 @@
 # Each mutant of tools/mutants-gen.awk is applied, one at a time, to a COPY of
 # model/ under OUT (model/ itself is only ever read, so an interrupt cannot
 # leave it mutated). Only the mutated object is recompiled (for a header of
-# $headers, version_predicates.h or knobs.h, the model objects that include
+# $headers, predicates.h or knobs.h, the model objects that include
 # it) and linked with the harness and test objects
 # of the plain tree BUILD, which were compiled against the real model headers:
 # the tests' own use of those headers keeps the true thresholds and defaults. Then:
@@ -48,7 +48,7 @@ gen=$root/tools/mutants-gen.awk
 equiv_file=${MUTANTS_EQUIVALENT:-$root/conformance/data/mutants-equivalent.txt}
 untestable_file=${MUTANTS_UNTESTABLE:-$root/conformance/data/mutants-untestable.txt}
 # The headers mutated in place of the objects that include them.
-headers="include/ntprof/version_predicates.h include/ntprof/knobs.h"
+headers="include/ntprof/predicates.h include/ntprof/knobs.h"
 report=$root/build/reports/mutants.txt
 # The CMocka programs that test the model (conformance/model/; the others test the
 # harness): every one of them, so a new model test counts from its first run.

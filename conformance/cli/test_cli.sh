@@ -403,6 +403,32 @@ else
 	pass "run: a mismatching vector exits 1 and reports it"
 fi
 
+# A mismatch names its cause: the vector's hex is printed as the record
+# prints numbers (decimal), the model's deciding rule and the unknown the
+# expectation rests on follow; the twin without the flag names no unknown.
+cat >"$tmp/cause.vec" <<'EOF'
+vector cli/cause
+  title   a set interval read back
+  rules   QI-5 HL-4
+  given   privilege=on
+  flags   unknown:K-HAL-CLAMP
+  source  test_cli.sh
+  call    NtSetIntervalProfile Interval=78125
+  expect  STATUS_SUCCESS
+  call    NtQueryIntervalProfile
+  expect  STATUS_SUCCESS Interval=0x9897
+EOF
+nt run --target 6.2/x64 "$tmp/cause.vec"
+sed '/^  flags/d' "$tmp/cause.vec" >"$tmp/cause-noflag.vec"
+"$NTPROF_BIN" run --target 6.2/x64 "$tmp/cause-noflag.vec" >"$tmp/out2" 2>&1
+if [ "$rc" -ne 1 ] || ! grep -q -F "expected STATUS_SUCCESS (0x00000000) Interval=39063, got STATUS_SUCCESS (0x00000000) Interval=78125 <model: decided by QI-3> <rests on unknown:K-HAL-CLAMP>" "$tmp/out"; then
+	fail "run: a mismatch names the model's rule and the unknown it rests on, in one spelling" "$(cat "$tmp/out")"
+elif grep -q 'rests on' "$tmp/out2" || ! grep -q -F 'Interval=78125 <model: decided by QI-3>' "$tmp/out2"; then
+	fail "run: without the flag, a mismatch names no unknown" "$(cat "$tmp/out2")"
+else
+	pass "run: a mismatch names the model's rule and the unknown it rests on, in one spelling"
+fi
+
 nt run --format tap --target 6.2/x64 "$tmp/mismatch.vec"
 if [ "$rc" -ne 1 ] || [ "$(sed -n 2p "$tmp/out")" != '1..1' ] ||
 	[ "$(sed -n 3p "$tmp/out")" != 'not ok 1 - cli/mismatch on 6.2/x64 # status-mismatch' ]; then
@@ -466,7 +492,7 @@ EOF
 nt run --known "$tmp/good.known" --target 6.2/x64 "$tmp/mismatch.vec" "$tmp/query.vec"
 if [ "$rc" -ne 1 ]; then
 	fail "run --known: an unlisted failure" "want exit status 1"
-elif ! grep -q -F "output-mismatch   cli/query on 6.2/x64 [QI-5] $tmp/query.vec:5 step 1 NtQueryIntervalProfile: expected STATUS_SUCCESS (0x00000000) Interval=1221, got STATUS_SUCCESS (0x00000000) Interval=39063 {unlisted: not in $tmp/good.known}" "$tmp/out" ||
+elif ! grep -q -F "output-mismatch   cli/query on 6.2/x64 [QI-5] $tmp/query.vec:5 step 1 NtQueryIntervalProfile: expected STATUS_SUCCESS (0x00000000) Interval=1221, got STATUS_SUCCESS (0x00000000) Interval=39063 <model: decided by QI-3> {unlisted: not in $tmp/good.known}" "$tmp/out" ||
 	! grep -q -F ' 1 rows known, 1 unlisted, 0 stale, 0 not run' "$tmp/out"; then
 	fail "run --known: an unlisted failure" "want the failure marked unlisted and counted"
 else

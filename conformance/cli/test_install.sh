@@ -85,8 +85,8 @@ case $line in
 *) check "WERROR=0 and CFLAGS on the command line" "got: $line" ;;
 esac
 
-# The headers: the model's and impl.h, each opening extern "C" (knobs.h is
-# an X-macro list included inside machine.h's, with no declaration of its own).
+# The headers: the model's and impl.h, each opening extern "C" (knobs.h,
+# rules.h and predicates.h are X-macro lists included inside other headers, with no declaration of their own).
 inc=$dest/usr/include/ntprof
 missing=
 for h in "$root"/model/include/ntprof/*.h "$root"/harness/include/ntprof/impl.h \
@@ -94,7 +94,8 @@ for h in "$root"/model/include/ntprof/*.h "$root"/harness/include/ntprof/impl.h 
 	b=$(basename "$h")
 	if ! cmp -s "$h" "$inc/$b"; then
 		missing="$missing $b(not installed)"
-	elif [ "$b" != knobs.h ] && ! grep -q '^extern "C" {$' "$inc/$b"; then
+	elif case $b in knobs.h|rules.h|predicates.h) false ;; *) true ;; esac &&
+	     ! grep -q '^extern "C" {$' "$inc/$b"; then
 		missing="$missing $b(no extern \"C\")"
 	fi
 done
@@ -130,6 +131,7 @@ cat >"$tmp/use.cpp" <<'EOF'
 #include <ntprof/machine.h>
 #include <ntprof/names.h>
 #include <ntprof/number.h>
+#include <ntprof/rule.h>
 #include <ntprof/status.h>
 #include <ntprof/syscalls.h>
 #include <ntprof/version.h>

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The result files against their schema (schema/run-result-v2.schema.json),
+# The result files against their schema (schema/run-result-v3.schema.json),
 # checked by conformance/schema/json_schema_check (harness/report/json_schema.c):
 #   - real outputs pass: a model run on every fixture and target, a run of
 #     dl_faulty.so (mismatches, the model beside them), a run with a
@@ -20,7 +20,7 @@ set -u
 root=$NTPROF_SOURCE_ROOT
 build=$(dirname "$NTPROF_BIN")
 check=$build/conformance/schema/json_schema_check
-schema=$root/schema/run-result-v2.schema.json
+schema=$root/schema/run-result-v3.schema.json
 live=$root/conformance/data/live-wine-8.0-win10.json
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-schema.XXXXXX") || exit 1
@@ -96,10 +96,10 @@ if grep -q '"class":"known"' "$tmp/known.json" && grep -q '"stale":1' "$tmp/know
 else
 	not_ok "a run with a known-divergence list passes the schema" "no known row or stale entry in it"
 fi
-if grep -q '^{"tool":"ntprof","format":2,"command":"live",' "$live"; then
+if grep -q '^{"tool":"ntprof","format":3,"command":"live",' "$live"; then
 	valid "the live file of ntprof.exe under Wine" "$live"
 else
-	not_ok "the live file of ntprof.exe under Wine passes the schema" "$live is no live file of format 2"
+	not_ok "the live file of ntprof.exe under Wine passes the schema" "$live is no live file of format 3"
 fi
 
 # The twins: one keyword each, the path named.
@@ -118,7 +118,7 @@ twin "a class the summary does not know" "$tmp/model.json" '1s/"skipped":/"passe
 	'$.summary.passed: enum: "passed" is none of the values allowed'
 twin "a timestamp that is no ISO 8601" "$tmp/model.json" '1s/"timestamp":"\([0-9]*\)-/"timestamp":"\1\//' \
 	'$.environment.timestamp: pattern:'
-twin "the format of another version" "$tmp/model.json" '1s/"format":2/"format":1/' \
+twin "the format of another version" "$tmp/model.json" '1s/"format":3/"format":1/' \
 	'$.format: enum: 1 is none of the values allowed'
 twin "an environment value that is no string" "$live" '1s/"build":"\([0-9]*\)"/"build":\1/' \
 	'$.environment.build: type: want string, not a number'

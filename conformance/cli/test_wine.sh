@@ -24,7 +24,7 @@
 #     vector is refused. The reports are kept:
 #     build/reports/wine-win7.txt, .json, wine-win10.txt, .json;
 #   - those reports say `live` and the system; the JSON ones pass
-#     schema/run-result-v2.schema.json and read beside the model in compare;
+#     schema/run-result-v3.schema.json and read beside the model in compare;
 #     live --help tells how to run it on a real machine.
 #
 # Environment: NTPROF_BIN (the Linux ntprof of this tree), NTPROF_SOURCE_ROOT.
@@ -310,9 +310,9 @@ done
 # schema and reads beside the model; the twin, run's own report, says run.
 check=$(dirname "$NTPROF_BIN")/conformance/schema/json_schema_check
 first=$(head -n 1 "$reports/wine-win10.txt")
-if "$check" "$root/schema/run-result-v2.schema.json" "$reports/wine-win7.json" "$reports/wine-win10.json" \
+if "$check" "$root/schema/run-result-v3.schema.json" "$reports/wine-win7.json" "$reports/wine-win10.json" \
 	>"$tmp/schema.out" 2>"$tmp/schema.err" &&
-	grep -q '^{"tool":"ntprof","format":2,"command":"live","backend":"live","system":"[0-9.]* SP[0-9]* (version [^,]*, build [0-9]*, x64, Wine [0-9.]*)",' \
+	grep -q '^{"tool":"ntprof","format":3,"command":"live","backend":"live","system":"[0-9.]* SP[0-9]* (version [^,]*, build [0-9]*, x64, Wine [0-9.]*)",' \
 		"$reports/wine-win10.json" &&
 	case $first in "ntprof live on "*", x64, Wine "*"): "*" vectors, "*" results"|"ntprof live on "*", x64, Wine "*"): "*" vectors, "*" results; lines grouped "*) true ;; *) false ;; esac; then
 	ok "live reports say live and the system (text: $first); both JSON files pass the schema"

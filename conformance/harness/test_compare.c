@@ -438,7 +438,7 @@ static void test_compare_refused_files(void **state)
 	static const struct { const char *text; const char *want; } bad[] = {
 		{ "[]", "x.json:1: expected a result file of `ntprof run --format json`" },
 		{ "{\"tool\":\"other\",\"format\":1,\"results\":[]}", "x.json:1: expected a result file" },
-		{ "{\"tool\":\"ntprof\",\n\"format\":3,\"results\":[]}", "x.json:2: \"format\" 3 is not supported (this ntprof reads formats 1 and 2)" },
+		{ "{\"tool\":\"ntprof\",\n\"format\":4,\"results\":[]}", "x.json:2: \"format\" 4 is not supported (this ntprof reads formats 1 to 3)" },
 		{ "{\"tool\":\"ntprof\",\"results\":[]}", "x.json:1: \"format\" missing or not a number is not supported" },
 		{ "{\"tool\":\"ntprof\",\"format\":1}", "x.json:1: expected \"results\": an array" },
 		{ "{\"tool\":\"ntprof\",\"format\":1,\"environment\":[],\"results\":[]}", "x.json:1: \"environment\" must be an object" },

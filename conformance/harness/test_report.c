@@ -161,13 +161,13 @@ static void test_report_text_exact(void **state)
 	snprintf(want, sizeof want,
 		 "ntprof run: backend model, 6 vectors, 2 targets, 10 results" GROUPED "\n"
 		 "status-mismatch   report/status on 6.2/x64 [SI-1,MC-1] %s:11 step 1 NtSetIntervalProfile: "
-		 "expected STATUS_SUCCESS (0x00000000), got STATUS_PRIVILEGE_NOT_HELD (0xC0000061)\n"
+		 "expected STATUS_SUCCESS (0x00000000), got STATUS_PRIVILEGE_NOT_HELD (0xC0000061) <model: decided by SI-1>\n"
 		 "output-mismatch   report/output on 6.2/x64 [QI-5] %s:18 step 1 NtQueryIntervalProfile: "
-		 "expected STATUS_SUCCESS (0x00000000) Interval=1221, got STATUS_SUCCESS (0x00000000) Interval=39063\n"
+		 "expected STATUS_SUCCESS (0x00000000) Interval=1221, got STATUS_SUCCESS (0x00000000) Interval=39063 <model: decided by QI-3>\n"
 		 "match-alternative report/alternative on 6.2/x64 [SI-1] %s:32 step 1 NtSetIntervalProfile: "
 		 "expected STATUS_SUCCESS (0x00000000), got STATUS_PRIVILEGE_NOT_HELD (0xC0000061) (inferred)\n"
 		 "output-mismatch   report/esc&<>\"\\x on 5.1/x86 [QI-5] %s:40 step 1 NtQueryIntervalProfile: "
-		 "expected STATUS_SUCCESS (0x00000000) Interval=a&b<c>\"d\\e, got STATUS_SUCCESS (0x00000000) Interval=39063\n"
+		 "expected STATUS_SUCCESS (0x00000000) Interval=a&b<c>\"d\\e, got STATUS_SUCCESS (0x00000000) Interval=39063 <model: decided by QI-3>\n"
 		 "summary: " SUMMARY "\n",
 		 p, p, p, p);
 	assert_string_equal(f->out, want);
@@ -224,18 +224,18 @@ static void test_report_tap_exact(void **state)
 		 "ok 2 - report/match on 5.1/x86\n"
 		 "not ok 3 - report/status on 6.2/x64 # status-mismatch\n"
 		 "  # status-mismatch   report/status on 6.2/x64 [SI-1,MC-1] %s:11 step 1 NtSetIntervalProfile: "
-		 "expected STATUS_SUCCESS (0x00000000), got STATUS_PRIVILEGE_NOT_HELD (0xC0000061)\n"
+		 "expected STATUS_SUCCESS (0x00000000), got STATUS_PRIVILEGE_NOT_HELD (0xC0000061) <model: decided by SI-1>\n"
 		 "ok 4 - report/status on 5.1/x86\n"
 		 "not ok 5 - report/output on 6.2/x64 # output-mismatch\n"
 		 "  # output-mismatch   report/output on 6.2/x64 [QI-5] %s:18 step 1 NtQueryIntervalProfile: "
-		 "expected STATUS_SUCCESS (0x00000000) Interval=1221, got STATUS_SUCCESS (0x00000000) Interval=39063\n"
+		 "expected STATUS_SUCCESS (0x00000000) Interval=1221, got STATUS_SUCCESS (0x00000000) Interval=39063 <model: decided by QI-3>\n"
 		 "ok 6 - report/na on 6.2/x64\n"
 		 "ok 7 - report/na on 5.1/x86 # SKIP not-applicable: " NA_REASON "\n"
 		 "ok 8 - report/alternative on 6.2/x64 # match-alternative\n"
 		 "ok 9 - report/alternative on 5.1/x86\n"
 		 "not ok 10 - report/esc&<>\"\\x on 5.1/x86 # output-mismatch\n"
 		 "  # output-mismatch   report/esc&<>\"\\x on 5.1/x86 [QI-5] %s:40 step 1 NtQueryIntervalProfile: "
-		 "expected STATUS_SUCCESS (0x00000000) Interval=a&b<c>\"d\\e, got STATUS_SUCCESS (0x00000000) Interval=39063\n"
+		 "expected STATUS_SUCCESS (0x00000000) Interval=a&b<c>\"d\\e, got STATUS_SUCCESS (0x00000000) Interval=39063 <model: decided by QI-3>\n"
 		 "# " SUMMARY "\n",
 		 p, p, p);
 	assert_string_equal(f->out, want);
@@ -634,14 +634,14 @@ static void test_report_json_result_fields(void **state)
 		 "\"out\":{},\"text\":\"STATUS_SUCCESS (0x00000000)\"},"
 		 "\"got\":{\"kind\":\"status\",\"name\":\"STATUS_PRIVILEGE_NOT_HELD\",\"code\":3221225569,"
 		 "\"hex\":\"0xC0000061\",\"out\":{},\"text\":\"STATUS_PRIVILEGE_NOT_HELD (0xC0000061)\"},"
-		 "\"model\":null,\"fixture\":null,\"note\":null,\"listed\":null}", f->path);
+		 "\"model\":null,\"fixture\":null,\"rule\":\"SI-1\",\"note\":null,\"listed\":null}", f->path);
 	assert_contains(f->out, want);
 	snprintf(want, sizeof want,
 		 "{\"vector\":\"report/na\",\"version\":\"5.1\",\"arch\":\"x86\",\"class\":\"not-applicable\","
 		 "\"observed\":\"not-applicable\","
 		 "\"rules\":[\"KS-3\"],\"file\":\"%s\",\"line\":20,\"step\":null,\"function\":null,"
 		 "\"expected\":null,\"got\":null,"
-		 "\"model\":null,\"fixture\":null,\"note\":\"" NA_REASON "\",\"listed\":null}", f->path);
+		 "\"model\":null,\"fixture\":null,\"rule\":null,\"note\":\"" NA_REASON "\",\"listed\":null}", f->path);
 	assert_contains(f->out, want);
 }
 
@@ -726,7 +726,7 @@ static void test_report_known_every_format(void **state)
 	report(f, NP_FORMAT_TEXT, false);
 	assert_int_equal(count_of(f->out, "\nknown             "), 2);
 	assert_contains(f->out, " {status-mismatch, listed at k&.known:1}\n");
-	assert_contains(f->out, "got STATUS_SUCCESS (0x00000000) Interval=39063 {unlisted: not in k&.known}\n");
+	assert_contains(f->out, "got STATUS_SUCCESS (0x00000000) Interval=39063 <model: decided by QI-3> {unlisted: not in k&.known}\n");
 	assert_contains(f->out, "\nstale             k&.known:3: report/match output-mismatch step 1: STATUS_SUCCESS "
 			"(0x00000000): listed divergence no longer happens (now match on 6.2/x64)\n");
 	assert_contains(f->out, "\nknown divergences k&.known: 3 entries, 2 rows known, 1 unlisted, 1 stale, 0 not run\n"

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The JSON report, format 2 (harness/report/report_json.c): each outcome
+/* The JSON report, format 3 (harness/report/report_json.c): each outcome
  * text a row keeps is taken apart into kind, name, code and out-values;
  * the timestamp follows SOURCE_DATE_EPOCH; a live run says so in every
  * format; and every document written here passes the schema
- * (schema/run-result-v2.schema.json). The values are read back with the
+ * (schema/run-result-v3.schema.json). The values are read back with the
  * harness's JSON reader, member by member. */
 #include "np_test.h"
 
@@ -17,7 +17,7 @@
 #include "schema/json_schema.h"
 #include "report/report_json.h"
 
-#define SCHEMA NTPROF_SOURCE_ROOT "/schema/run-result-v2.schema.json"
+#define SCHEMA NTPROF_SOURCE_ROOT "/schema/run-result-v3.schema.json"
 
 static np_step steps[2] = { { .function = "NtSetIntervalProfile", .line = 5 }, { .function = "ReadEvents", .line = 6 } };
 static np_vector vector = { .id = "t/outcomes", .rule = { "SI-1", "MC-1" }, .nrule = 2, .step = steps, .nstep = 2,

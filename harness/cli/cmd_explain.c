@@ -44,9 +44,9 @@ static const char *const explain_usage[] = {
 };
 
 /* The rule as written, else in any case: si-1 is SI-1. */
-static const np_rule *find_rule(const np_index *ix, const char *id)
+static const np_spec_rule *find_rule(const np_index *ix, const char *id)
 {
-	const np_rule *r = np_index_rule(ix, id);
+	const np_spec_rule *r = np_index_rule(ix, id);
 	for (unsigned i = 0; !r && i < ix->nrule; i++)
 		if (strcasecmp(ix->rule[i].id, id) == 0)
 			r = &ix->rule[i];
@@ -69,7 +69,7 @@ static int explain_main(int argc, char **argv)
 		printf("rules: %u, problems: %u\n", ix.nrule, problems);
 		status = problems ? EXIT_DIFFERENCE : 0;
 	} else {
-		const np_rule *found = find_rule(&ix, s.rule);
+		const np_spec_rule *found = find_rule(&ix, s.rule);
 		if (!found) {
 			np_nearest n;
 			np_nearest_start(&n, s.rule);

@@ -41,6 +41,18 @@ static const np_function *step_function(const explorer *x, unsigned s)
 	return np_function_find(x->v.step[s].function);
 }
 
+void np_xrules_add(np_xrules *set, const np_record *r)
+{
+	for (unsigned i = 0; i < r->napplied; i++)
+		set->bit[r->applied[i].rule / 8] |= (unsigned char)(1u << (r->applied[i].rule % 8));
+	set->bit[r->rule / 8] |= (unsigned char)(1u << (r->rule % 8));
+}
+
+bool np_xrules_has(const np_xrules *set, np_rule r)
+{
+	return r != NP_RULE_NONE && (set->bit[r / 8] >> (r % 8)) & 1u;
+}
+
 /* Notes that combination n changes outcome at step s between run targets i and k. */
 static bool note_version_change(explorer *x, unsigned long n, const np_xpoint *p, unsigned s,
 				unsigned i, unsigned k)
@@ -61,7 +73,12 @@ static bool note_version_change(explorer *x, unsigned long n, const np_xpoint *p
 	}
 	if (!grow(x))
 		return false;
-	x->vc[x->nc++] = (vclass){ f, *from, *to, before, after, arch, 1, n, *p };
+	const np_record *rf = &x->mres->rec[i][s], *rt = &x->mres->rec[k][s];
+	vclass *vc = &x->vc[x->nc++];
+	*vc = (vclass){ .f = f, .from = *from, .to = *to, .from_rule = rf->rule, .to_rule = rt->rule,
+			.before = before, .after = after, .archs = arch, .count = 1, .last = n, .rep = *p };
+	np_xrules_add(&vc->applied, rf);
+	np_xrules_add(&vc->applied, rt);
 	return true;
 }
 
@@ -115,7 +132,7 @@ static bool outputs_equal(const np_record *m, const np_record *b)
  * on 3.10) shows nothing: its request does not exist on that target. */
 divergence np_xdiverges(const np_xresults *m, const np_xresults *b, unsigned t)
 {
-	divergence d = { -1, { 0, 0 }, { 0, 0 }, false };
+	divergence d = { -1, { 0, 0 }, { 0, 0 }, false, NULL };
 	if (m->refused[t] || b->refused[t])
 		return d;
 	for (unsigned s = 0; s < m->nstep; s++) {
@@ -124,7 +141,7 @@ divergence np_xdiverges(const np_xresults *m, const np_xresults *b, unsigned t)
 			return d;
 		bool other = !same_outcome(&mr->outcome, &br->outcome);
 		if (other || !outputs_equal(mr, br)) {
-			d = (divergence){ (int)s, mr->outcome, br->outcome, !other };
+			d = (divergence){ (int)s, mr->outcome, br->outcome, !other, mr };
 			return d;
 		}
 	}
@@ -187,7 +204,13 @@ static bool note_divergence(explorer *x, const np_xpoint *p, np_target t, const 
 	}
 	if (!grow(x))
 		return false;
-	x->dc[x->nc++] = (dclass){ f, d->model, d->got, d->outputs, 1, t, *p, changed };
+	dclass *dc = &x->dc[x->nc++];
+	*dc = (dclass){ .f = f, .model = d->model, .got = d->got, .outputs = d->outputs, .count = 1,
+			.where = t, .rep = *p, .changed = changed };
+	if (d->model_record) {
+		dc->rule = d->model_record->rule;
+		np_xrules_add(&dc->applied, d->model_record);
+	}
 	return true;
 }
 

@@ -7,9 +7,18 @@
 
 #include "explore/explore_space.h"
 
+/* The rules a model's run applied, one bit per np_rule. */
+typedef struct np_xrules {
+	unsigned char bit[(NP_RULE_COUNT + 7) / 8];
+} np_xrules;
+void np_xrules_add(np_xrules *set, const np_record *r);
+bool np_xrules_has(const np_xrules *set, np_rule r);
+
 typedef struct vclass {         /* a version difference */
 	const np_function *f;       /* the function of the step whose outcome changes */
 	np_outcome from, to;
+	np_rule from_rule, to_rule; /* the rules that decided them in the model */
+	np_xrules applied;          /* what the model applied at that step on either version */
 	np_ver before, after;
 	unsigned archs;             /* where members showed it */
 	unsigned long count, last;  /* combinations; the last one counted */
@@ -19,6 +28,8 @@ typedef struct vclass {         /* a version difference */
 typedef struct dclass {         /* a divergence from the model */
 	const np_function *f;
 	np_outcome model, got;
+	np_rule rule;               /* the rule that decided the model's outcome */
+	np_xrules applied;          /* what the model applied at that step */
 	bool outputs;               /* same outcome, other out-values */
 	unsigned long count;
 	np_target where;            /* where rep was minimised */
@@ -46,6 +57,7 @@ typedef struct divergence {
 	int step;                   /* -1: none */
 	np_outcome model, got;
 	bool outputs;
+	const np_record *model_record;   /* the model's record of the step */
 } divergence;
 
 /* Without --against: where consecutive versions of one architecture

@@ -7,22 +7,55 @@
 
 #include "explore/explore_report.h"
 #include "ntprof/names.h"
+#include "ntprof/calls.h"
 #include "ntprof/target_ranges.h"
+#include "ntprof/version_predicates.h"
 
-/* The rules a version difference rests on: the predicates of rules.h that
- * turn between the two versions (for this function), and the rules of the
- * order of checks behind the two outcomes. */
+/* Appends id to a space-separated list unless it is there already. */
+static void add_rule(char *list, size_t cap, const char *id)
+{
+	if (!id)
+		return;
+	size_t n = strlen(id);
+	for (const char *h = list; *h;) {
+		size_t m = strcspn(h, " ");
+		if (m == n && strncmp(h, id, n) == 0)
+			return;
+		h += m;
+		while (*h == ' ')
+			h++;
+	}
+	if (strlen(list) + n + 2 < cap)
+		snprintf(list + strlen(list), cap - strlen(list), "%s%s", list[0] ? " " : "", id);
+}
+
+/* The first architecture of a set (1u << np_arch). */
+static np_arch first_arch(unsigned archs)
+{
+	for (int a = 0; a < NP_ARCH_COUNT; a++)
+		if (archs & (1u << a))
+			return (np_arch)a;
+	return NP_X64;
+}
+
+/* The rules a version difference rests on, all from the model's records of
+ * the step: the version predicates (ntprof/predicates.h) that turn between
+ * the two versions and state a rule the model applied there, then the
+ * rules that decided the two outcomes. */
 static void version_rules(const vclass *vc, np_machine *pm, char *rules, size_t cap, char *why,
 			  size_t wcap)
 {
 	unsigned np;
-	const np_xpredicate *pr = np_xpredicates(&np);
-	char turned[NP_TEXT_MAX] = "", outcome_rules[NP_TEXT_MAX] = "";
-	const char *r1 = np_xoutcome_rules(vc->f, &vc->from), *r2 = np_xoutcome_rules(vc->f, &vc->to);
+	const np_predicate *pr = np_predicate_table(&np);
 	size_t used = 0;
-	why[0] = '\0';
+	why[0] = rules[0] = '\0';
+	pm->arch = first_arch(vc->archs);
 	for (unsigned i = 0; i < np; i++) {
-		if (!(pr[i].functions & (1u << vc->f->id)))
+		char applied[NP_TEXT_MAX] = "";
+		for (unsigned k = 0; k < NP_PREDICATE_MAX_RULES && pr[i].rules[k] != NP_RULE_NONE; k++)
+			if (np_xrules_has(&vc->applied, pr[i].rules[k]))
+				add_rule(applied, sizeof applied, np_rule_id(pr[i].rules[k]));
+		if (!applied[0])
 			continue;
 		pm->version = vc->before;
 		bool a = pr[i].holds(pm);
@@ -30,65 +63,52 @@ static void version_rules(const vclass *vc, np_machine *pm, char *rules, size_t 
 		if (a == pr[i].holds(pm))
 			continue;
 		used += (size_t)snprintf(why + used, wcap - used, "%s%s (%s) turns %s", used ? "; " : "",
-					 pr[i].name, pr[i].rules, a ? "false" : "true");
-		snprintf(turned + strlen(turned), sizeof turned - strlen(turned), " %s", pr[i].rules);
+					 pr[i].name, applied, a ? "false" : "true");
+		for (const char *c = applied; *c;) {
+			char word[NP_NAME_MAX];
+			size_t n = strcspn(c, " ");
+			snprintf(word, sizeof word, "%.*s", (int)n, c);
+			add_rule(rules, cap, word);
+			c += n + (c[n] == ' ');
+		}
 	}
 	if (used == 0)
-		used += (size_t)snprintf(why, wcap, "no version predicate of ntprof/version_predicates.h turns here");
+		used += (size_t)snprintf(why, wcap, "no version predicate of ntprof/predicates.h turns here");
+	const char *r1 = np_rule_id(vc->from_rule), *r2 = np_rule_id(vc->to_rule);
 	char o1[64], o2[64];
 	np_xoutcome_text(&vc->from, o1, sizeof o1);
 	np_xoutcome_text(&vc->to, o2, sizeof o2);
-	snprintf(why + used, wcap - used, "; %s: %s; %s: %s", o1, r1, o2, r2);
-	snprintf(outcome_rules, sizeof outcome_rules, "%s %s", r1, r2);
-	/* the turned rules that name one of the outcomes explain it best */
-	rules[0] = '\0';
-	for (const char *c = turned; *c;) {
-		while (*c == ' ')
-			c++;
+	snprintf(why + used, wcap - used, "; %s: decided by %s; %s: decided by %s", o1, r1 ? r1 : "no rule",
+		 o2, r2 ? r2 : "no rule");
+	/* predicates that state a deciding rule explain the change best: then
+	 * their rules alone; else theirs and the deciding ones */
+	bool named = false;
+	for (const char *c = rules; *c && !named;) {
 		size_t n = strcspn(c, " ");
-		char word[NP_NAME_MAX];
-		if (n == 0 || n >= sizeof word)
-			break;
-		memcpy(word, c, n);
-		word[n] = '\0';
-		c += n;
-		bool named = false;
-		for (const char *h = outcome_rules; *h && !named;) {
-			size_t m = strcspn(h, " ");
-			named = m == n && strncmp(h, word, n) == 0;
-			h += m;
-			while (*h == ' ')
-				h++;
-		}
-		if (named && !strstr(rules, word) && strlen(rules) + n + 2 < cap)
-			snprintf(rules + strlen(rules), cap - strlen(rules), "%s%s", rules[0] ? " " : "", word);
+		named = (r1 && strlen(r1) == n && strncmp(c, r1, n) == 0) ||
+			(r2 && strlen(r2) == n && strncmp(c, r2, n) == 0);
+		c += n + (c[n] == ' ');
 	}
-	if (!rules[0])
-		snprintf(rules, cap, "%s %s", turned[0] ? turned + 1 : "", outcome_rules);
+	if (!named) {
+		add_rule(rules, cap, r1);
+		add_rule(rules, cap, r2);
+	}
 }
 
-/* Drops repeated words and rules outside f's sections; keeps at most max. */
+/* Drops repeated words; keeps at most max. Never empty: the function's
+ * signature rule, as the model's export table names it. */
 static void unique_words(const np_function *f, char *text, unsigned max)
 {
 	char out[NP_TEXT_MAX * 2] = "";
 	unsigned n = 0;
 	for (char *save = NULL, *w = strtok_r(text, " ", &save); w && n < max; w = strtok_r(NULL, " ", &save)) {
-		bool dup = false;
-		for (const char *h = out; *h && !dup;) {
-			size_t m = strcspn(h, " ");
-			dup = m == strlen(w) && strncmp(h, w, m) == 0;
-			h += m;
-			while (*h == ' ')
-				h++;
-		}
-		if (!dup && np_xrule_fits(f, w) && strlen(out) + strlen(w) + 2 < sizeof out) {
-			snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s", n ? " " : "", w);
-			n++;
-		}
+		size_t before = strlen(out);
+		add_rule(out, sizeof out, w);
+		n += strlen(out) != before;
 	}
-	if (n == 0) {   /* never empty: the function's signature rule */
-		np_outcome none = { NP_RESULT_NOT_EXPORTED, 0 };
-		snprintf(out, sizeof out, "%s", np_xoutcome_rules(f, &none));
+	if (n == 0) {
+		const char *sig = np_rule_id(np_export_applied(f->name).rule);
+		snprintf(out, sizeof out, "%s", sig ? sig : "");
 	}
 	strcpy(text, out);
 }
@@ -266,7 +286,8 @@ bool np_xreport_divergences(explorer *x, FILE *out)
 			fprintf(out, "# (vector %s above)\n\n", id);
 			continue;
 		}
-		snprintf(rules, sizeof rules, "%s", np_xoutcome_rules(dc->f, &dc->model));
+		const char *decided = np_rule_id(dc->rule);
+		snprintf(rules, sizeof rules, "%s", decided ? decided : "");
 		for (unsigned i = 0; i < dc->rep.sp->nd; i++) {
 			if (np_xpoint_plain(&dc->rep, i))
 				continue;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "explore/explore_space.h"
+#include "ntprof/calls.h"
 
 /* ---- a function's space ---- */
 
@@ -48,8 +49,8 @@ bool np_xspace_init(np_xspace *sp, const np_function *f)
 		sp->d[sp->nd++] = (np_xdim){ NP_XDIM_ARG, p->name, p, l->b, l->n };
 	}
 	if (f->alias && sp->nd < NP_X_MAX_DIMS) {   /* CP-0, ST-0, SP-0, SI-0, QI-0, SY-0 */
-		np_outcome none = { NP_RESULT_NOT_EXPORTED, 0 };
-		const char *rules = np_xoutcome_rules(f, &none);
+		const char *rules = np_rule_id(np_export_applied(f->name).rule);   /* the model's export table */
+		rules = rules ? rules : "";
 		sp->spelling[0] = (np_xbound){ f->name, NP_XD_TEXT, 0, rules };
 		sp->spelling[1] = (np_xbound){ f->alias, NP_XD_TEXT, 0, rules };
 		sp->d[sp->nd++] = (np_xdim){ NP_XDIM_SPELLING, "function", NULL, sp->spelling, 2 };

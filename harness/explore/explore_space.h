@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "vectors/catalog.h"
-#include "explore/explore_rules.h"
+#include "ntprof/backend.h"
 #include "explore/explore_table.h"
 #include "ntprof/explore.h"
 

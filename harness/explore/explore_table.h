@@ -2,7 +2,7 @@
 /* The explorer's boundary table (harness/explore/explore_table.c): the
  * boundary values of each argument and machine state, each citing the
  * SPEC.md rules that make it an edge, and the steps run before a call. The
- * rules behind outcomes and the version predicates are explore_rules.h's. */
+ * rules behind outcomes come from the model's records of its runs. */
 #ifndef NTPROF_EXPLORE_TABLE_H
 #define NTPROF_EXPLORE_TABLE_H
 

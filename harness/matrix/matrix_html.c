@@ -137,7 +137,7 @@ static const char style[] =
 	".rule:target{background:#fff8c4}\n"
 	"a{color:#1a4fa0;text-decoration:none}\na:hover{text-decoration:underline}\n";
 
-static void rule_heading(const np_rule *r, char *buf, size_t cap)
+static void rule_heading(const np_spec_rule *r, char *buf, size_t cap)
 {
 	const char *t = r->text ? r->text : r->id;
 	while (*t == '#' || *t == ' ')
@@ -150,7 +150,7 @@ static void rule_links(FILE *out, const np_vector *v, const np_index *rules)
 {
 	char heading[300];
 	for (unsigned k = 0; k < v->nrule; k++) {
-		const np_rule *r = rules ? np_index_rule(rules, v->rule[k]) : NULL;
+		const np_spec_rule *r = rules ? np_index_rule(rules, v->rule[k]) : NULL;
 		if (k)
 			fputc(' ', out);
 		if (!r) {
@@ -405,7 +405,7 @@ static void rules_section(FILE *out, const np_matrix *m, const np_index *rules)
 	char heading[300];
 	fprintf(out, "<h2 id=\"rules\">Rules</h2>\n<p>The rules of SPEC.md the vectors above prove.</p>\n");
 	for (unsigned i = 0; rules && i < rules->nrule; i++) {
-		const np_rule *r = &rules->rule[i];
+		const np_spec_rule *r = &rules->rule[i];
 		if (!cited(m, r->id))
 			continue;
 		rule_heading(r, heading, sizeof heading);

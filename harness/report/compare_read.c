@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* ntprof compare: reading JSON result files into the table: format 2
- * (harness/report/report_json.c, schema/run-result-v2.schema.json) and the
+ * (harness/report/report_json.c, schema/run-result-v3.schema.json) and the
  * older format 1, whose outcomes were text. Each file is read and checked
  * whole before it joins the table, so a bad file leaves the table as it was. */
 #include <errno.h>
@@ -153,7 +153,7 @@ static char *env_label(const np_json *env)
 	return used ? dup_text(buf) : NULL;
 }
 
-/* The file's format (1 or 2), or 0 after an error. */
+/* The file's format (1 to 3; 3 adds "rule", which this reader ignores), or 0 after an error. */
 static int check_header(const np_json *root, const char *path, np_error *err)
 {
 	static const char what[] = "expected a result file of `ntprof run --format json` ({\"tool\":\"ntprof\",...})";
@@ -162,9 +162,9 @@ static int check_header(const np_json *root, const char *path, np_error *err)
 	const np_json *tool = np_json_get(root, "tool"), *format = np_json_get(root, "format");
 	if (!tool || tool->type != NP_JSON_STRING || strcmp(tool->text, "ntprof") != 0)
 		return np_error_at(err, path, tool ? tool->line : root->line, "%s", what);
-	if (!format || format->type != NP_JSON_NUMBER || (format->number != 1 && format->number != 2))
+	if (!format || format->type != NP_JSON_NUMBER || (format->number < 1 || format->number > 3 || format->number != (int)format->number))
 		return np_error_at(err, path, format ? format->line : root->line,
-			    "\"format\" %s is not supported (this ntprof reads formats 1 and 2)",
+			    "\"format\" %s is not supported (this ntprof reads formats 1 to 3)",
 			    format && format->type == NP_JSON_NUMBER ? format->text : "missing or not a number");
 	const np_json *env = np_json_get(root, "environment");
 	if (env && env->type != NP_JSON_OBJECT)

@@ -60,6 +60,13 @@ void np_row_tail(const np_run *run, const np_row *r, bool model_always, char *bu
 	if (r->step >= 0)
 		used = append(buf, cap, used, " step %d %s: expected %s, got %s", r->step + 1,
 			      v->step[r->step].function, r->expected, r->got);
+	/* why: the rule the model decided by, and the unknowns the vector's
+	 * expectation rests on */
+	if (r->step >= 0 && r->rule != NP_RULE_NONE && np_class_is_failure(r->cls))
+		used = append(buf, cap, used, " <model: decided by %s>", np_rule_id(r->rule));
+	for (unsigned i = 0; r->step >= 0 && np_class_is_failure(r->cls) && i < v->nflag; i++)
+		if (strncmp(v->flag[i], "unknown:", 8) == 0)
+			used = append(buf, cap, used, " <rests on %s>", v->flag[i]);
 	if (r->note[0])
 		used = append(buf, cap, used, " (%s)", r->note);
 	/* beside a difference, the model's outcome is news only where it is

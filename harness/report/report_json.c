@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The JSON report of a run, format 2 (schema/run-result-v2.schema.json):
+/* The JSON report of a run, format 3 (schema/run-result-v3.schema.json):
  * every value typed, so that a reader needs no second parser: rules as an
  * array, each outcome as an object (kind, name, code as a number and as
  * hex text, out-values by name), null where a value is absent. A row keeps
@@ -241,6 +241,10 @@ static void result(FILE *out, const np_run *run, const np_row *r)
 		outcome(out, parts[i + 1], i == 6);
 		fputc(',', out);
 	}
+	if (r->step >= 0 && r->rule != NP_RULE_NONE)
+		member(out, "rule", np_rule_id(r->rule), true);
+	else
+		fputs("\"rule\":null,", out);
 	member(out, "note", r->note, true);
 	if (run->known && r->listed) {
 		fputs("\"listed\":{", out);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The JSON report of a run (format 2, schema/run-result-v2.schema.json):
+/* The JSON report of a run (format 3, schema/run-result-v3.schema.json):
  * what `ntprof run --format json` and `ntprof live --format json` write and
  * `ntprof compare` reads back (harness/report/compare_read.c). */
 #ifndef NTPROF_REPORT_JSON_H
@@ -10,7 +10,7 @@
 #include "ntprof/runner.h"
 
 /* The format's number: a reader refuses a format it does not know. */
-#define NP_JSON_FORMAT 2
+#define NP_JSON_FORMAT 3
 
 void np_report_json(FILE *out, const np_run *run);
 

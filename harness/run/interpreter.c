@@ -136,6 +136,18 @@ static void dispatch(np_native_state *s, const np_step *st, np_record *r)
 	}
 }
 
+/* The model's record of the step, kept with its outcome. */
+static void copy_trail(np_record *r, const np_trail *t, np_applied export)
+{
+	r->rule = t->decided;
+	r->napplied = 0;
+	if (export.rule != NP_RULE_NONE)   /* the call exists: its signature rule first */
+		r->applied[r->napplied++] = export;
+	for (unsigned i = 0; i < t->count && r->napplied < NP_TRAIL_MAX; i++)
+		if (t->applied[i].rule != export.rule)
+			r->applied[r->napplied++] = t->applied[i];
+}
+
 static void native_step(np_backend *self, const np_step *st, np_record *r)
 {
 	np_native_state *s = self->state;
@@ -144,16 +156,27 @@ static void native_step(np_backend *self, const np_step *st, np_record *r)
 	s->lacking = NULL;
 	if (!f)
 		abort(); /* LCOV_EXCL_LINE: a step runs once read (np_parse_step, np_step_type) */
-	if ((f->kind == NP_KIND_NATIVE || f->kind == NP_KIND_SYSINFO) &&
-	    !s->impl->exported(s->sys, st->function)) {
-		r->outcome.kind = NP_RESULT_NOT_EXPORTED;   /* CP-0, ST-0, SP-0, SI-0, QI-0, SY-0 */
+	bool model = s->impl == &np_impl_model;
+	bool exported_call = f->kind == NP_KIND_NATIVE || f->kind == NP_KIND_SYSINFO;
+	np_applied export = exported_call && model ? np_export_applied(st->function)
+						   : (np_applied){ NP_RULE_NONE, NULL, 0 };
+	if (exported_call && !s->impl->exported(s->sys, st->function)) {
+		r->outcome.kind = NP_RESULT_NOT_EXPORTED;
+		r->rule = export.rule;
+		r->applied[0] = export;
+		r->napplied = export.rule != NP_RULE_NONE;
 		return;
 	}
 	if (s->halted) {                            /* a bug check stopped the system */
 		r->outcome = (np_outcome){ NP_RESULT_BUGCHECK, s->halt_code };
+		r->rule = model ? NP_RULE(IN_7) : NP_RULE_NONE;
 		return;
 	}
+	if (model)
+		np_trail_clear(np_impl_model_machine(s->sys));
 	dispatch(s, st, r);
+	if (model)
+		copy_trail(r, &np_impl_model_machine(s->sys)->trail, export);
 }
 
 static void native_destroy(np_backend *self)

@@ -139,12 +139,22 @@ static int compare(const np_expect *e, const np_record *r)
 	return 0;
 }
 
+/* An expectation as a record spells it: a number the vector wrote in hex
+ * (Interval=0x9897) in decimal, as records hold numbers, so that expected
+ * and got read alike. */
 static void describe_expect(const np_expect *e, char *buf, size_t cap)
 {
 	np_format_outcome(&e->outcome, buf, cap);
 	size_t used = strlen(buf);
-	for (unsigned i = 0; i < e->nout && used < cap; i++)
-		used += (size_t)snprintf(buf + used, cap - used, " %s=%s", e->out[i].name, e->out[i].value);
+	for (unsigned i = 0; i < e->nout && used < cap; i++) {
+		uint64_t n;
+		if (np_number_parse(e->out[i].value, &n))
+			used += (size_t)snprintf(buf + used, cap - used, " %s=%llu", e->out[i].name,
+						 (unsigned long long)n);
+		else
+			used += (size_t)snprintf(buf + used, cap - used, " %s=%s", e->out[i].name,
+						 e->out[i].value);
+	}
 }
 
 static void describe_record(const np_record *r, char *buf, size_t cap)
@@ -298,6 +308,7 @@ static const np_expect *step_against_reference(np_backend *b, np_backend *ref, c
 {
 	np_record ref_rec;
 	ref->step(ref, st, &ref_rec);
+	row->rule = ref_rec.rule;
 	if (ref_rec.outcome.kind == NP_RESULT_NOT_APPLICABLE) {
 		/* the reference cannot judge this step: nothing to compare it with */
 		row->step = b->under_test ? -1 : (int)s;   /* not-required: no step was judged */
@@ -381,6 +392,7 @@ static void run_one(np_backend *b, np_backend *ref, const np_vector *v, np_targe
 			break;
 		} else {
 			b->step(b, st, &rec);
+			row->rule = rec.rule;   /* the model's own, when b is the model */
 		}
 		if (rec.outcome.kind != NP_RESULT_NOT_APPLICABLE)
 			row->reached |= 1u << st->catalog->id;

@@ -75,7 +75,7 @@ const char *np_find_root(const char *explicit_root)
 	return NULL;
 }
 
-const np_rule *np_index_rule(const np_index *ix, const char *id)
+const np_spec_rule *np_index_rule(const np_index *ix, const char *id)
 {
 	for (unsigned i = 0; i < ix->nrule; i++)
 		if (strcmp(ix->rule[i].id, id) == 0)
@@ -86,7 +86,7 @@ const np_rule *np_index_rule(const np_index *ix, const char *id)
 /* The rule a "### ID — title" heading starts, or NULL for another heading.
  * A second heading of an ID is noted and its text left out: every citation
  * of the ID would be taken for the first, so the check refuses it. */
-static np_rule *heading(np_index *ix, const char *line, int lineno, bool *failed)
+static np_spec_rule *heading(np_index *ix, const char *line, int lineno, bool *failed)
 {
 	char id[16];
 	const char *p = line;
@@ -96,19 +96,19 @@ static np_rule *heading(np_index *ix, const char *line, int lineno, bool *failed
 		p++;
 	if (strncmp(line, "###", 3) != 0 || !np_rule_id_at(p, p, id, sizeof id))
 		return NULL;
-	const np_rule *first = np_index_rule(ix, id);
+	const np_spec_rule *first = np_index_rule(ix, id);
 	if (first) {
 		np_index_note(ix, "SPEC.md:%d: rule %s has a second heading (the first is SPEC.md:%d)",
 			      lineno, id, first->line);
 		return NULL;
 	}
-	np_rule *grown = realloc(ix->rule, (ix->nrule + 1) * sizeof *grown);
+	np_spec_rule *grown = realloc(ix->rule, (ix->nrule + 1) * sizeof *grown);
 	if (!grown) {
 		*failed = true;
 		return NULL;
 	}
 	ix->rule = grown;
-	np_rule *r = &ix->rule[ix->nrule++];
+	np_spec_rule *r = &ix->rule[ix->nrule++];
 	memset(r, 0, sizeof *r);
 	snprintf(r->id, sizeof r->id, "%s", id);
 	r->line = lineno;
@@ -127,7 +127,7 @@ static bool load_spec(np_index *ix, np_error *err)
 	}
 	char line[2048];
 	int lineno = 0;
-	np_rule *cur = NULL;
+	np_spec_rule *cur = NULL;
 	size_t used = 0, cap = 0;
 	bool failed = false;
 	while (!failed && fgets(line, sizeof line, f)) {
@@ -166,11 +166,16 @@ bool np_index_build(np_index *ix, const char *root, np_error *err)
 {
 	if (!np_spec_load(ix, root, err))
 		return false;
-	np_scan_model(ix);
 	np_scan_tests(ix);
 	char fixtures[600];
 	snprintf(fixtures, sizeof fixtures, "%s/fixtures", root);
-	return np_vectors_load(&ix->vectors, fixtures, err) && np_vectors_check(&ix->vectors, err);
+	if (!np_vectors_load(&ix->vectors, fixtures, err) || !np_vectors_check(&ix->vectors, err))
+		return false;
+	if (!np_index_applied(ix)) {
+		snprintf(err->text, sizeof err->text, "out of memory running the vectors on the model");
+		return false;
+	}
+	return true;
 }
 
 void np_index_free(np_index *ix)
@@ -208,7 +213,7 @@ np_evidence np_index_evidence(const np_index *ix, const char *id)
 	return e;
 }
 
-void np_explain(FILE *out, const np_index *ix, const np_rule *r)
+void np_explain(FILE *out, const np_index *ix, const np_spec_rule *r)
 {
 	fprintf(out, "%s", r->text ? r->text : "");
 	fprintf(out, "\nSPEC.md:%d\nimplemented:\n", r->line);
@@ -246,7 +251,7 @@ static unsigned check_cites(FILE *out, const np_index *ix, const np_cite *c, uns
 {
 	unsigned problems = 0;
 	for (unsigned i = 0; i < n; i++) {
-		const np_rule *r = np_index_rule(ix, c[i].id);
+		const np_spec_rule *r = np_index_rule(ix, c[i].id);
 		if (r && r->retired) {
 			fprintf(out, "%s:%d: %s cites retired rule %s\n", c[i].file, c[i].line, what, c[i].id);
 			problems++;
@@ -266,7 +271,7 @@ unsigned np_index_check(FILE *out, const np_index *ix)
 	for (unsigned i = 0; i < ix->nnote; i++)
 		fprintf(out, "%s\n", ix->note[i]);
 	for (unsigned i = 0; i < ix->nrule; i++) {
-		const np_rule *r = &ix->rule[i];
+		const np_spec_rule *r = &ix->rule[i];
 		if (r->retired)
 			continue;
 		np_evidence e = np_index_evidence(ix, r->id);
@@ -284,7 +289,7 @@ unsigned np_index_check(FILE *out, const np_index *ix)
 	for (unsigned i = 0; i < ix->vectors.count; i++) {
 		const np_vector *v = &ix->vectors.v[i];
 		for (unsigned k = 0; k < v->nrule; k++) {
-			const np_rule *r = np_index_rule(ix, v->rule[k]);
+			const np_spec_rule *r = np_index_rule(ix, v->rule[k]);
 			if (!r || r->retired) {
 				fprintf(out, "%s:%d: vector %s cites %s rule %s\n", v->file, v->line, v->id,
 					r ? "retired" : "unknown", v->rule[k]);

@@ -61,7 +61,7 @@ void np_index_note(np_index *ix, const char *fmt, ...)
 	ix->note[ix->nnote++] = text;
 }
 
-static void push_cite(np_cite **list, unsigned *n, const char *id, const char *file, int line)
+void np_index_cite(np_cite **list, unsigned *n, const char *id, const char *file, int line)
 {
 	np_cite *grown = realloc(*list, (*n + 1) * sizeof **list);
 	if (!grown)
@@ -81,7 +81,7 @@ static void mentions(const char *line, const char *file, int lineno, np_cite **l
 		char id[16];
 		size_t k = np_rule_id_at(line, p, id, sizeof id);
 		if (k) {
-			push_cite(list, n, id, file, lineno);
+			np_index_cite(list, n, id, file, lineno);
 			p += k - 1;
 		}
 	}
@@ -131,7 +131,7 @@ static void read_tag(np_index *ix, const char *text, const char *file, int linen
 				      lineno, (int)(len < 40 ? len : 40), p);
 			return;
 		}
-		push_cite(&ix->tests, &ix->ntests, id, file, lineno);
+		np_index_cite(&ix->tests, &ix->ntests, id, file, lineno);
 		p += len;
 	}
 	if (ix->ntests == before)
@@ -179,22 +179,15 @@ static bool has_suffix(const char *s, const char *suffix)
 	return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-static void scan_file(np_index *ix, const char *path, const char *shown, bool tests)
+static void scan_file(np_index *ix, const char *path, const char *shown)
 {
 	bool shell = has_suffix(shown, ".sh");
-	if (!has_suffix(shown, ".c") && !has_suffix(shown, ".h") && !(tests && shell))
+	if (!has_suffix(shown, ".c") && !has_suffix(shown, ".h") && !shell)
 		return;
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return;
-	if (tests) {
-		scan_test_file(ix, f, shown, shell);
-	} else {
-		char line[2048];
-		int lineno = 0;
-		while (fgets(line, sizeof line, f))
-			mentions(line, shown, ++lineno, &ix->model, &ix->nmodel);
-	}
+	scan_test_file(ix, f, shown, shell);
 	fclose(f);
 }
 
@@ -204,7 +197,7 @@ static int by_name(const void *a, const void *b)
 }
 
 /* Scans dir (relative to the root) recursively, in name order. */
-static void scan_dir(np_index *ix, const char *rel, bool tests)
+static void scan_dir(np_index *ix, const char *rel)
 {
 	char path[1024];
 	snprintf(path, sizeof path, "%s/%s", ix->root, rel);
@@ -226,19 +219,14 @@ static void scan_dir(np_index *ix, const char *rel, bool tests)
 		snprintf(sub, sizeof sub, "%s/%s", rel, names[i]);
 		snprintf(full, sizeof full, "%s/%s", ix->root, sub);
 		if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
-			scan_dir(ix, sub, tests);
+			scan_dir(ix, sub);
 		else
-			scan_file(ix, full, sub, tests);
+			scan_file(ix, full, sub);
 		free(names[i]);
 	}
 }
 
-void np_scan_model(np_index *ix)
-{
-	scan_dir(ix, "model", false);
-}
-
 void np_scan_tests(np_index *ix)
 {
-	scan_dir(ix, "conformance", true);
+	scan_dir(ix, "conformance");
 }

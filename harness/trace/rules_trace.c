@@ -29,7 +29,7 @@ char *np_trace_problems(const np_index *ix, unsigned *problems)
 }
 
 /* The heading's title: "### SI-1 — title" gives "title" (length in *len). */
-static const char *rule_title(const np_rule *r, size_t *len)
+static const char *rule_title(const np_spec_rule *r, size_t *len)
 {
 	const char *t = r->text ? r->text : "";
 	const char *dash = strstr(t, "\xE2\x80\x94 ");   /* U+2014 EM DASH */
@@ -166,7 +166,7 @@ static void vectors_html(FILE *out, const np_index *ix, const char *id)
 }
 
 /* "ok", "retired", or what is missing ("no code, no test"). */
-static const char *rule_status(const np_index *ix, const np_rule *r, char *buf, size_t cap)
+static const char *rule_status(const np_index *ix, const np_spec_rule *r, char *buf, size_t cap)
 {
 	if (r->retired)
 		return "retired";
@@ -214,7 +214,7 @@ void np_trace_markdown(FILE *out, const np_index *ix, const char *problems)
 	}
 	fprintf(out, "## Rules\n\n| rule | title | status | code | vectors | tests |\n|---|---|---|---|---|---|\n");
 	for (unsigned i = 0; i < ix->nrule; i++) {
-		const np_rule *r = &ix->rule[i];
+		const np_spec_rule *r = &ix->rule[i];
 		size_t tlen;
 		const char *title = rule_title(r, &tlen);
 		char buf[64];
@@ -258,7 +258,7 @@ void np_trace_html(FILE *out, const np_index *ix, const char *problems)
 	fputs("<table>\n<tr><th>rule</th><th>title</th><th>status</th><th>code</th><th>vectors</th>"
 	      "<th>tests</th></tr>\n", out);
 	for (unsigned i = 0; i < ix->nrule; i++) {
-		const np_rule *r = &ix->rule[i];
+		const np_spec_rule *r = &ix->rule[i];
 		size_t tlen;
 		const char *title = rule_title(r, &tlen);
 		char buf[64];

@@ -137,7 +137,7 @@ static const char *const live_notes[] = {
 	"One file to send back, with the system as probed (version, build,",
 	"architecture), the ntprof version, the time, and every result:",
 	"  ntprof.exe live --format json --output ntprof-live.json",
-	"Read it with `ntprof compare ntprof-live.json` (schema/run-result-v2.schema.json).",
+	"Read it with `ntprof compare ntprof-live.json` (schema/run-result-v3.schema.json).",
 	NULL,
 };
 

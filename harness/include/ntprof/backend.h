@@ -7,6 +7,7 @@
 #ifndef NTPROF_BACKEND_H
 #define NTPROF_BACKEND_H
 
+#include "ntprof/rule.h"
 #include "ntprof/vector.h"
 
 /* The canonical record of one step: its outcome and every out-value, as text
@@ -16,6 +17,11 @@ typedef struct np_record {
 	np_pair out[NP_MAX_OUTS];
 	unsigned nout;
 	char why[NP_TEXT_MAX];     /* NOT_APPLICABLE, STUB, CRASHED: the reason */
+	/* The model only (NP_RULE_NONE elsewhere): the rule that decided the
+	 * outcome and the rules the step applied, in order (ntprof/rule.h). */
+	np_rule rule;
+	np_applied applied[NP_TRAIL_MAX];
+	unsigned napplied;
 } np_record;
 
 /* Why a step is not applicable when the implementation's table lacks the

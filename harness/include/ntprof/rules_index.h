@@ -14,15 +14,15 @@ typedef struct np_cite {
 	int line;
 } np_cite;
 
-typedef struct np_rule {
+typedef struct np_spec_rule {
 	char id[16];
 	int line;             /* in SPEC.md */
 	bool retired;
 	char *text;           /* heading and body */
-} np_rule;
+} np_spec_rule;
 
 typedef struct np_index {
-	np_rule *rule;
+	np_spec_rule *rule;
 	unsigned nrule;
 	np_cite *model;       /* every rule ID mentioned under model/ */
 	np_cite *tests;       /* the IDs of the rules tags under conformance/ */
@@ -45,7 +45,7 @@ bool np_index_build(np_index *ix, const char *root, np_error *err);
  * (ntprof matrix --format html); np_index_free releases them. */
 bool np_spec_load(np_index *ix, const char *root, np_error *err);
 void np_index_free(np_index *ix);
-const np_rule *np_index_rule(const np_index *ix, const char *id);
+const np_spec_rule *np_index_rule(const np_index *ix, const char *id);
 
 /* The evidence a rule needs: a citation in model/, a vector that lists it,
  * a rules tag in conformance/ (a mere mention in a test's comment is none; see
@@ -57,7 +57,7 @@ typedef struct np_evidence {
 np_evidence np_index_evidence(const np_index *ix, const char *id);
 
 /* Prints what SPEC.md says and where the rule is implemented and proved. */
-void np_explain(FILE *out, const np_index *ix, const np_rule *r);
+void np_explain(FILE *out, const np_index *ix, const np_spec_rule *r);
 /* Writes one line per problem; returns the number of problems. */
 unsigned np_index_check(FILE *out, const np_index *ix);
 

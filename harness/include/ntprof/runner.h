@@ -52,6 +52,8 @@ typedef struct np_row {
 					  other than not-applicable from the backend */
 	unsigned lacking;              /* not-required for want of a capability: 1 + its index in
 					  np_vector_needs(vector) (ntprof/capability.h); else 0 */
+	np_rule rule;                  /* the rule that decided the model's outcome of the step
+					  (the backend's own, or the reference's), or none */
 } np_row;
 
 /* Whether v is asked of b: always of the model; of an implementation under

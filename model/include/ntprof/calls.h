@@ -85,6 +85,15 @@ np_result np_trace_query_information(np_machine *m, uint64_t session, uint32_t i
  * SI-0, QI-0): NTDLL's exports for user mode, the kernel's for kernel mode.
  * name is the exported spelling (Nt or Zw). Unknown names are not exported. */
 bool np_is_exported(np_ver v, np_mode caller, const char *name);
+/* The signature rule that says whether name is exported (CP-0, ...), and
+ * where the model applies it; NP_RULE_NONE for a name the table lacks. */
+np_applied np_export_applied(const char *name);
+
+/* Starts a new record of the rules a call applies (ntprof/rule.h, the
+ * machine's trail). Every call above starts one itself; a caller that
+ * reads the record after a step that is no call of the model clears it
+ * first. */
+void np_trail_clear(np_machine *m);
 
 /* Arguments of NtCreateProfile and NtCreateProfileEx as the caller passes
  * them: pointers, handles and SIZE_T values in the caller's width. */

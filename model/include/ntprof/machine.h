@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ntprof/rule.h"
 #include "ntprof/version.h"
 
 #ifdef __cplusplus
@@ -197,6 +198,7 @@ typedef struct np_machine {
 	bool halted;                 /* a bug check stopped the machine (IN-7) */
 	uint32_t halt_code;
 	np_knobs knobs;
+	np_trail trail;              /* the rules the current call applied (ntprof/rule.h) */
 } np_machine;
 
 /* Why a configuration cannot exist (NULL when it can). */

@@ -15,7 +15,9 @@
 #                     corpora and the golden outputs (build/conformance/Kyuafile.test)
 #   make coverage     Kyua suite on a --coverage build, lcov report of model/
 #                     (build/coverage/index.html), with the same gate
-#   make bench        build/bench/bench: the model's speed (not a test)
+#   make bench        build/bench/bench: the model's speed beside a system call and
+#                     the bare counting loop, as medians with their spread (not a
+#                     test; the suite runs `bench --smoke`, conformance/cli/test_bench.sh)
 #   make mutants      mutation testing of model/, build/reports/mutants.txt
 #                     (not part of check, which only checks its equivalence list,
 #                     conformance/cli/test_mutants_list.sh; MUTANTS_FILTER=REGEX runs a subset)
@@ -162,9 +164,10 @@ TEST_SCRIPT := $(TEST_SH:%=$(B)/%)
 # The JSON Schema validator the schema test runs (conformance/cli/test_schema.sh).
 SCHEMA_CHECK := $(B)/conformance/schema/json_schema_check
 # The benchmark (bench/): built with the tests, so that it keeps
-# compiling under every compiler and tree, and run only by `make bench`.
+# compiling under every compiler and tree; timed only by `make bench`.
 BENCH_SRC   := $(wildcard bench/*.c)
-BENCH_BIN   := $(BENCH_SRC:%.c=$(B)/%)
+BENCH_OBJ   := $(BENCH_SRC:%.c=$(B)/%.o)
+BENCH_BIN   := $(B)/bench/bench
 # libFuzzer fuzzers (VARIANT=fuzz only); seed corpora in conformance/fuzz/NAME/.
 FUZZ_SRC    := $(wildcard conformance/fuzz/fuzz_*.c)
 FUZZ_BIN    := $(FUZZ_SRC:%.c=$(B)/%)
@@ -282,11 +285,11 @@ $(KYUAFILES): FORCE
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
 -include $(MODEL_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d) $(TEST_BIN:=.d) $(PIC_OBJ:.o=.d) \
-	$(DL_SRC:%.c=$(B)/pic/%.d) $(BENCH_BIN:=.d) $(HELPERS_OBJ:.o=.d) $(EXAMPLE_SO:.so=.d)
+	$(DL_SRC:%.c=$(B)/pic/%.d) $(BENCH_OBJ:.o=.d) $(HELPERS_OBJ:.o=.d) $(EXAMPLE_SO:.so=.d)
 
 # The bench drives the explorer too (np_explore), so it links the harness.
 $(B)/bench/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
-$(BENCH_BIN): $(B)/bench/%: $(B)/bench/%.o $(HARNESS_LIB) $(LIB)
+$(BENCH_BIN): $(BENCH_OBJ) $(HARNESS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The fuzzers link libFuzzer's main(); built by `make fuzz` and `make check`
@@ -302,9 +305,11 @@ fuzz: deps
 	@FUZZ_RUNS='$(FUZZ_RUNS)' FUZZ_JOBS='$(FUZZ_JOBS)' \
 		tools/fuzz.sh $(ROOT) $(ROOT)/build/fuzz/conformance/fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
-# Run only here, never by `make check`: it prints figures and exits 0.
+# The figures: medians of interleaved repetitions with their spread (exit 0
+# whatever they are). The suites run only `bench --smoke`
+# (conformance/cli/test_bench.sh): each row still ends as it names, untimed.
 bench: $(BENCH_BIN)
-	@for b in $(BENCH_BIN); do $$b || exit 1; done
+	$(BENCH_BIN)
 
 # ---- The Windows exe -------------------------------------------------------
 # build/win/ARCH/ntprof.exe: the model, the harness, harness/win/ (the live

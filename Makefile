@@ -296,7 +296,13 @@ $(BENCH_BIN): $(BENCH_OBJ) $(HARNESS_LIB) $(LIB)
 # (VARIANT=fuzz), which runs them over their corpora (test_fuzz_corpus.sh).
 $(FUZZ_BIN): $(B)/%: $(B)/%.o $(HARNESS_LIB) $(LIB)
 	$(CC) $(subst fuzzer-no-link,fuzzer,$(ALL_LDFLAGS)) -o $@ $^ $(LDLIBS)
+# Only the fuzz tree can link them: elsewhere `make fuzzers` builds that tree.
+ifeq ($(VARIANT),fuzz)
 fuzzers: $(FUZZ_BIN)
+else
+fuzzers:
+	+@$(SUBMAKE) VARIANT=fuzz fuzzers
+endif
 -include $(FUZZ_BIN:=.d)
 
 # Each fuzzer for FUZZ_SECONDS (a pool of FUZZ_JOBS): executions and findings.

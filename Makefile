@@ -24,7 +24,8 @@
 #   make fuzz         each libFuzzer fuzzer (build/fuzz) for FUZZ_SECONDS (not a test)
 #   make valgrind     the test programs and ntprof under valgrind's memcheck (tools/valgrind.sh)
 #   make install      PREFIX (default /usr/local) under DESTDIR; LIBDIR, MANDIR
-#   make deps         install the Debian packages the tests need
+#   make deps         install the Debian packages of every target (each target
+#                     installs only its own: DEBS_RUN, DEBS_TEST, ...)
 #   make windows      build/win/{x86_64,i686}/ntprof.exe (mingw-w64, fixtures compiled in)
 #
 # Run make from the repository root. Local overrides go in config.mak
@@ -50,12 +51,23 @@ WERROR   = 1
 VERSION  = 0.1
 DESTDIR  =
 
-# Debian packages `make deps` provides: the test tools, the mingw-w64 cross
-# compilers of `make windows` and Wine, under which make check runs the exe,
-# and what the packaging tests use (conformance/cli/test_install.sh, test_man.sh).
-DEB_PACKAGES = libcmocka-dev kyua lcov gcc-mingw-w64-x86-64-win32 gcc-mingw-w64-i686-win32 \
-	wine wine64 clang-14 libclang-rt-14-dev valgrind \
-	g++ pkg-config mandoc groff-base
+# Debian packages, by what needs them; each target ensures only its own
+# (tools/ensure-debs.sh), `make deps` and `make check` all of them.
+#   DEBS_RUN       a C compiler: make all's programs, `make run`
+#   DEBS_TEST      the suite (make test): CMocka, Kyua, and what the packaging
+#                  tests use (conformance/cli/test_install.sh builds a C++
+#                  user of the installed headers; test_man.sh)
+#   DEBS_WINDOWS   `make windows`, the mingw-w64 cross compilers, and Wine,
+#                  under which make check runs the exe
+#   DEBS_FUZZ      the fuzzers' compiler and libFuzzer
+#   DEBS_VALGRIND, DEBS_COVERAGE: `make valgrind`, `make coverage`
+DEBS_RUN      = gcc libc6-dev make
+DEBS_TEST     = $(DEBS_RUN) libcmocka-dev kyua g++ pkg-config mandoc groff-base
+DEBS_WINDOWS  = gcc-mingw-w64-x86-64-win32 gcc-mingw-w64-i686-win32 wine wine64
+DEBS_FUZZ     = clang-14 libclang-rt-14-dev
+DEBS_VALGRIND = valgrind
+DEBS_COVERAGE = lcov
+DEB_PACKAGES  = $(DEBS_TEST) $(DEBS_WINDOWS) $(DEBS_FUZZ) $(DEBS_VALGRIND) $(DEBS_COVERAGE)
 
 # The Windows exe's compilers (`make windows`), one per architecture.
 WIN_ARCHES  = x86_64 i686
@@ -306,7 +318,7 @@ endif
 -include $(FUZZ_BIN:=.d)
 
 # Each fuzzer for FUZZ_SECONDS (a pool of FUZZ_JOBS): executions and findings.
-fuzz: deps
+fuzz: deps-fuzz
 	+@$(SUBMAKE) VARIANT=fuzz fuzzers
 	@FUZZ_RUNS='$(FUZZ_RUNS)' FUZZ_JOBS='$(FUZZ_JOBS)' \
 		tools/fuzz.sh $(ROOT) $(ROOT)/build/fuzz/conformance/fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
@@ -383,11 +395,20 @@ $(foreach a,$(WIN_ARCHES),$(eval $(call WIN_ARCH_RULES,$(a))))
 
 deps:
 	@tools/ensure-debs.sh $(DEB_PACKAGES)
+deps-run:
+	@tools/ensure-debs.sh $(DEBS_RUN)
+deps-fuzz:
+	@tools/ensure-debs.sh $(DEBS_RUN) $(DEBS_FUZZ)
+deps-valgrind:
+	@tools/ensure-debs.sh $(DEBS_TEST) $(DEBS_VALGRIND)
+deps-coverage:
+	@tools/ensure-debs.sh $(DEBS_TEST) $(DEBS_COVERAGE)
+.PHONY: deps-run deps-fuzz deps-valgrind deps-coverage
 
 # The version matrix and the rule matrix first: they are written (atomically,
 # through a temporary file) even when the run finds a difference and make
 # stops there. The rule matrix is written even when a rule lacks evidence.
-run: deps $(PROGRAM)
+run: deps-run $(PROGRAM)
 	@mkdir -p $(B)/reports
 	$(PROGRAM) matrix --format html --output $(B)/reports/matrix.html
 	$(PROGRAM) trace --output-dir $(B)/reports
@@ -444,11 +465,11 @@ COVERAGE_MIN_BRANCHES = 95
 export COVERAGE_MIN_LINES COVERAGE_MIN_BRANCHES
 
 # The plain tree's programs under memcheck (also part of make check).
-valgrind: deps
+valgrind: deps-valgrind
 	+@$(SUBMAKE) all
 	@tools/valgrind.sh $(ROOT) $(ROOT)/build
 
-coverage: deps
+coverage: deps-coverage
 	+@$(SUBMAKE) VARIANT=cov all
 	@tools/coverage.sh $(ROOT) $(ROOT)/build/cov $(ROOT)/build/coverage
 

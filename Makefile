@@ -18,6 +18,8 @@
 #   make bench        build/bench/bench: the model's speed beside a system call and
 #                     the bare counting loop, as medians with their spread (not a
 #                     test; the suite runs `bench --smoke`, conformance/cli/test_bench.sh)
+#   make figures      docs/figures.md: the commit, machine, load, make test's time,
+#                     the counts and the benchmark, each measured as it is written
 #   make mutants      mutation testing of model/, build/reports/mutants.txt
 #                     (not part of check, which only checks its equivalence list,
 #                     conformance/cli/test_mutants_list.sh; MUTANTS_FILTER=REGEX runs a subset)
@@ -209,7 +211,7 @@ TEST_DEFS    = -DNTPROF_SOURCE_ROOT="\"$(ROOT)\"" -Iconformance
 $(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
 $(B)/conformance/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) $(TEST_DEFS)
 
-.PHONY: all lib tests run check coverage bench mutants fuzz fuzzers valgrind install uninstall \
+.PHONY: all lib tests run check coverage bench figures mutants fuzz fuzzers valgrind install uninstall \
 	clean deps help windows FORCE
 .SUFFIXES:
 .DELETE_ON_ERROR:
@@ -322,6 +324,13 @@ fuzz: deps-fuzz
 	+@$(SUBMAKE) VARIANT=fuzz fuzzers
 	@FUZZ_RUNS='$(FUZZ_RUNS)' FUZZ_JOBS='$(FUZZ_JOBS)' \
 		tools/fuzz.sh $(ROOT) $(ROOT)/build/fuzz/conformance/fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+# docs/figures.md, by running what it reports (tools/figures.sh): the
+# commit, the machine and its load, make test's time and cases, the counts,
+# the benchmark. Slow (make test, then the benchmark): not part of check,
+# which runs the script's --quick mode (conformance/cli/test_figures.sh).
+figures: all
+	@tools/figures.sh $(ROOT) $(ROOT)/build docs/figures.md
 
 # The figures: medians of interleaved repetitions with their spread (exit 0
 # whatever they are). The suites run only `bench --smoke`

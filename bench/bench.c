@@ -136,13 +136,13 @@ static int smoke(ctx *c)
 
 static void print_figure(const char *what, const char *ends, figure f, const char *verdict)
 {
-	printf("%-52s %-29s %9.1f %8.2fx %6.2f-%-6.2f%s\n", what, ends, f.ns, f.ratio, f.lo, f.hi, verdict);
+	printf("%-56s %-29s %9.1f %8.2fx %6.2f-%.2f%s\n", what, ends, f.ns, f.ratio, f.lo, f.hi, verdict);
 }
 
 static int rows_figures(ctx *c, const options *o)
 {
 	unsigned missed = 0;
-	printf("\n%-52s %-29s %9s %9s %13s\n", "function, path", "ends in", "ns/call", "/syscall", "spread");
+	printf("\n%-56s %-29s %9s %9s %13s\n", "function, path", "ends in", "ns/call", "/syscall", "spread");
 	for (size_t i = 0; i < bench_nrows; i++) {
 		const row *w = &bench_rows[i];
 		if (!chosen(o, w->function, w->path))
@@ -171,7 +171,7 @@ static void counting_figures(ctx *c, const options *o)
 	printf("\ncounting (%u counters, one per %u bytes of code, runs of %u pcs, one started profile),\n"
 	       "beside the bare loop buf[(pc - base) >> shift]++ over the same pcs:\n", (unsigned)COUNTERS,
 	       1u << SHIFT, NPC);
-	printf("%-52s %-29s %9s %9s %13s\n", "counting", "", "ns/pc", "/bare", "spread");
+	printf("%-56s %-29s %9s %9s %13s\n", "counting", "", "ns/pc", "/bare", "spread");
 	print_figure("np_profile_interrupts (runs)", "", runs, "");
 	print_figure("np_profile_interrupt (one per call)", "", one, "");
 	print_figure("for scale: an empty library call per pc", "", floor, "");

@@ -170,7 +170,7 @@ static const np_profile *sole_counter(const np_machine *m, const np_interrupt *i
 static uint64_t count_inside(uint8_t *counters, uint64_t base, uint64_t width, unsigned shift, uint64_t whole,
 			     const uint64_t *pc, size_t n, size_t *at)
 {
-	uint64_t reach = whole << shift;   /* under 2^61: a 32-bit buffer size, a shift of at most 31 (CP-7) */
+	uint64_t reach = whole << shift;   /* under 2^61: a 32-bit buffer size, a bucket of at most 2^31 bytes */
 	uint64_t limit = reach < width ? reach : width;
 	const uint64_t *next = pc + *at, *end = pc + n;
 	size_t skipped = 0;

@@ -52,8 +52,11 @@ fail() {
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 commit=$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null || echo "unknown (not a git tree)")
+# Uncommitted changes, but the page itself (a new page differs from the last).
+case $out in /*) page=$out ;; *) page=$(pwd)/$out ;; esac
+page=${page#"$(cd "$root" && pwd)"/}
 dirty=
-if [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+if [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null | awk -v page="$page" '$2 != page')" ]; then
 	dirty=", with uncommitted changes"
 fi
 

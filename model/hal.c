@@ -55,15 +55,9 @@ static void support_list(np_hal *h, const listed *l, size_t n)
 		support(&h->source[l[i].source], PMC_DEFAULT, PMC_MIN, PMC_MAX, l[i].description);
 }
 
-np_config_error np_machine_set_hal(np_machine *m, np_hal_kind kind)
+/* The table of a HAL of this kind, written into one all zero. */
+static void fill(np_hal *h, np_hal_kind kind)
 {
-	if (!np_hal_kind_exists(m->version, m->arch, kind))
-		return "that HAL profile interface does not exist on this version and architecture (KS-3)";
-	NP_APPLY(m, KS_3);
-	NP_APPLY(m, HL_1);
-	NP_APPLY(m, HL_2);
-	np_hal *h = &m->hal;
-	memset(h, 0, sizeof *h);
 	h->kind = kind;
 	/* HL-1: every interface supports ProfileTime; ProfileAlignmentFixup is never a HAL source. */
 	support(&h->source[NP_PROFILE_TIME], TIME_DEFAULT, TIME_MIN, TIME_MAX, "Time");
@@ -74,6 +68,17 @@ np_config_error np_machine_set_hal(np_machine *m, np_hal_kind kind)
 		for (uint32_t s = AMD64_SPECIFIC_FIRST; s <= AMD64_SPECIFIC_LAST; s++)
 			support(&h->source[s], PMC_DEFAULT, PMC_MIN, PMC_MAX, NULL);
 	}
+}
+
+np_config_error np_machine_set_hal(np_machine *m, np_hal_kind kind)
+{
+	if (!np_hal_kind_exists(m->version, m->arch, kind))
+		return "that HAL profile interface does not exist on this version and architecture (KS-3)";
+	NP_APPLY(m, KS_3);
+	NP_APPLY(m, HL_1);
+	NP_APPLY(m, HL_2);
+	memset(&m->hal, 0, sizeof m->hal);
+	fill(&m->hal, kind);
 	return NULL;
 }
 
@@ -91,6 +96,16 @@ static uint32_t power_of_two_period(uint32_t interval)
 			best = period;
 	}
 	return best;
+}
+
+/* A fresh machine's table is already zero: clearing it again, most of the
+ * machine, was a large part of opening one (perf: memset). */
+void np_hal_init_default(np_machine *m)
+{
+	NP_APPLY(m, KS_3);
+	NP_APPLY(m, HL_1);
+	NP_APPLY(m, HL_2);
+	fill(&m->hal, NP_HAL_DEFAULT);   /* every version has it (KS-3) */
 }
 
 /* HL-3: HalSetSystemInformation(HalProfileSourceInterval) on one processor.

@@ -70,6 +70,8 @@ static inline uint64_t np_active_mask(const np_machine *m)
 uint32_t np_probe_for_read(np_machine *m, uint64_t addr, uint64_t len, unsigned align);
 
 /* HL-3..HL-5: the HAL's two entry points for profile sources. */
+/* The Default HAL, into the table of a machine np_machine_init has just cleared. */
+void np_hal_init_default(np_machine *m);
 void np_hal_set_interval(np_machine *m, unsigned cpu, uint32_t source, uint32_t interval);
 bool np_hal_query_interval(const np_machine *m, unsigned cpu, uint32_t source, uint32_t *interval);
 

@@ -49,7 +49,8 @@ np_config_error np_machine_init(np_machine *m, np_ver v, np_arch a)
 	 * control area (memset) */
 	for (unsigned c = 0; c < NP_MAX_CPUS; c++)
 		np_cpu_set_pebs(&m->cpu[c], true);
-	return np_machine_set_hal(m, NP_HAL_DEFAULT);
+	np_hal_init_default(m);
+	return NULL;
 }
 
 void np_machine_fini(np_machine *m)

@@ -35,6 +35,13 @@ static void count(np_machine *m, const np_profile *p, uint64_t offset)
 	memcpy(p->mapped + offset, &v, sizeof v);
 }
 
+/* The common case first: the compiler lays the loop out around it. */
+#if defined(__GNUC__)
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define LIKELY(x) (x)
+#endif
+
 /* The lowest set bit's index (x != 0). */
 static unsigned lowest_bit(uint64_t x)
 {
@@ -157,6 +164,58 @@ static const np_profile *sole_counter(const np_machine *m, const np_interrupt *i
 	return sole;
 }
 
+/* The fast loop of a run: counts pc[i] for i from *at on while each lands in
+ * a counter wholly inside the buffer, skipping those outside the region;
+ * stops at the first that would overrun (IN-7), *at then naming it, or at n.
+ * Returns how many it counted. One comparison per pc in the common case:
+ * limit is the lesser of the region's width and the counters' reach; the
+ * count is what was looked at less what was skipped, so that the common
+ * case does no bookkeeping (perf showed it in the loop's profile). */
+static uint64_t count_inside(uint8_t *counters, uint64_t base, uint64_t width, unsigned shift, uint64_t whole,
+			     const uint64_t *pc, size_t n, size_t *at)
+{
+	uint64_t reach = whole << shift;   /* under 2^61: a 32-bit buffer size, a bucket of at most 2^31 bytes */
+	uint64_t limit = reach < width ? reach : width;
+	const uint64_t *next = pc + *at, *end = pc + n;
+	size_t skipped = 0;
+	for (; next < end; next++) {
+		uint64_t d = *next - base;
+		if (LIKELY(d < limit)) {
+			uint8_t *counter = counters + (d >> shift) * 4u;   /* IN-5 */
+			uint32_t v;
+			memcpy(&v, counter, sizeof v);                    /* IN-6: may be unaligned, wraps */
+			v++;
+			memcpy(counter, &v, sizeof v);
+		} else if (d < width) {
+			break;                                            /* past the counters: IN-7 */
+		} else {
+			skipped++;                                        /* outside the region: IN-3 */
+		}
+	}
+	size_t looked = (size_t)(next - pc) - *at;
+	*at = (size_t)(next - pc);
+	return (uint64_t)(looked - skipped);
+}
+
+/* A run through np_profile_interrupt, one pc at a time: the general path. */
+static np_result one_by_one(np_machine *m, const np_interrupt *irq, const uint64_t *pc, size_t n,
+			    uint64_t *counted)
+{
+	np_result worst = { NP_RESULT_NONE, 0, NULL };
+	for (size_t i = 0; i < n; i++) {
+		np_interrupt one = *irq;
+		unsigned c;
+		one.pc = pc[i];
+		np_result r = np_profile_interrupt(m, &one, &c);
+		*counted += c;
+		if (r.kind != NP_RESULT_NONE)
+			worst = r;   /* corruption, or the bug check that ends the run */
+		if (r.kind == NP_RESULT_BUGCHECK || r.kind == NP_RESULT_NOT_APPLICABLE)
+			return r;
+	}
+	return worst;
+}
+
 np_result np_profile_interrupts(np_machine *m, const np_interrupt *irq, const uint64_t *pc, size_t n,
 				uint64_t *counted)
 {
@@ -167,38 +226,15 @@ np_result np_profile_interrupts(np_machine *m, const np_interrupt *irq, const ui
 	/* IN-3, IN-4: pc is in the region when pc - base < width; CP-10 keeps
 	 * base + size from wrapping, so an address below base is never in it */
 	uint64_t width = p ? p->size + (np_region_end_inclusive(m) ? 1u : 0u) : 0;
-	if (!p || width < p->size || p->base + p->size < p->base) {
-		np_result worst = { NP_RESULT_NONE, 0, NULL };
-		for (size_t i = 0; i < n; i++) {
-			np_interrupt one = *irq;
-			unsigned c;
-			one.pc = pc[i];
-			np_result r = np_profile_interrupt(m, &one, &c);
-			*counted += c;
-			if (r.kind != NP_RESULT_NONE)
-				worst = r;   /* corruption, or the bug check that ends the run */
-			if (r.kind == NP_RESULT_BUGCHECK || r.kind == NP_RESULT_NOT_APPLICABLE)
-				return r;
-		}
-		return worst;
-	}
-	uint64_t base = p->base, whole = p->buffer_size / 4u;   /* counters wholly inside */
-	unsigned shift = p->bucket_size;
-	uint8_t *counters = p->mapped;
+	if (!p || width < p->size || p->base + p->size < p->base)
+		return one_by_one(m, irq, pc, n, counted);
+	uint64_t whole = p->buffer_size / 4u;   /* counters wholly inside */
 	hit worst = HIT_NONE;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t d = pc[i] - base;
-		if (d >= width)
-			continue;
-		uint64_t index = d >> shift;                              /* IN-5 */
-		if (index < whole) {
-			uint32_t v;
-			memcpy(&v, counters + index * 4u, sizeof v);      /* IN-6: may be unaligned, wraps */
-			v++;
-			memcpy(counters + index * 4u, &v, sizeof v);
-			++*counted;
-			continue;
-		}
+		*counted += count_inside(p->mapped, p->base, width, p->bucket_size, whole, pc, n, &i);
+		if (i == n)
+			break;
+		uint64_t index = (pc[i] - p->base) >> p->bucket_size;
 		hit h = overrun(m, p, p->buffer + index * 4u);            /* IN-7 */
 		if (h != HIT_SKIPPED)
 			++*counted;

@@ -11,9 +11,23 @@
 #     valgrind do not mix. VALGRIND_JOBS programs at a time (default 2).
 #     With a third argument TALLY, appends "PASSED FAILED valgrind: ..." to
 #     it (tools/kyua-suite.sh --total sums it with the suites).
+#     VALGRIND_SET=check (make check) runs a representative set: every
+#     program but those whose code another program of the set already runs
+#     under memcheck, and which cost most there (a third of the time):
+#     test_runner (the fixtures on the model: ntprof-run), test_matrix_html
+#     (the HTML matrix: ntprof-matrix), test_explore (the explorer:
+#     ntprof-explore, one function on two targets) and ntprof-run-dl (the
+#     dl: glue: ntprof-run-dl-faulty). VALGRIND_SET=all (the default, make
+#     valgrind) runs every program.
 set -u
 root=$1 dir=$2 tally=${3:-}
 jobs=${VALGRIND_JOBS:-2}
+set_name=${VALGRIND_SET:-all}
+case $set_name in
+all) skip= ;;
+check) skip=" test_runner test_matrix_html test_explore ntprof-run-dl " ;;
+*) echo "valgrind.sh: VALGRIND_SET is all or check, not '$set_name'" >&2; exit 2 ;;
+esac
 logs=$dir/valgrind
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -57,6 +71,7 @@ check_one() {
 }
 
 vg() {
+	case $skip in *" $1 "*) return ;; esac
 	check_one "$@" &
 	running=$((running + 1))
 	if [ "$running" -ge "$jobs" ]; then
@@ -76,12 +91,14 @@ vg ntprof-matrix 0 "$dir/ntprof" matrix --root "$root" --format html --output "$
 vg ntprof-call 0 "$dir/ntprof" call --target 1803/x64 \
 	'NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x1000 BucketSize=2 Buffer=>b BufferSize=0x1000' \
 	'NtStartProfile ProfileHandle=h' 'Interrupt Pc=0x10000004' 'ReadBuffer Buffer=b Count=3'
+vg ntprof-explore 1 "$dir/ntprof" explore --function NtSetIntervalProfile --targets 6.1,6.2 \
+	--output "$logs/explore.vec"
 vg ntprof-bad-input 2 "$dir/ntprof" run --output "$logs/none.json" "$root/conformance/data/bad/truncated.vec"
 
 wait
 clean=$(find "$logs" -name '*.clean' | wc -l)
 failed=$(find "$logs" -name '*.failed' | wc -l)
-summary="valgrind: $clean of $((clean + failed)) programs clean in $(($(date +%s) - start)) s"
+summary="valgrind ($set_name): $clean of $((clean + failed)) programs clean in $(($(date +%s) - start)) s"
 echo "$summary"
 [ -n "$tally" ] && printf '%d %d %s\n' "$clean" "$failed" "$summary" >>"$tally"
 [ "$failed" -eq 0 ] && [ "$clean" -gt 0 ]

@@ -18,7 +18,7 @@ static const char *const every_function[] = {
 	"TraceSetInformation", "TraceQueryInformation",
 	"Interrupt", "Inject", "ReadEvents", "MoveThread", "SetCpus", "SetIntervalElsewhere", "Protect",
 	"given:mode", "given:tracing", "given:sandboxed", "given:cpus", "given:cpu", "given:groups",
-	"given:group", "given:hal", "given:errata", "given:alloc", "given:pebs", "given:vendor",
+	"given:group", "given:hal", "given:K-ERRATA", "given:alloc", "given:pebs", "given:vendor",
 	"given:misc_enable", "given:cpuid1_ecx", "given:started-elsewhere", "pointer:vanishing",
 	/* every knob the model has, each with every value */
 #define NP_KNOB(NAME, field, RULE, DEFAULT, VALUES) "given:" NAME,

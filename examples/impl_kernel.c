@@ -304,11 +304,11 @@ static ntprof_kernel *enter(void *sys)
 }
 
 /* The settings a live system takes (privilege, integrity, tracing=off,
- * sandboxed=off) and those `implements` declares (mode, cpus, alloc). */
+ * sandboxed=off) and those `implements` declares (mode, cpus, cpu, alloc). */
 static int given(ntprof_kernel *k, const ntprof_setting *g)
 {
 	const char *key = g->key, *v = g->value;
-	int on = strcmp(v, "on") == 0, off = strcmp(v, "off") == 0, cpus = atoi(v);
+	int on = strcmp(v, "on") == 0, off = strcmp(v, "off") == 0, number = atoi(v);
 	if (strcmp(key, "privilege") == 0 && (on || off))
 		k->privileges = on ? 1ull << NTPROF_SE_SYSTEM_PROFILE_PRIVILEGE : 0;
 	else if (strcmp(key, "integrity") == 0 &&
@@ -318,8 +318,10 @@ static int given(ntprof_kernel *k, const ntprof_setting *g)
 		return 1;   /* the code traces no event and knows no sandboxed token */
 	else if (strcmp(key, "mode") == 0 && (!strcmp(v, "kernel") || !strcmp(v, "user")))
 		k->previous_mode = strcmp(v, "kernel") == 0 ? NTPROF_KERNEL_MODE : NTPROF_USER_MODE;
-	else if (strcmp(key, "cpus") == 0 && cpus >= 1 && cpus <= 64)
-		k->cpus = (unsigned)cpus;
+	else if (strcmp(key, "cpu") == 0 && number >= 0 && (unsigned)number < k->cpus)
+		k->current_cpu = (unsigned)number;
+	else if (strcmp(key, "cpus") == 0 && number >= 1 && number <= 64)
+		k->cpus = (unsigned)number;
 	else if (strcmp(key, "alloc") == 0 && (!strcmp(v, "fail") || !strcmp(v, "ok")))
 		k->fail_alloc = strcmp(v, "fail") == 0;
 	else
@@ -451,7 +453,7 @@ static ntprof_impl table = {
 	.inject = inject,
 	.implements = (const char *const[]){ "NtSetIntervalProfile", "NtQueryIntervalProfile",
 		"NtCreateProfile", "NtStartProfile", "NtStopProfile", "Interrupt", "Inject", "Protect",
-		"given:mode", "given:cpus", "given:alloc", NULL },
+		"given:mode", "given:cpus", "given:cpu", "given:alloc", NULL },
 	.emulates = "1809/x64",
 	.protect = ntprof_sim_protect,
 };

@@ -24,6 +24,7 @@
 #define STATUS_BUFFER_OVERFLOW         ((NTSTATUS)0x80000005)
 #define STATUS_INVALID_PARAMETER       ((NTSTATUS)0xC000000D)
 #define STATUS_BUFFER_TOO_SMALL        ((NTSTATUS)0xC0000023)
+#define STATUS_ACCESS_DENIED           ((NTSTATUS)0xC0000022)
 #define STATUS_PRIVILEGE_NOT_HELD      ((NTSTATUS)0xC0000061)
 #define STATUS_INSUFFICIENT_RESOURCES  ((NTSTATUS)0xC000009A)
 #define STATUS_PROFILING_NOT_STARTED   ((NTSTATUS)0xC00000B7)
@@ -33,6 +34,7 @@
 #define PROFILE_CONTROL                0x0001u
 #define PROCESS_QUERY_INFORMATION      0x0400u
 #define ProfileTime                    0u
+#define MM_HIGHEST_USER_ADDRESS        0x7FFFFFFEFFFFull   /* x64 (SPEC.md AS-1) */
 
 static const LUID SystemProfilePrivilege = { NTPROF_SE_SYSTEM_PROFILE_PRIVILEGE, 0 };
 
@@ -50,6 +52,10 @@ typedef struct EPROFILE {
 
 static EPROFILE *StartedProfiles;
 static OBJECT_TYPE ProfileType;
+/* Whether the caller's token is below medium integrity: the kernel's
+ * restricted-caller test of 6.3 on (CP-22), which the WDK does not
+ * document, so the glue answers it from the caller's integrity level. */
+static int CallerIsRestricted;
 
 NTSTATUS NtSetIntervalProfile(ULONG Interval, KPROFILE_SOURCE Source)
 {
@@ -151,10 +157,14 @@ NTSTATUS NtCreateProfile(HANDLE *ProfileHandle, HANDLE Process, PVOID RangeBase,
 		if (status != STATUS_SUCCESS)
 			return status;
 		ObDereferenceObject(process);   /* the process outlives its profiles here */
-	} else if (mode != NTPROF_KERNEL_MODE && base <= 0x7FFFFFFEFFFFull &&
+	} else if (mode != NTPROF_KERNEL_MODE && base <= MM_HIGHEST_USER_ADDRESS &&
 		   !SeSinglePrivilegeCheck(SystemProfilePrivilege, mode)) {
 		return STATUS_PRIVILEGE_NOT_HELD;
 	}
+	/* the last check: a restricted caller's region must stay in user space */
+	uint64_t last = RangeSize ? base + RangeSize - 1 : base;
+	if (mode != NTPROF_KERNEL_MODE && CallerIsRestricted && last > MM_HIGHEST_USER_ADDRESS)
+		return STATUS_ACCESS_DENIED;
 	EPROFILE *profile;
 	if ((status = ObCreateObject(&ProfileType, sizeof *profile, (PVOID *)&profile)) != STATUS_SUCCESS)
 		return status;
@@ -293,17 +303,27 @@ static ntprof_kernel *enter(void *sys)
 	return k;
 }
 
+/* The settings a live system takes (privilege, integrity, tracing=off,
+ * sandboxed=off) and those `implements` declares (mode, cpus, cpu, alloc). */
 static int given(ntprof_kernel *k, const ntprof_setting *g)
 {
-	int on = strcmp(g->value, "on") == 0, kernel = strcmp(g->value, "kernel") == 0;
-	if (strcmp(g->key, "privilege") == 0 && (on || strcmp(g->value, "off") == 0))
+	const char *key = g->key, *v = g->value;
+	int on = strcmp(v, "on") == 0, off = strcmp(v, "off") == 0, number = atoi(v);
+	if (strcmp(key, "privilege") == 0 && (on || off))
 		k->privileges = on ? 1ull << NTPROF_SE_SYSTEM_PROFILE_PRIVILEGE : 0;
-	else if (strcmp(g->key, "mode") == 0 && (kernel || strcmp(g->value, "user") == 0))
-		k->previous_mode = kernel ? NTPROF_KERNEL_MODE : NTPROF_USER_MODE;
-	else if (strcmp(g->key, "cpus") == 0 && atoi(g->value) >= 1 && atoi(g->value) <= 64)
-		k->cpus = (unsigned)atoi(g->value);
-	else if (strcmp(g->key, "alloc") == 0 && strcmp(g->value, "fail") == 0)
-		k->fail_alloc = 1;
+	else if (strcmp(key, "integrity") == 0 &&
+		 (!strcmp(v, "low") || !strcmp(v, "medium") || !strcmp(v, "high")))
+		CallerIsRestricted = strcmp(v, "low") == 0;
+	else if ((strcmp(key, "tracing") == 0 || strcmp(key, "sandboxed") == 0) && off)
+		return 1;   /* the code traces no event and knows no sandboxed token */
+	else if (strcmp(key, "mode") == 0 && (!strcmp(v, "kernel") || !strcmp(v, "user")))
+		k->previous_mode = strcmp(v, "kernel") == 0 ? NTPROF_KERNEL_MODE : NTPROF_USER_MODE;
+	else if (strcmp(key, "cpu") == 0 && number >= 0 && (unsigned)number < k->cpus)
+		k->current_cpu = (unsigned)number;
+	else if (strcmp(key, "cpus") == 0 && number >= 1 && number <= 64)
+		k->cpus = (unsigned)number;
+	else if (strcmp(key, "alloc") == 0 && (!strcmp(v, "fail") || !strcmp(v, "ok")))
+		k->fail_alloc = strcmp(v, "fail") == 0;
 	else
 		return 0;
 	return 1;
@@ -325,11 +345,12 @@ static void *open_system(const ntprof_system_spec *spec, const char **why)
 	}
 	ntprof_kernel *k = enter(s);
 	StartedProfiles = NULL;
+	CallerIsRestricted = 0;
 	ProfileType = (OBJECT_TYPE){ NTPROF_OBJECT_USER, PROFILE_CONTROL, DeleteProfile, "Profile" };
 	NtprofDefineObjectType(&ProfileType);
 	for (unsigned i = 0; i < spec->ngiven; i++) {
 		if (!given(k, &spec->given[i])) {
-			*why = "this example takes only privilege, mode, cpus and alloc=fail";
+			*why = "a given setting this example does not declare";
 			close_system(s);
 			return NULL;
 		}
@@ -337,10 +358,13 @@ static void *open_system(const ntprof_system_spec *spec, const char **why)
 	return s;
 }
 
+/* 1809 (CP-0, SI-0, QI-0, ST-0, SP-0): NTDLL exports both spellings of
+ * each; a driver binds every Zw stub of these but ZwCreateProfile, and an
+ * Nt spelling stands for a kernel-mode request however it got there. */
 static int exported(void *sys, const char *function)
 {
-	(void)sys, (void)function;   /* 1809: every spelling, in NTDLL and the kernel */
-	return 1;
+	int driver = ((machine *)sys)->k.previous_mode == NTPROF_KERNEL_MODE;
+	return !driver || strcmp(function, "ZwCreateProfile") != 0;
 }
 
 static ntprof_result done(ntprof_kernel *k, NTSTATUS status)
@@ -428,7 +452,8 @@ static ntprof_impl table = {
 	.interrupt = interrupt,
 	.inject = inject,
 	.implements = (const char *const[]){ "NtSetIntervalProfile", "NtQueryIntervalProfile",
-		"NtCreateProfile", "NtStartProfile", "NtStopProfile", "NtClose", "NtDuplicateObject", NULL },
+		"NtCreateProfile", "NtStartProfile", "NtStopProfile", "Interrupt", "Inject", "Protect",
+		"given:mode", "given:cpus", "given:cpu", "given:alloc", NULL },
 	.emulates = "1809/x64",
 	.protect = ntprof_sim_protect,
 };

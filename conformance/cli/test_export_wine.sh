@@ -59,9 +59,19 @@ show() {   # FILE: as TAP comments, at most 30 lines
 mkdir -p "$tmp/include/wine"
 printf '#include "%s/conformance/win/wine_test_shim.h"\n' "$root" >"$tmp/include/wine/test.h"
 
-# build CC NAME.c EXE: 0 when it compiles warning-free
+# testlist NAME FILE: the test list Wine's makedep generates for a test
+# program of one test, which compiles the harness (STANDALONE) and names
+# func_NAME
+testlist() {
+	printf '#define STANDALONE\n#include "wine/test.h"\nextern void func_%s(void);\n' "$1" >"$2"
+	printf 'const struct test winetest_testlist[] = { { "%s", func_%s }, { 0, 0 } };\n' "$1" "$1" >>"$2"
+}
+testlist profile "$tmp/testlist.c"
+
+# build CC NAME.c EXE [TESTLIST]: 0 when it compiles warning-free at -O2,
+# the test file and the test list as two translation units, as in Wine's tree
 build() {
-	"$1" -std=c11 -Wall -Wextra -Werror -O2 -I"$tmp/include" -o "$3" "$2" 2>"$tmp/cc.err"
+	"$1" -std=c11 -Wall -Wextra -Werror -O2 -I"$tmp/include" -o "$3" "$2" "${4:-$tmp/testlist.c}" 2>"$tmp/cc.err"
 }
 
 # summary FILE: the shim's last line, "NAME: N tests executed (T marked as todo, F failures), S skipped."
@@ -69,7 +79,7 @@ summary() {
 	tr -d '\r' <"$1" | grep 'tests executed' | tail -1
 }
 
-echo "1..9"
+echo "1..11"
 
 # ---- the export of the three folders, with both known lists ------------------
 "$NTPROF_BIN" export --known "$known10" --known "$known7" --output "$tmp/profile.c" \
@@ -168,6 +178,37 @@ if [ $rc -ne 0 ] && ! echo "$line" | grep -q ', 0 failures)'; then
 	ok "twin: run as if on Windows, Wine's known divergences fail (exit $rc): $line"
 else
 	not_ok "twin: run as if on Windows, Wine's known divergences fail" "exit $rc: $line"
+fi
+
+# ---- the stand-in behaves as the real harness where a test meets it ----------
+# out_of_line OBJ: the checks are calls the compiler cannot see into (undefined
+# in the test's object, as with Wine's header, whose bodies live in the test list)
+out_of_line() {
+	syms=$(x86_64-w64-mingw32-nm "$1") || return 1
+	for f in winetest_ok winetest_skip winetest_win_skip broken winetest_todo_push; do
+		echo "$syms" | grep -q " U $f\$" || return 1
+	done
+}
+x86_64-w64-mingw32-gcc -std=c11 -O2 -I"$tmp/include" -c -o "$tmp/profile.o" "$tmp/profile.c" 2>/dev/null
+x86_64-w64-mingw32-gcc -std=c11 -O2 -I"$tmp/include" -DSTANDALONE -c -o "$tmp/inline.o" "$tmp/profile.c" 2>/dev/null
+if out_of_line "$tmp/profile.o" && ! out_of_line "$tmp/inline.o"; then
+	ok "the stand-in's ok, skip, win_skip, broken and todo are calls out of the test's unit (and a unit holding their bodies is caught)"
+else
+	not_ok "the stand-in's checks are calls out of the test's unit, and a unit holding their bodies is caught"
+fi
+
+# twin_silenced.c: 50 todos and 45 skips from one line each; the real harness
+# prints 42 of each and counts no more
+testlist twin_silenced "$tmp/tl-silenced.c"
+if build x86_64-w64-mingw32-gcc "$root/conformance/win/twin_silenced.c" "$tmp/silenced.exe" "$tmp/tl-silenced.c"; then
+	"$wine" win10 "$tmp/silenced.exe" 2>/dev/null | tr -d '\r' >"$tmp/silenced.out"
+fi
+if [ "$(grep -c 'Line has been silenced after 42 occurrences' "$tmp/silenced.out" 2>/dev/null)" = 2 ] &&
+	grep -q ':twin_silenced: Silenced 8 todos, 3 skips and 0 traces\.$' "$tmp/silenced.out" &&
+	grep -q ':twin_silenced: 92 tests executed (42 marked as todo, 0 failures), 42 skipped\.$' "$tmp/silenced.out"; then
+	ok "the stand-in silences a line after 42 messages and says so, as Wine's harness does"
+else
+	not_ok "the stand-in silences a line after 42 messages and says so" "$(tail -3 "$tmp/silenced.out" 2>/dev/null)"
 fi
 
 [ "$failed" -eq 0 ]

@@ -90,10 +90,13 @@ static void check_code(np_export_text *t, const np_vector *v, unsigned s, const 
 		if (expr)
 			np_export_printf(t, ", nx_value(%s, got[%u], sizeof(got[0]))", expr, k++);
 	}
-	np_export_printf(t, ");\n        if (!match");
+	/* the test goes on only where ok() was satisfied without a todo: on
+	 * Wine broken() is false, so an older Windows's result ends it there,
+	 * as the live run stops at the first step that differs */
+	np_export_printf(t, ");\n        if (!(match");
 	for (unsigned i = 1; i < es->count; i++)
-		np_export_printf(t, " && !alt[%u]", i - 1);
-	np_export_printf(t, ") return;\n");
+		np_export_printf(t, " || broken(alt[%u])", i - 1);
+	np_export_printf(t, ")) return;\n");
 }
 
 /* The step (0-based) a known entry names in vector v, or -1: `step N`

@@ -124,17 +124,31 @@ static const char *const export_usage[] = {
 	NULL,
 };
 
-/* Reads the known lists; 0, or EXIT_BAD_INPUT after saying why. */
+/* Reads the known lists and the Windows each is for; on Wine the test
+ * checks the results of the newest of those. 0, or EXIT_BAD_INPUT after
+ * saying why. */
 static int load_known(const export_settings *s, np_known *known, np_export_options *o)
 {
+	o->wine_as = (np_ver)(NP_VERSION_COUNT - 1);
 	for (unsigned i = 0; i < s->nknown; i++) {
 		np_error err;
-		if (!np_known_load(&known[i], s->known[i], &err)) {
-			fprintf(stderr, "%s\n", err.text);
+		char why[NP_TEXT_MAX * 2];
+		np_ver v;
+		bool read = np_export_known_for(s->known[i], &v, why, sizeof why);
+		if (read && v < o->since)
+			snprintf(why, sizeof why, "%s: its expectations are for %s, older than --since %s", s->known[i],
+				 np_version_key(v), np_version_key(o->since));
+		if (!read || v < o->since || !np_known_load(&known[i], s->known[i], &err)) {
+			if (!read || v < o->since)
+				fprintf(stderr, "ntprof: export: %s\n", why);
+			else
+				fprintf(stderr, "%s\n", err.text);
 			for (unsigned k = 0; k <= i; k++)
 				np_known_free(&known[k]);
 			return EXIT_BAD_INPUT;
 		}
+		o->wine_as = i == 0 || v > o->wine_as ? v : o->wine_as;
+		o->known_for[o->nknown] = v;
 		o->known[o->nknown++] = &known[i];
 	}
 	return 0;

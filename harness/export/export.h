@@ -34,7 +34,10 @@ typedef struct np_export_options {
 	const char *function[NP_EXPORT_MAX_FUNCTIONS];  /* --function: only vectors calling these */
 	unsigned nfunction;
 	const np_known *known[NP_EXPORT_MAX_KNOWN];     /* --known: todo_wine */
+	np_ver known_for[NP_EXPORT_MAX_KNOWN];          /* the Windows each list's expectations are for */
 	unsigned nknown;
+	np_ver wine_as;   /* the Windows whose results the test checks on Wine: the newest a list is
+			   * for, or the newest of all without a list */
 	bool hal_dependent;                             /* --hal-dependent: keep those vectors */
 	const char *test_name;                          /* START_TEST's NAME */
 	const char *version;                            /* ntprof's, for the header */
@@ -89,6 +92,13 @@ bool np_export_step_supported(const np_step *st);
  * with why, when that caller has no test of it. */
 void np_export_plan_width(np_backend *model, const np_vector *v, np_ver since, bool wide,
 			  np_export_plan *p);
+/* The result of p's step s on version ver of p's width, or -1 (the step
+ * gives nothing the test checks there, or the test has ended before it). */
+int np_export_result_on(const np_export_plan *p, unsigned s, np_ver ver);
+/* Reads the line `# env version: VERSION` of a known list (the Windows
+ * whose expectations its entries were judged against). False with why
+ * (naming FILE, or FILE:LINE) when it has none or names no version. */
+bool np_export_known_for(const char *path, np_ver *out, char *why, size_t cap);
 /* "5.1..6.1 x86, 6.1 wow64": the targets of a result. */
 void np_export_where(const np_export_result *r, char *buf, size_t cap);
 
@@ -96,8 +106,8 @@ void np_export_where(const np_export_result *r, char *buf, size_t cap);
 void np_export_vector(np_export_text *t, const np_vector *v, const np_export_plan *wide,
 		      const np_export_plan *narrow, const np_export_options *o, unsigned index);
 /* The C of one step, in a test function. */
-void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *p,
-			 const np_export_options *o);
+void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *wide,
+			 const np_export_plan *narrow, const np_export_options *o);
 
 /* The check of one step: the results by width (#ifdef _WIN64 when they differ). */
 void np_export_check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *wide,

@@ -79,7 +79,7 @@ void np_export_vector(np_export_text *t, const np_vector *v, const np_export_pla
 	np_export_captures(t, v);
 	np_export_printf(t, "    (void)alt;\n\n");
 	for (unsigned s = 0; s < v->nstep; s++) {
-		np_export_step_code(t, v, s, wide->usable ? wide : narrow, o);
+		np_export_step_code(t, v, s, wide, narrow, o);
 		np_export_check_code(t, v, s, wide, narrow, o);
 	}
 	np_export_printf(t, "}\n%s", cond ? "#endif\n" : "");

@@ -211,3 +211,11 @@ void np_export_where(const np_export_result *r, char *buf, size_t cap)
 	for (unsigned a = 0; a < NP_ARCH_COUNT && used < cap; a++)
 		used = where_arch(r, (np_arch)a, buf, cap, used);
 }
+
+int np_export_result_on(const np_export_plan *p, unsigned s, np_ver ver)
+{
+	for (unsigned i = 0; i < p->step[s].count; i++)
+		if (!p->step[s].result[i].accept && p->step[s].result[i].hit[ver][p->newest.arch])
+			return (int)i;
+	return -1;
+}

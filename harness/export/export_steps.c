@@ -53,9 +53,51 @@ static void rules_text(const np_vector *v, char *buf, size_t cap)
 	}
 }
 
-/* The check of one step on one width: match, the alternatives, ok(). */
-static void check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *p, bool todo)
+/* The step (0-based) a known entry names in vector v, or -1: `step N`
+ * names step N; `step FUNCTION` the first call of that function; an entry
+ * for any step (`step *`) names none, since a test cannot tell in advance
+ * which step will decide. A pattern names v as np_known_names says. */
+static int named_step(const np_known_entry *e, const np_vector *v)
 {
+	if (!np_known_names(e, v))
+		return -1;
+	if (e->step > 0)
+		return e->step - 1;
+	for (unsigned s = 0; e->step_function && s < v->nstep; s++)
+		if (np_function_find(v->step[s].function) == e->step_function)
+			return (int)s;
+	return -1;
+}
+
+/* Whether a known list names this step: with no call made (a missing
+ * export or a stub: call_made false), or as a call that gave another
+ * result (call_made true). The scope of an entry (on RANGE arch=LIST) does
+ * not count, since on Wine the test checks one Windows's results (wine_as):
+ * a call entry counts where its list's Windows gives there what wine_as
+ * gives, since only then did the list judge Wine against that result; a
+ * missing export or a stub is Wine's on every Windows. */
+static bool known_as(const np_export_options *o, const np_vector *v, unsigned s, bool call_made,
+		     const np_export_plan *p)
+{
+	for (unsigned k = 0; k < o->nknown; k++) {
+		if (call_made && np_export_result_on(p, s, o->known_for[k]) != np_export_result_on(p, s, o->wine_as))
+			continue;
+		for (unsigned i = 0; i < o->known[k]->count; i++) {
+			const np_known_entry *e = &o->known[k]->e[i];
+			bool no_call = e->cls == NP_CLASS_NOT_EXPORTED || e->cls == NP_CLASS_STUB;
+			if (named_step(e, v) == (int)s && no_call != call_made)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The check of one step on one width: match, the alternatives, ok(). */
+static void check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *p,
+		       const np_export_options *o)
+{
+	bool todo = known_as(o, v, s, true, p);
+	int on_wine = np_export_result_on(p, s, o->wine_as);
 	const np_step *st = &v->step[s];
 	const np_export_step *es = &p->step[s];
 	char where[NP_TEXT_MAX * 2], rules[NP_TEXT_MAX];
@@ -75,11 +117,18 @@ static void check_code(np_export_text *t, const np_vector *v, unsigned s, const 
 		np_export_printf(t, ";\n");
 	}
 	rules_text(v, rules, sizeof rules);
-	np_export_printf(t, "        %sok(match", todo ? "todo_wine " : "");
-	t->ok++;
-	t->todo += todo;
+	/* on Wine broken() is false: the result checked there is wine_as's,
+	 * the newest Windows's unless a known list is for an older one */
+	if (on_wine > 0)
+		np_export_printf(t, "        /* on Wine, what %s gives */\n        match = nx_on_wine() ? alt[%d] : match",
+				 np_version_key(o->wine_as), on_wine - 1);
+	else
+		np_export_printf(t, "        match = match");
 	for (unsigned i = 1; i < es->count; i++, t->broken++)
 		np_export_printf(t, " || broken(alt[%u])", i - 1);
+	np_export_printf(t, ";\n        %sok(match", todo ? "todo_wine " : "");
+	t->ok++;
+	t->todo += todo;
 	np_export_printf(t, ",\n           \"%%s: step %u (%s): got %%s", s + 1, rules);
 	for (unsigned i = 0, k = 1; i < es->result[0].nout && k < 4; i++)
 		if (np_export_out_expr(st, es->result[0].out[i].name, &kind) && k++)
@@ -90,59 +139,45 @@ static void check_code(np_export_text *t, const np_vector *v, unsigned s, const 
 		if (expr)
 			np_export_printf(t, ", nx_value(%s, got[%u], sizeof(got[0]))", expr, k++);
 	}
-	/* the test goes on only where ok() was satisfied without a todo: on
-	 * Wine broken() is false, so an older Windows's result ends it there,
-	 * as the live run stops at the first step that differs */
-	np_export_printf(t, ");\n        if (!(match");
-	for (unsigned i = 1; i < es->count; i++)
-		np_export_printf(t, " || broken(alt[%u])", i - 1);
-	np_export_printf(t, ")) return;\n");
+	/* the test goes on only where the check held: under todo_wine it did
+	 * not, and the test ends there, as the live run stops at the first step
+	 * that differs */
+	np_export_printf(t, ");\n        if (!match) return;\n");
 }
 
-/* The step (0-based) a known entry names in vector v, or -1: `step N`
- * names step N; `step FUNCTION` the first call of that function; an entry
- * for any step (`step *`) names none, since a test cannot tell in advance
- * which step will decide. A pattern names v as np_known_names says. */
-static int named_step(const np_known_entry *e, const np_vector *v)
+/* On Wine the test checks wine_as's results: where that Windows gives
+ * nothing the test can check at this step (the call is missing there, or
+ * its test ended before), the test ends before the call. */
+static void wine_as_guard(np_export_text *t, unsigned s, const np_export_plan *p, const np_export_options *o)
 {
-	if (!np_known_names(e, v))
-		return -1;
-	if (e->step > 0)
-		return e->step - 1;
-	for (unsigned s = 0; e->step_function && s < v->nstep; s++)
-		if (np_function_find(v->step[s].function) == e->step_function)
-			return (int)s;
-	return -1;
+	if (!p->usable || np_export_result_on(p, s, o->wine_as) >= 0)
+		return;
+	np_export_printf(t, "        if (nx_on_wine())\n        {\n            skip(\"%%s: step %u: Wine is "
+			 "checked as %s, which gives nothing to check here\\n\", id);\n            return;\n"
+			 "        }\n", s + 1, np_version_key(o->wine_as));
 }
 
-/* Whether a known list names this step: with no call made (a missing
- * export or a stub: call_made false), or as a call that gave another
- * result (call_made true). Every entry of every list counts; the scope of
- * an entry (on RANGE arch=LIST) does not, since on Wine broken() is false
- * and every check is the newest Windows's. */
-static bool known_as(const np_export_options *o, const np_vector *v, unsigned s, bool call_made)
+void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *wide,
+			 const np_export_plan *narrow, const np_export_options *o)
 {
-	for (unsigned k = 0; k < o->nknown; k++)
-		for (unsigned i = 0; i < o->known[k]->count; i++) {
-			const np_known_entry *e = &o->known[k]->e[i];
-			bool no_call = e->cls == NP_CLASS_NOT_EXPORTED || e->cls == NP_CLASS_STUB;
-			if (named_step(e, v) == (int)s && no_call != call_made)
-				return true;
-		}
-	return false;
-}
-
-void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *p,
-			 const np_export_options *o)
-{
-	(void)p;
 	const np_step *st = &v->step[s];
+	np_export_text a = { 0 }, b = { 0 };
 	np_export_printf(t, "    /* step %u: %s", s + 1, st->function);
 	for (unsigned i = 0; i < st->narg; i++)
 		np_export_printf(t, " %s=%s", st->arg[i].name, st->arg[i].value);
 	np_export_printf(t, " */\n    {\n");
+	wine_as_guard(&a, s, wide, o);
+	wine_as_guard(&b, s, narrow, o);
+	if (a.failed || b.failed)
+		t->failed = true;
+	else if (wide->usable && narrow->usable && strcmp(a.s ? a.s : "", b.s ? b.s : "") != 0)
+		np_export_printf(t, "#ifdef _WIN64\n%s#else\n%s#endif\n", a.s ? a.s : "", b.s ? b.s : "");
+	else if (a.s || b.s)
+		np_export_printf(t, "%s", a.s ? a.s : b.s);
+	np_export_free(&a);
+	np_export_free(&b);
 	np_export_call_code(t, st);
-	bool todo_call = known_as(o, v, s, false);
+	bool todo_call = known_as(o, v, s, false, wide->usable ? wide : narrow);
 	t->todo += todo_call;
 	np_export_printf(t, "        if (s->lacking)\n        {\n            skip(\"%%s: step %u: a buffer or "
 			 "handle cannot be made here\\n\", id);\n            return;\n        }\n", s + 1);
@@ -153,12 +188,11 @@ void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, cons
 void np_export_check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *wide,
 			  const np_export_plan *narrow, const np_export_options *o)
 {
-	bool todo = known_as(o, v, s, true);
 	np_export_text a = { 0 }, b = { 0 };
 	if (wide->usable)
-		check_code(&a, v, s, wide, todo);
+		check_code(&a, v, s, wide, o);
 	if (narrow->usable)
-		check_code(&b, v, s, narrow, todo);
+		check_code(&b, v, s, narrow, o);
 	if (a.failed || b.failed)
 		t->failed = true;
 	else if (wide->usable && narrow->usable && strcmp(a.s, b.s) == 0)

@@ -51,7 +51,7 @@ test_body() {
 	awk -v id="$2" '$0 ~ "static const char id\\[\\] = \"" id "\";" {on = 1} on {print} on && /^}/ {exit}' "$1"
 }
 
-echo "1..14"
+echo "1..15"
 
 "$NTPROF_BIN" export --known "$known" "$root/fixtures/interval" >"$tmp/a.c" 2>"$tmp/a.err"
 rc=$?
@@ -199,6 +199,22 @@ if grep -q ' \*   query-interval/alignment-fixup-never-set: its outcome depends 
 	pass "a vector that depends on the HAL's sources is left out, with why; --hal-dependent keeps it"
 else
 	fail "a vector that depends on the HAL's sources is left out, with why; --hal-dependent keeps it"
+fi
+
+# What depends on the machine is read or guarded at run time: the HAL's
+# default interval is read first (the model's 0x9897 is no check), and a
+# vector whose results change with the processors runs only where they are
+# the model's; its twin, a vector that does not depend on them, has no guard.
+"$NTPROF_BIN" export "$root/fixtures/profile/create-processors.vec" >"$tmp/cpus.c" 2>/dev/null
+cpus=$(test_body "$tmp/cpus.c" create/ex-all-ones-mask-not-special)
+timer=$(test_body "$tmp/plain.c" query-interval/timer-default)
+if echo "$cpus" | grep -q 'if (!(groups == 1 && ((cpus >= 1 && cpus <= 63))))' &&
+	! test_body "$tmp/plain.c" query-interval/timer-default | grep -q nx_cpus &&
+	echo "$timer" | grep -q 'nx_u32(interval) == nx_time_default' && ! echo "$timer" | grep -q 0x9897; then
+	pass "the default interval is the HAL's, read first; processor-dependent results are guarded (1 to 63 in one group)"
+else
+	fail "the default interval is the HAL's, read first; processor-dependent results are guarded" \
+		"$(echo "$cpus" | grep 'if (!')" "$(echo "$timer" | grep 'match =')"
 fi
 
 if "$NTPROF_BIN" export --help | grep -q 'usage: ntprof export \[--format wine\]' &&

@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "ntprof/backend.h"
@@ -73,8 +74,14 @@ typedef struct np_export_step {
 } np_export_step;
 
 /* One vector on one caller width: 64-bit (x64) or 32-bit (x86 and WOW64). */
+/* The machines a test is tried on besides the model's (1 processor in 1
+ * group, MC-1): processors in each group, and groups. */
+#define NP_EXPORT_PROBES 12
+extern const unsigned np_export_probe_cpus[NP_EXPORT_PROBES], np_export_probe_groups[NP_EXPORT_PROBES];
+
 typedef struct np_export_plan {
 	bool usable;
+	bool fits[NP_EXPORT_PROBES];   /* the newest Windows gives the same on that machine */
 	char why[NP_TEXT_MAX * 2];   /* !usable: why the width has no test */
 	np_target newest;
 	np_export_step step[NP_MAX_STEPS];
@@ -95,6 +102,9 @@ void np_export_plan_width(np_backend *model, const np_vector *v, np_ver since, b
 /* The result of p's step s on version ver of p's width, or -1 (the step
  * gives nothing the test checks there, or the test has ended before it). */
 int np_export_result_on(const np_export_plan *p, unsigned s, np_ver ver);
+/* The model's default ProfileTime interval (HL-2): a check of that value is
+ * a check of the HAL's own default, which the test reads first. */
+uint32_t np_export_time_default(void);
 /* Reads the line `# env version: VERSION` of a known list (the Windows
  * whose expectations its entries were judged against). False with why
  * (naming FILE, or FILE:LINE) when it has none or names no version. */

@@ -36,6 +36,8 @@ static void result_expr(np_export_text *t, const np_step *st, const np_export_re
 			np_export_printf(t, " && %s == 1", expr);   /* a capture name, or "written" */
 		else if (kind == NP_EXPORT_OUT_POINTER && number)
 			np_export_printf(t, " && %s == %d", expr, value != 0);
+		else if (number && value == np_export_time_default())
+			np_export_printf(t, " && %s == nx_time_default", expr);
 		else if (number)
 			np_export_printf(t, " && %s == 0x%" PRIx64 "ull", expr, value);
 		else

@@ -87,12 +87,12 @@ fi
 
 body=$(test_body "$tmp/a.c" set-interval/privilege-threshold)
 if echo "$body" | grep -q 'match = r.kind == NX_STATUS && r.code == 0xc0000061' &&
-	echo "$body" | grep -q '/\* 5.1..6.1 x86, 5.2sp1..6.1 wow64 \*/' &&
+	echo "$body" | grep -q '/\* 6.1 x86, 6.1 wow64 \*/' &&
 	echo "$body" | grep -q 'alt\[0\] = r.kind == NX_STATUS && r.code == 0x00000000' &&
 	echo "$body" | grep -q 'match = match || broken(alt\[0\]);'; then
-	pass "set-interval/privilege-threshold: PRIVILEGE_NOT_HELD as ok(), the success of 5.1..6.1 as broken()"
+	pass "set-interval/privilege-threshold: PRIVILEGE_NOT_HELD as ok(), the success of 6.1 (the default --since win7) as broken()"
 else
-	fail "set-interval/privilege-threshold: PRIVILEGE_NOT_HELD as ok(), the success of 5.1..6.1 as broken()" \
+	fail "set-interval/privilege-threshold: PRIVILEGE_NOT_HELD as ok(), the success of 6.1 (the default --since win7) as broken()" \
 		"$(echo "$body" | grep -e match -e alt | head -6)"
 fi
 "$NTPROF_BIN" export --since 6.2 "$root/fixtures/interval/set-interval.vec" >"$tmp/since.c" 2>/dev/null

@@ -94,7 +94,7 @@ static const cli_option export_options[] = {
 	{ "--known", NULL, "FILE", AT(known), check_known,
 	  "export: --known needs a file", "a known-divergence list of Wine: its divergences as todo_wine; repeatable" },
 	{ "--since", NULL, "VERSION", AT(since), check_since,
-	  "export: --since needs a version", "the oldest Windows whose results are broken() (default xp)" },
+	  "export: --since needs a version", "the oldest Windows whose results are broken() (default win7, the oldest Wine tests on)" },
 	{ "--hal-dependent", NULL, NULL, AT(hal_dependent), NULL,
 	  NULL, "keep the vectors whose outcome depends on the HAL's sources (machine-dependent)" },
 	{ "--name", NULL, "NAME", AT(name), check_name,
@@ -181,7 +181,7 @@ static int export_main(int argc, char **argv)
 	int status = cli_parse(&export_syntax, argc, argv, &s, NULL);
 	if (status)
 		return status;
-	np_export_options o = { .since = s.since_given ? s.since : NP_V5_1,
+	np_export_options o = { .since = s.since_given ? s.since : NP_V6_1,   /* Windows 7: the oldest Wine still tests on */
 				.hal_dependent = s.hal_dependent,
 				.test_name = s.name ? s.name : "profile",
 				.version = NTPROF_VERSION };

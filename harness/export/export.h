@@ -37,6 +37,8 @@ typedef struct np_export_options {
 	const np_known *known[NP_EXPORT_MAX_KNOWN];     /* --known: todo_wine */
 	np_ver known_for[NP_EXPORT_MAX_KNOWN];          /* the Windows each list's expectations are for */
 	unsigned nknown;
+	const np_known *known_ros[NP_EXPORT_MAX_KNOWN]; /* --known-ros: ReactOS's, todo_ros */
+	unsigned nknown_ros;
 	np_ver wine_as;   /* the Windows whose results the test checks on Wine: the newest a list is
 			   * for, or the newest of all without a list */
 	bool hal_dependent;                             /* --hal-dependent: keep those vectors */
@@ -50,6 +52,7 @@ typedef struct np_export_text {
 	size_t len, cap;
 	bool failed;          /* out of memory: the text is incomplete */
 	unsigned ok, broken, todo;   /* the checks written: ok(), broken() terms, todo_wine */
+	unsigned todo_ros;           /* and todo_ros */
 } np_export_text;
 
 #if defined(__GNUC__)

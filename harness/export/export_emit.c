@@ -220,8 +220,16 @@ static void header(np_export_text *t, const np_vector_set *set, const np_export_
 			np_export_printf(t, " %s", o->known[k]->path);
 		np_export_printf(t, "\n");
 	}
-	np_export_printf(t, " * Checks: %u ok(), %u broken(), %u todo_wine.\n */\n\n", x->body.ok, x->body.broken,
-			 x->body.todo);
+	if (o->nknown_ros) {
+		np_export_printf(t, " * Known divergences of ReactOS, as todo_ros:");
+		for (unsigned k = 0; k < o->nknown_ros; k++)
+			np_export_printf(t, " %s", o->known_ros[k]->path);
+		np_export_printf(t, "\n");
+	}
+	np_export_printf(t, " * Checks: %u ok(), %u broken(), %u todo_wine", x->body.ok, x->body.broken, x->body.todo);
+	if (o->nknown_ros)
+		np_export_printf(t, ", %u todo_ros", x->body.todo_ros);
+	np_export_printf(t, ".\n */\n\n");
 }
 
 static bool assemble(FILE *out, const np_vector_set *set, const np_export_options *o, export_parts *x,
@@ -246,6 +254,7 @@ static bool assemble(FILE *out, const np_vector_set *set, const np_export_option
 	counts->ok = x->body.ok;
 	counts->broken = x->body.broken;
 	counts->todo = x->body.todo;
+	counts->todo_ros = x->body.todo_ros;
 	np_export_free(&all);
 	return ok;
 }

@@ -94,11 +94,39 @@ static bool known_as(const np_export_options *o, const np_vector *v, unsigned s,
 	return false;
 }
 
+/* Whether some result the step accepts has this outcome. */
+static bool accepted(const np_export_plan *p, unsigned s, const np_outcome *outcome)
+{
+	for (unsigned i = 0; i < p->step[s].count; i++)
+		if (p->step[s].result[i].outcome.kind == outcome->kind && p->step[s].result[i].outcome.code == outcome->code)
+			return true;
+	return false;
+}
+
+/* Whether a ReactOS list names this step (todo_ros). ReactOS's broken() is
+ * true, so there every result the step accepts passes: an entry whose
+ * status is one of them needs no todo (it would be a todo that succeeds). */
+static bool ros_as(const np_export_options *o, const np_vector *v, unsigned s, bool call_made,
+		   const np_export_plan *p)
+{
+	for (unsigned k = 0; k < o->nknown_ros; k++)
+		for (unsigned i = 0; i < o->known_ros[k]->count; i++) {
+			const np_known_entry *e = &o->known_ros[k]->e[i];
+			bool no_call = e->cls == NP_CLASS_NOT_EXPORTED || e->cls == NP_CLASS_STUB;
+			if (named_step(e, v) != (int)s || no_call == call_made)
+				continue;
+			if (e->cls == NP_CLASS_STATUS_MISMATCH && !e->any_got && accepted(p, s, &e->value.outcome))
+				continue;
+			return true;
+		}
+	return false;
+}
+
 /* The check of one step on one width: match, the alternatives, ok(). */
 static void check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *p,
 		       const np_export_options *o)
 {
-	bool todo = known_as(o, v, s, true, p);
+	bool todo = known_as(o, v, s, true, p), ros = ros_as(o, v, s, true, p);
 	int on_wine = np_export_result_on(p, s, o->wine_as);
 	const np_step *st = &v->step[s];
 	const np_export_step *es = &p->step[s];
@@ -128,9 +156,10 @@ static void check_code(np_export_text *t, const np_vector *v, unsigned s, const 
 		np_export_printf(t, "        match = match");
 	for (unsigned i = 1; i < es->count; i++, t->broken++)
 		np_export_printf(t, " || broken(alt[%u])", i - 1);
-	np_export_printf(t, ";\n        %sok(match", todo ? "todo_wine " : "");
+	np_export_printf(t, ";\n        %s%sok(match", todo ? "todo_wine " : "", ros ? "todo_ros " : "");
 	t->ok++;
 	t->todo += todo;
+	t->todo_ros += ros;
 	np_export_printf(t, ",\n           \"%%s: step %u (%s): got %%s", s + 1, rules);
 	for (unsigned i = 0, k = 1; i < es->result[0].nout && k < 4; i++)
 		if (np_export_out_expr(st, es->result[0].out[i].name, &kind) && k++)
@@ -180,11 +209,14 @@ void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, cons
 	np_export_free(&b);
 	np_export_call_code(t, st);
 	bool todo_call = known_as(o, v, s, false, wide->usable ? wide : narrow);
+	bool ros_call = ros_as(o, v, s, false, wide->usable ? wide : narrow);
 	t->todo += todo_call;
+	t->todo_ros += ros_call;
 	np_export_printf(t, "        if (s->lacking)\n        {\n            skip(\"%%s: step %u: a buffer or "
 			 "handle cannot be made here\\n\", id);\n            return;\n        }\n", s + 1);
 	np_export_printf(t, "        if (!nx_called(&r, id, %u, \"%s\", %d)) return;\n", s + 1,
-			 st->catalog->kind == NP_KIND_WIN32 ? st->catalog->name : st->function, todo_call);
+			 st->catalog->kind == NP_KIND_WIN32 ? st->catalog->name : st->function,
+			 todo_call | ros_call << 1);
 }
 
 void np_export_check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *wide,
@@ -207,6 +239,7 @@ void np_export_check_code(np_export_text *t, const np_vector *v, unsigned s, con
 	t->ok += same ? a.ok : a.ok + b.ok;
 	t->broken += same ? a.broken : a.broken + b.broken;
 	t->todo += same ? a.todo : a.todo + b.todo;
+	t->todo_ros += same ? a.todo_ros : a.todo_ros + b.todo_ros;
 	np_export_printf(t, "    }\n");
 	np_export_free(&a);
 	np_export_free(&b);

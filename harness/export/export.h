@@ -53,6 +53,8 @@ typedef struct np_export_text {
 	bool failed;          /* out of memory: the text is incomplete */
 	unsigned ok, broken, todo;   /* the checks written: ok(), broken() terms, todo_wine */
 	unsigned todo_ros;           /* and todo_ros */
+	np_outcome named[64];        /* the statuses and errors its checks name */
+	unsigned nnamed;
 } np_export_text;
 
 #if defined(__GNUC__)
@@ -60,6 +62,13 @@ __attribute__((format(printf, 2, 3)))
 #endif
 void np_export_printf(np_export_text *t, const char *fmt, ...);
 void np_export_free(np_export_text *t);
+/* Records that the text names outcome o (STATUS_..., ERROR_...); adds
+ * what from names to t. */
+void np_export_name_used(np_export_text *t, np_outcome o);
+void np_export_names_merge(np_export_text *t, const np_export_text *from);
+/* `#ifndef NAME / #define NAME value / #endif` for each outcome t names:
+ * mingw-w64's headers lack some of them. */
+void np_export_name_defines(np_export_text *out, const np_export_text *t);
 
 /* What a step gives on a set of targets, in the terms the test checks: the
  * outcome and the out-values its expectations name. */

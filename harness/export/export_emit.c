@@ -238,6 +238,7 @@ static bool assemble(FILE *out, const np_vector_set *set, const np_export_option
 	np_export_text all = { 0 };
 	header(&all, set, o, x);
 	np_export_prelude(&all, x->used, FUNCTION_IDS);
+	np_export_name_defines(&all, &x->body);
 	np_export_printf(&all, "\n/* The HAL's default ProfileTime interval: the model's is 0x%x, another HAL's\n"
 			 " * may differ, so it is read before any test sets one, where it can be. */\n"
 			 "static ULONG nx_time_default = 0x%x;\n\nstatic void nx_read_time_default(void)\n{\n"

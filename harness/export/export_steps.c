@@ -21,9 +21,15 @@ static void result_expr(np_export_text *t, const np_step *st, const np_export_re
 	uint64_t value;
 	const char *name = r->outcome.kind == NP_RESULT_WIN32 ? np_win32_name(r->outcome.code)
 							       : np_status_name(r->outcome.code);
-	np_export_printf(t, "r.kind == %s && r.code == 0x%08" PRIx32 "%s%s%s",
-			 r->outcome.kind == NP_RESULT_WIN32 ? "NX_WIN32" : "NX_STATUS", r->outcome.code,
-			 name ? " /* " : "", name ? name : "", name ? " */" : "");
+	const char *kind = r->outcome.kind == NP_RESULT_WIN32 ? "NX_WIN32" : "NX_STATUS";
+	if (name) {
+		/* mingw-w64 types STATUS_* as DWORD, Wine's headers as NTSTATUS */
+		np_export_printf(t, "r.kind == %s && r.code == %s%s", kind,
+				 r->outcome.kind == NP_RESULT_WIN32 ? "" : "(LONG)", name);
+		np_export_name_used(t, r->outcome);
+	} else {
+		np_export_printf(t, "r.kind == %s && r.code == 0x%08" PRIx32, kind, r->outcome.code);
+	}
 	for (unsigned i = 0; i < r->nout; i++) {
 		np_export_out_kind kind;
 		const char *expr = np_export_out_expr(st, r->out[i].name, &kind);
@@ -240,6 +246,8 @@ void np_export_check_code(np_export_text *t, const np_vector *v, unsigned s, con
 	t->broken += same ? a.broken : a.broken + b.broken;
 	t->todo += same ? a.todo : a.todo + b.todo;
 	t->todo_ros += same ? a.todo_ros : a.todo_ros + b.todo_ros;
+	np_export_names_merge(t, &a);
+	np_export_names_merge(t, &b);
 	np_export_printf(t, "    }\n");
 	np_export_free(&a);
 	np_export_free(&b);

@@ -15,6 +15,18 @@
 #include "ntprof/status.h"
 #include "vectors/catalog.h"
 
+/* An outcome as a message names it: STATUS_..., ERROR_..., or its number. */
+static void outcome_text(const np_outcome *o, char *buf, size_t cap)
+{
+	const char *name = o->kind == NP_RESULT_WIN32 ? np_win32_name(o->code) : np_status_name(o->code);
+	if (name)
+		snprintf(buf, cap, "%s", name);
+	else if (o->kind == NP_RESULT_WIN32)
+		snprintf(buf, cap, "error %" PRIu32, o->code);
+	else
+		snprintf(buf, cap, "status 0x%08" PRIx32, o->code);
+}
+
 /* One result as a C condition. */
 static void result_expr(np_export_text *t, const np_step *st, const np_export_result *r)
 {
@@ -128,6 +140,31 @@ static bool ros_as(const np_export_options *o, const np_vector *v, unsigned s, b
 	return false;
 }
 
+/* ok()'s message: what the call returned and what was expected, in plain
+ * words (the rules are in a comment above it); on Wine the expected
+ * outcome is wine_as's (on_wine > 0: its result's index). */
+static void message_code(np_export_text *t, const np_step *st, unsigned s, const np_export_step *es, int on_wine)
+{
+	np_export_out_kind kind;
+	char want[2][64];
+	outcome_text(&es->result[0].outcome, want[0], sizeof want[0]);
+	outcome_text(&es->result[on_wine > 0 ? on_wine : 0].outcome, want[1], sizeof want[1]);
+	bool differ = strcmp(want[0], want[1]) != 0;
+	np_export_printf(t, ",\n           \"%%s: step %u: %s returned %%s", s + 1,
+			 st->catalog->kind == NP_KIND_WIN32 ? st->catalog->name : st->function);
+	for (unsigned i = 0, k = 1; i < es->result[0].nout && k < 4; i++)
+		if (np_export_out_expr(st, es->result[0].out[i].name, &kind) && k++)
+			np_export_printf(t, ", %s %%s", es->result[0].out[i].name);
+	np_export_printf(t, "; expected %s\\n\", id, nx_outcome(&r, got[0], sizeof(got[0]))", differ ? "%s" : want[0]);
+	for (unsigned i = 0, k = 1; i < es->result[0].nout && k < 4; i++) {
+		const char *expr = np_export_out_expr(st, es->result[0].out[i].name, &kind);
+		if (expr)
+			np_export_printf(t, ", nx_value(%s, got[%u], sizeof(got[0]))", expr, k++);
+	}
+	if (differ)
+		np_export_printf(t, ", nx_on_wine() ? \"%s\" : \"%s\"", want[1], want[0]);
+}
+
 /* The check of one step on one width: match, the alternatives, ok(). */
 static void check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *p,
 		       const np_export_options *o)
@@ -137,7 +174,6 @@ static void check_code(np_export_text *t, const np_vector *v, unsigned s, const 
 	const np_step *st = &v->step[s];
 	const np_export_step *es = &p->step[s];
 	char where[NP_TEXT_MAX * 2], rules[NP_TEXT_MAX];
-	np_export_out_kind kind;
 	np_export_printf(t, "        match = ");
 	result_expr(t, st, &es->result[0]);
 	np_export_printf(t, ";\n");
@@ -153,29 +189,22 @@ static void check_code(np_export_text *t, const np_vector *v, unsigned s, const 
 		np_export_printf(t, ";\n");
 	}
 	rules_text(v, rules, sizeof rules);
+	np_export_printf(t, "        /* %s */\n", rules);
 	/* on Wine broken() is false: the result checked there is wine_as's,
 	 * the newest Windows's unless a known list is for an older one */
 	if (on_wine > 0)
 		np_export_printf(t, "        /* on Wine, what %s gives */\n        match = nx_on_wine() ? alt[%d] : match",
 				 np_version_key(o->wine_as), on_wine - 1);
-	else
+	else if (es->count > 1)
 		np_export_printf(t, "        match = match");
 	for (unsigned i = 1; i < es->count; i++, t->broken++)
 		np_export_printf(t, " || broken(alt[%u])", i - 1);
-	np_export_printf(t, ";\n        %s%sok(match", todo ? "todo_wine " : "", ros ? "todo_ros " : "");
+	np_export_printf(t, "%s        %s%sok(match", on_wine > 0 || es->count > 1 ? ";\n" : "", todo ? "todo_wine " : "",
+			 ros ? "todo_ros " : "");
 	t->ok++;
 	t->todo += todo;
 	t->todo_ros += ros;
-	np_export_printf(t, ",\n           \"%%s: step %u (%s): got %%s", s + 1, rules);
-	for (unsigned i = 0, k = 1; i < es->result[0].nout && k < 4; i++)
-		if (np_export_out_expr(st, es->result[0].out[i].name, &kind) && k++)
-			np_export_printf(t, ", %s %%s", es->result[0].out[i].name);
-	np_export_printf(t, "\\n\", id, nx_outcome(&r, got[0], sizeof(got[0]))");
-	for (unsigned i = 0, k = 1; i < es->result[0].nout && k < 4; i++) {
-		const char *expr = np_export_out_expr(st, es->result[0].out[i].name, &kind);
-		if (expr)
-			np_export_printf(t, ", nx_value(%s, got[%u], sizeof(got[0]))", expr, k++);
-	}
+	message_code(t, st, s, &p->step[s], on_wine);
 	/* the test goes on only where the check held: under todo_wine it did
 	 * not, and the test ends there, as the live run stops at the first step
 	 * that differs */

@@ -39,7 +39,7 @@ test_body() {
 	awk -v id="$2" '$0 ~ "static const char id\\[\\] = \"" id "\";" {on = 1} on {print} on && /^}/ {exit}' "$1"
 }
 
-echo "1..14"
+echo "1..16"
 
 "$NTPROF_BIN" export --known "$known" "$root/fixtures/interval" >"$tmp/a.c" 2>"$tmp/a.err"
 rc=$?
@@ -74,13 +74,13 @@ else
 fi
 
 body=$(test_body "$tmp/a.c" set-interval/privilege-threshold)
-if echo "$body" | grep -q 'match = r.kind == NX_STATUS && r.code == 0xc0000061' &&
-	echo "$body" | grep -q '/\* 5.1..6.1 x86, 5.2sp1..6.1 wow64 \*/' &&
-	echo "$body" | grep -q 'alt\[0\] = r.kind == NX_STATUS && r.code == 0x00000000' &&
-	echo "$body" | grep -q 'ok(match || broken(alt\[0\])'; then
-	pass "set-interval/privilege-threshold: PRIVILEGE_NOT_HELD as ok(), the success of 5.1..6.1 as broken()"
+if echo "$body" | grep -q 'match = r.kind == NX_STATUS && r.code == (LONG)STATUS_PRIVILEGE_NOT_HELD;' &&
+	echo "$body" | grep -q '/\* 6.1 x86, 6.1 wow64 \*/' &&
+	echo "$body" | grep -q 'alt\[0\] = r.kind == NX_STATUS && r.code == (LONG)STATUS_SUCCESS;' &&
+	echo "$body" | grep -q 'match = match || broken(alt\[0\]);'; then
+	pass "set-interval/privilege-threshold: PRIVILEGE_NOT_HELD as ok(), the success of 6.1 (the default --since win7) as broken()"
 else
-	fail "set-interval/privilege-threshold: PRIVILEGE_NOT_HELD as ok(), the success of 5.1..6.1 as broken()" \
+	fail "set-interval/privilege-threshold: PRIVILEGE_NOT_HELD as ok(), the success of 6.1 (the default --since win7) as broken()" \
 		"$(echo "$body" | grep -e match -e alt | head -6)"
 fi
 "$NTPROF_BIN" export --since 6.2 "$root/fixtures/interval/set-interval.vec" >"$tmp/since.c" 2>/dev/null
@@ -111,8 +111,8 @@ fi
 # A pattern entry (fixtures/known/README.md) names the vectors it matches,
 # at the first call of its step's function; its twin, the same pattern for
 # another family, names none of them.
-printf 'query-interval/timer-* not-exported step NtQueryIntervalProfile: not-exported # a pattern\n' >"$tmp/p.known"
-printf 'set-interval/timer-* not-exported step NtSetIntervalProfile: not-exported # a pattern\n' >"$tmp/q.known"
+printf '# env version: 11-25H2\nquery-interval/timer-* not-exported step NtQueryIntervalProfile: not-exported # a pattern\n' >"$tmp/p.known"
+printf '# env version: 11-25H2\nset-interval/timer-* not-exported step NtSetIntervalProfile: not-exported # a pattern\n' >"$tmp/q.known"
 "$NTPROF_BIN" export --known "$tmp/p.known" "$root/fixtures/interval" >"$tmp/p.c" 2>/dev/null
 "$NTPROF_BIN" export --known "$tmp/q.known" "$root/fixtures/interval" >"$tmp/q.c" 2>/dev/null
 if test_body "$tmp/p.c" query-interval/timer-default | grep -q 'nx_called(&r, id, 1, "NtQueryIntervalProfile", 1)' &&
@@ -187,6 +187,32 @@ if grep -q ' \*   query-interval/alignment-fixup-never-set: its outcome depends 
 	pass "a vector that depends on the HAL's sources is left out, with why; --hal-dependent keeps it"
 else
 	fail "a vector that depends on the HAL's sources is left out, with why; --hal-dependent keeps it"
+fi
+
+# Statuses by name, each defined where mingw-w64 lacks it (its twin: a name
+# used and not defined would not build, which test_export_wine.sh sees)
+if grep -q '^#ifndef STATUS_PRIVILEGE_NOT_HELD$' "$tmp/a.c" &&
+	grep -q '^#define STATUS_PRIVILEGE_NOT_HELD ((LONG)0xc0000061)$' "$tmp/a.c" &&
+	! grep -q 'r.code == 0x' "$tmp/a.c"; then
+	pass "statuses by name (STATUS_PRIVILEGE_NOT_HELD), each defined if the headers lack it"
+else
+	fail "statuses by name, each defined if the headers lack it" "$(grep -m2 'r.code == 0x' "$tmp/a.c")"
+fi
+
+# What depends on the machine is read or guarded at run time: the HAL's
+# default interval is read first (the model's 0x9897 is no check), and a
+# vector whose results change with the processors runs only where they are
+# the model's; its twin, a vector that does not depend on them, has no guard.
+"$NTPROF_BIN" export "$root/fixtures/profile/create-processors.vec" >"$tmp/cpus.c" 2>/dev/null
+cpus=$(test_body "$tmp/cpus.c" create/ex-all-ones-mask-not-special)
+timer=$(test_body "$tmp/plain.c" query-interval/timer-default)
+if echo "$cpus" | grep -q 'if (!(groups == 1 && ((cpus >= 1 && cpus <= 63))))' &&
+	! test_body "$tmp/plain.c" query-interval/timer-default | grep -q nx_cpus &&
+	echo "$timer" | grep -q 'nx_u32(interval) == nx_time_default' && ! echo "$timer" | grep -q 0x9897; then
+	pass "the default interval is the HAL's, read first; processor-dependent results are guarded (1 to 63 in one group)"
+else
+	fail "the default interval is the HAL's, read first; processor-dependent results are guarded" \
+		"$(echo "$cpus" | grep 'if (!')" "$(echo "$timer" | grep 'match =')"
 fi
 
 if "$NTPROF_BIN" export --help | grep -q 'usage: ntprof export \[--format wine\]' &&

@@ -42,9 +42,19 @@ trap 'exit 2' HUP INT TERM
 mkdir -p "$tmp/include/wine"
 printf '#include "%s/conformance/win/wine_test_shim.h"\n' "$root" >"$tmp/include/wine/test.h"
 
-# build CC NAME.c EXE: 0 when it compiles warning-free
+# testlist NAME FILE: the test list Wine's makedep generates for a test
+# program of one test, which compiles the harness (STANDALONE) and names
+# func_NAME
+testlist() {
+	printf '#define STANDALONE\n#include "wine/test.h"\nextern void func_%s(void);\n' "$1" >"$2"
+	printf 'const struct test winetest_testlist[] = { { "%s", func_%s }, { 0, 0 } };\n' "$1" "$1" >>"$2"
+}
+testlist profile "$tmp/testlist.c"
+
+# build CC NAME.c EXE [TESTLIST]: 0 when it compiles warning-free at -O2,
+# the test file and the test list as two translation units, as in Wine's tree
 build() {
-	"$1" -std=c11 -Wall -Wextra -Werror -O2 -I"$tmp/include" -o "$3" "$2" 2>"$tmp/cc.err"
+	"$1" -std=c11 -Wall -Wextra -Werror -O2 -I"$tmp/include" -o "$3" "$2" "${4:-$tmp/testlist.c}" 2>"$tmp/cc.err"
 }
 
 # summary FILE: the shim's last line, "NAME: N tests executed (T marked as todo, F failures), S skipped."
@@ -52,7 +62,94 @@ summary() {
 	tr -d '\r' <"$1" | grep 'tests executed' | tail -1
 }
 
-echo "1..9"
+# run_twin NAME.c: the exe's exit status and summary under Wine as Windows 10
+run_twin() {
+	build x86_64-w64-mingw32-gcc "$1" "$tmp/twin.exe" || { echo "build failed"; return; }
+	"$wine" win10 "$tmp/twin.exe" >"$tmp/twin.out" 2>/dev/null
+	echo "exit $?: $(summary "$tmp/twin.out")"
+}
+
+# ---- each known list alone (the part test_export_wine_lists.sh runs) ---------
+# A list says which Windows its expectations are for (`# env version:`); on
+# Wine the test checks that Windows's results, so each list alone serves.
+if [ "${NTPROF_EXPORT_WINE_PART:-}" = lists ]; then
+	echo "1..5"
+	for list in win10 win7; do
+		"$NTPROF_BIN" export --known "$root/fixtures/known/wine-8.0.$list.known" --output "$tmp/$list.c" \
+			"$root/fixtures/interval" "$root/fixtures/profile" "$root/fixtures/sysinfo" 2>"$tmp/counts"
+		# (i686 builds the file with both lists, in the main part: the
+		# lists change only checks, and this part's time is short)
+		if ! build x86_64-w64-mingw32-gcc "$tmp/$list.c" "$tmp/$list.exe"; then
+			not_ok "the export with the $list list alone builds" "$(head -5 "$tmp/cc.err")"
+			continue
+		fi
+		line7= line10= rc=0
+		for mode in win7 win10; do
+			"$wine" "$mode" "$tmp/$list.exe" >"$tmp/$list.$mode.out" 2>/dev/null || rc=1
+			eval "line${mode#win}=\$(summary \"\$tmp/\$list.\$mode.out\")"
+		done
+		if [ $rc -eq 0 ] && echo "$line7" | grep -q '([1-9][0-9]* marked as todo, 0 failures)' &&
+			echo "$line10" | grep -q '([1-9][0-9]* marked as todo, 0 failures)'; then
+			ok "with the $list list alone, under Wine as win7 and win10: $line7 / $line10"
+		else
+			not_ok "with the $list list alone, under Wine as win7 and win10" "win7: $line7" "win10: $line10"
+			grep -h 'Test failed\|succeeded inside' "$tmp/$list.win7.out" "$tmp/$list.win10.out" | show /dev/stdin
+		fi
+	done
+	# twin: the win7 list said to be for 1903: its entries judged against
+	# 6.1's results no longer fit the results the test checks on Wine
+	sed 's/^# env version: .*/# env version: 1903/' "$root/fixtures/known/wine-8.0.win7.known" >"$tmp/mislabelled.known"
+	"$NTPROF_BIN" export --known "$tmp/mislabelled.known" --output "$tmp/mislabelled.c" \
+		"$root/fixtures/interval" "$root/fixtures/profile" "$root/fixtures/sysinfo" 2>/dev/null
+	got=$(run_twin "$tmp/mislabelled.c")
+	if echo "$got" | grep -q '^exit [1-9].*, [1-9][0-9]* failures*)'; then
+		ok "twin: the win7 list said to be for 1903 fails under Wine: $got"
+	else
+		not_ok "twin: the win7 list said to be for 1903 fails under Wine" "$got"
+	fi
+	# the Windows a list is for is required, and read as a version
+	grep -v '^# env version:' "$root/fixtures/known/wine-8.0.win7.known" >"$tmp/unlabelled.known"
+	"$NTPROF_BIN" export --known "$tmp/unlabelled.known" --output "$tmp/unlabelled.c" \
+		"$root/fixtures/interval" 2>"$tmp/unlabelled.err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -e "$tmp/unlabelled.c" ] &&
+		grep -q "unlabelled.known: no line \`# env version: VERSION\`" "$tmp/unlabelled.err"; then
+		ok "a list that does not say which Windows it is for is refused (exit 2, naming it, nothing written)"
+	else
+		not_ok "a list that does not say which Windows it is for is refused" "exit $rc: $(cat "$tmp/unlabelled.err")"
+	fi
+	# ReactOS marks its own failures with todo_ros (--known-ros). Wine run as
+	# if it were ReactOS (WINETEST_PLATFORM=reactos: broken() true, todo_wine
+	# off) stands in for it, with a list of what it lacks; the list's entry
+	# for a status the step accepts on an older Windows must not be a todo
+	# (ReactOS passes it through broken()), else it would succeed as one.
+	cat >"$tmp/ros.known" <<-'EOF'
+	trace/*                           status-mismatch  step TraceSetInformation: ERROR_CALL_NOT_IMPLEMENTED  # the stand-in implements no class
+	trace/*                           stub             step TraceQueryInformation: stub  # the stand-in's is a stub
+	set-interval/zw-alias             status-mismatch  step 1: STATUS_SUCCESS  # the stand-in checks no privilege
+	set-interval/privilege-threshold  status-mismatch  step 1: STATUS_SUCCESS  # accepted before 6.2: no todo
+	EOF
+	for with in yes no; do
+		"$NTPROF_BIN" export --since 5.2 $([ $with = yes ] && echo --known-ros "$tmp/ros.known") \
+			--output "$tmp/ros-$with.c" "$root/fixtures/interval" 2>/dev/null
+		testlist profile "$tmp/testlist.c"
+		if build x86_64-w64-mingw32-gcc "$tmp/ros-$with.c" "$tmp/ros-$with.exe"; then
+			WINETEST_PLATFORM=reactos "$wine" win10 "$tmp/ros-$with.exe" >"$tmp/ros-$with.out" 2>/dev/null
+			eval "ros_$with=\$?"
+		fi
+	done
+	line=$(summary "$tmp/ros-yes.out")
+	if [ "${ros_yes:-x}" = 0 ] && echo "$line" | grep -q '([1-9][0-9]* marked as todo, 0 failures)' &&
+		[ "${ros_no:-0}" -gt 0 ]; then
+		ok "todo_ros from a ReactOS list: as ReactOS, $line; without the list, $ros_no failures (twin)"
+	else
+		not_ok "todo_ros from a ReactOS list, and its twin without it" "with: ${ros_yes:-} $line" "without: ${ros_no:-}"
+		grep -h 'Test failed\|succeeded inside' "$tmp/ros-yes.out" | show /dev/stdin
+	fi
+	exit $((failed > 0))
+fi
+
+echo "1..11"
 
 # ---- the export of the three folders, with both known lists ------------------
 "$NTPROF_BIN" export --known "$known10" --known "$known7" --output "$tmp/profile.c" \
@@ -100,13 +197,6 @@ else
 fi
 
 # ---- twins ----------------------------------------------------------------
-# run_twin NAME.c: the exe's exit status and summary under Wine as Windows 10
-run_twin() {
-	build x86_64-w64-mingw32-gcc "$1" "$tmp/twin.exe" || { echo "build failed"; return; }
-	"$wine" win10 "$tmp/twin.exe" >"$tmp/twin.out" 2>/dev/null
-	echo "exit $?: $(summary "$tmp/twin.out")"
-}
-
 mkdir -p "$tmp/scratch"
 awk '/^vector /{in_held = ($2 == "set-interval/privilege-held")}
 	in_held && /^  given/ {print "  given   privilege=off"; next}
@@ -151,6 +241,37 @@ if [ $rc -ne 0 ] && ! echo "$line" | grep -q ', 0 failures)'; then
 	ok "twin: run as if on Windows, Wine's known divergences fail (exit $rc): $line"
 else
 	not_ok "twin: run as if on Windows, Wine's known divergences fail" "exit $rc: $line"
+fi
+
+# ---- the stand-in behaves as the real harness where a test meets it ----------
+# out_of_line OBJ: the checks are calls the compiler cannot see into (undefined
+# in the test's object, as with Wine's header, whose bodies live in the test list)
+out_of_line() {
+	syms=$(x86_64-w64-mingw32-nm "$1") || return 1
+	for f in winetest_ok winetest_skip winetest_win_skip broken winetest_todo_push; do
+		echo "$syms" | grep -q " U $f\$" || return 1
+	done
+}
+x86_64-w64-mingw32-gcc -std=c11 -O2 -I"$tmp/include" -c -o "$tmp/profile.o" "$tmp/profile.c" 2>/dev/null
+x86_64-w64-mingw32-gcc -std=c11 -O2 -I"$tmp/include" -DSTANDALONE -c -o "$tmp/inline.o" "$tmp/profile.c" 2>/dev/null
+if out_of_line "$tmp/profile.o" && ! out_of_line "$tmp/inline.o"; then
+	ok "the stand-in's ok, skip, win_skip, broken and todo are calls out of the test's unit (and a unit holding their bodies is caught)"
+else
+	not_ok "the stand-in's checks are calls out of the test's unit, and a unit holding their bodies is caught"
+fi
+
+# twin_silenced.c: 50 todos and 45 skips from one line each; the real harness
+# prints 42 of each and counts no more
+testlist twin_silenced "$tmp/tl-silenced.c"
+if build x86_64-w64-mingw32-gcc "$root/conformance/win/twin_silenced.c" "$tmp/silenced.exe" "$tmp/tl-silenced.c"; then
+	"$wine" win10 "$tmp/silenced.exe" 2>/dev/null | tr -d '\r' >"$tmp/silenced.out"
+fi
+if [ "$(grep -c 'Line has been silenced after 42 occurrences' "$tmp/silenced.out" 2>/dev/null)" = 2 ] &&
+	grep -q ':twin_silenced: Silenced 8 todos, 3 skips and 0 traces\.$' "$tmp/silenced.out" &&
+	grep -q ':twin_silenced: 92 tests executed (42 marked as todo, 0 failures), 42 skipped\.$' "$tmp/silenced.out"; then
+	ok "the stand-in silences a line after 42 messages and says so, as Wine's harness does"
+else
+	not_ok "the stand-in silences a line after 42 messages and says so" "$(tail -3 "$tmp/silenced.out" 2>/dev/null)"
 fi
 
 [ "$failed" -eq 0 ]

@@ -24,6 +24,8 @@ typedef struct export_settings {
 	unsigned nfunction;
 	const char *known[NP_EXPORT_MAX_KNOWN];
 	unsigned nknown;
+	const char *known_ros[NP_EXPORT_MAX_KNOWN];
+	unsigned nknown_ros;
 	cli_paths paths;
 } export_settings;
 
@@ -61,6 +63,16 @@ static int check_known(void *field, const char *value, const cli_option *o)
 	return 0;
 }
 
+static int check_known_ros(void *field, const char *value, const cli_option *o)
+{
+	export_settings *s = (export_settings *)((char *)field - offsetof(export_settings, known_ros));
+	(void)o;
+	if (s->nknown_ros == NP_EXPORT_MAX_KNOWN)
+		return cli_usage("export: too many --known-ros (at most 8)");
+	s->known_ros[s->nknown_ros++] = value;
+	return 0;
+}
+
 static int check_since(void *field, const char *value, const cli_option *o)
 {
 	export_settings *s = (export_settings *)((char *)field - offsetof(export_settings, since));
@@ -93,8 +105,10 @@ static const cli_option export_options[] = {
 	  "export: --function needs a call's name", "only the vectors that call it; repeatable" },
 	{ "--known", NULL, "FILE", AT(known), check_known,
 	  "export: --known needs a file", "a known-divergence list of Wine: its divergences as todo_wine; repeatable" },
+	{ "--known-ros", NULL, "FILE", AT(known_ros), check_known_ros,
+	  "export: --known-ros needs a file", "a known-divergence list of ReactOS: its divergences as todo_ros; repeatable" },
 	{ "--since", NULL, "VERSION", AT(since), check_since,
-	  "export: --since needs a version", "the oldest Windows whose results are broken() (default xp)" },
+	  "export: --since needs a version", "the oldest Windows whose results are broken() (default win7, the oldest Wine tests on)" },
 	{ "--hal-dependent", NULL, NULL, AT(hal_dependent), NULL,
 	  NULL, "keep the vectors whose outcome depends on the HAL's sources (machine-dependent)" },
 	{ "--name", NULL, "NAME", AT(name), check_name,
@@ -119,23 +133,53 @@ static const cli_syntax export_syntax = {
 };
 
 static const char *const export_usage[] = {
-	"ntprof export [--format wine] [--function NAME]... [--known FILE]... [--since VERSION]",
+	"ntprof export [--format wine] [--function NAME]... [--known FILE]... [--known-ros FILE]...",
+	"              [--since VERSION]",
 	"              [--hal-dependent] [--name NAME] [--output FILE] [--root DIR] [FILE|DIR]...",
 	NULL,
 };
 
-/* Reads the known lists; 0, or EXIT_BAD_INPUT after saying why. */
+/* Reads the known lists and the Windows each is for; on Wine the test
+ * checks the results of the newest of those. 0, or EXIT_BAD_INPUT after
+ * saying why. */
 static int load_known(const export_settings *s, np_known *known, np_export_options *o)
 {
+	o->wine_as = (np_ver)(NP_VERSION_COUNT - 1);
 	for (unsigned i = 0; i < s->nknown; i++) {
 		np_error err;
-		if (!np_known_load(&known[i], s->known[i], &err)) {
-			fprintf(stderr, "%s\n", err.text);
+		char why[NP_TEXT_MAX * 2];
+		np_ver v;
+		bool read = np_export_known_for(s->known[i], &v, why, sizeof why);
+		if (read && v < o->since)
+			snprintf(why, sizeof why, "%s: its expectations are for %s, older than --since %s", s->known[i],
+				 np_version_key(v), np_version_key(o->since));
+		if (!read || v < o->since || !np_known_load(&known[i], s->known[i], &err)) {
+			if (!read || v < o->since)
+				fprintf(stderr, "ntprof: export: %s\n", why);
+			else
+				fprintf(stderr, "%s\n", err.text);
 			for (unsigned k = 0; k <= i; k++)
 				np_known_free(&known[k]);
 			return EXIT_BAD_INPUT;
 		}
+		o->wine_as = i == 0 || v > o->wine_as ? v : o->wine_as;
+		o->known_for[o->nknown] = v;
 		o->known[o->nknown++] = &known[i];
+	}
+	return 0;
+}
+
+/* Reads ReactOS's lists (any Windows: ReactOS's broken() is true, so every
+ * result from --since on passes there). 0, or EXIT_BAD_INPUT. */
+static int load_known_ros(const export_settings *s, np_known *known, np_export_options *o)
+{
+	for (unsigned i = 0; i < s->nknown_ros; i++) {
+		np_error err;
+		if (!np_known_load(&known[i], s->known_ros[i], &err)) {
+			fprintf(stderr, "%s\n", err.text);
+			return EXIT_BAD_INPUT;
+		}
+		o->known_ros[o->nknown_ros++] = &known[i];
 	}
 	return 0;
 }
@@ -154,20 +198,22 @@ static int write_export(const export_settings *s, const np_vector_set *set, cons
 	}
 	if (!cli_sink_close(&sink))
 		return cli_sink_error("--output", s->output, &sink);
-	fprintf(stderr, "ntprof: export: %u ok(), %u broken(), %u todo_wine\n", counts.ok, counts.broken,
-		counts.todo);
+	fprintf(stderr, "ntprof: export: %u ok(), %u broken(), %u todo_wine", counts.ok, counts.broken, counts.todo);
+	if (o->nknown_ros)
+		fprintf(stderr, ", %u todo_ros", counts.todo_ros);
+	fprintf(stderr, "\n");
 	return 0;
 }
 
 static int export_main(int argc, char **argv)
 {
 	static export_settings s;
-	static np_known known[NP_EXPORT_MAX_KNOWN];
+	static np_known known[NP_EXPORT_MAX_KNOWN], known_ros[NP_EXPORT_MAX_KNOWN];
 	memset(&s, 0, sizeof s);
 	int status = cli_parse(&export_syntax, argc, argv, &s, NULL);
 	if (status)
 		return status;
-	np_export_options o = { .since = s.since_given ? s.since : NP_V5_1,
+	np_export_options o = { .since = s.since_given ? s.since : NP_V6_1,   /* Windows 7: the oldest Wine still tests on */
 				.hal_dependent = s.hal_dependent,
 				.test_name = s.name ? s.name : "profile",
 				.version = NTPROF_VERSION };
@@ -175,14 +221,17 @@ static int export_main(int argc, char **argv)
 	o.nfunction = s.nfunction;
 	if ((status = load_known(&s, known, &o)))
 		return status;
-	np_vector_set set;
-	if (!cli_load_vectors(&set, &s.paths, s.root))
+	np_vector_set set = { 0 };
+	status = load_known_ros(&s, known_ros, &o);
+	if (!status && !cli_load_vectors(&set, &s.paths, s.root))
 		status = EXIT_BAD_INPUT;
-	else
+	else if (!status)
 		status = write_export(&s, &set, &o);
 	np_vectors_free(&set);   /* a set that failed to load is empty */
 	for (unsigned k = 0; k < o.nknown; k++)
 		np_known_free(&known[k]);
+	for (unsigned k = 0; k < s.nknown_ros; k++)
+		np_known_free(&known_ros[k]);
 	return status;
 }
 

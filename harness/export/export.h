@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "ntprof/backend.h"
@@ -34,7 +35,12 @@ typedef struct np_export_options {
 	const char *function[NP_EXPORT_MAX_FUNCTIONS];  /* --function: only vectors calling these */
 	unsigned nfunction;
 	const np_known *known[NP_EXPORT_MAX_KNOWN];     /* --known: todo_wine */
+	np_ver known_for[NP_EXPORT_MAX_KNOWN];          /* the Windows each list's expectations are for */
 	unsigned nknown;
+	const np_known *known_ros[NP_EXPORT_MAX_KNOWN]; /* --known-ros: ReactOS's, todo_ros */
+	unsigned nknown_ros;
+	np_ver wine_as;   /* the Windows whose results the test checks on Wine: the newest a list is
+			   * for, or the newest of all without a list */
 	bool hal_dependent;                             /* --hal-dependent: keep those vectors */
 	const char *test_name;                          /* START_TEST's NAME */
 	const char *version;                            /* ntprof's, for the header */
@@ -46,6 +52,9 @@ typedef struct np_export_text {
 	size_t len, cap;
 	bool failed;          /* out of memory: the text is incomplete */
 	unsigned ok, broken, todo;   /* the checks written: ok(), broken() terms, todo_wine */
+	unsigned todo_ros;           /* and todo_ros */
+	np_outcome named[64];        /* the statuses and errors its checks name */
+	unsigned nnamed;
 } np_export_text;
 
 #if defined(__GNUC__)
@@ -53,6 +62,13 @@ __attribute__((format(printf, 2, 3)))
 #endif
 void np_export_printf(np_export_text *t, const char *fmt, ...);
 void np_export_free(np_export_text *t);
+/* Records that the text names outcome o (STATUS_..., ERROR_...); adds
+ * what from names to t. */
+void np_export_name_used(np_export_text *t, np_outcome o);
+void np_export_names_merge(np_export_text *t, const np_export_text *from);
+/* `#ifndef NAME / #define NAME value / #endif` for each outcome t names:
+ * mingw-w64's headers lack some of them. */
+void np_export_name_defines(np_export_text *out, const np_export_text *t);
 
 /* What a step gives on a set of targets, in the terms the test checks: the
  * outcome and the out-values its expectations name. */
@@ -70,8 +86,14 @@ typedef struct np_export_step {
 } np_export_step;
 
 /* One vector on one caller width: 64-bit (x64) or 32-bit (x86 and WOW64). */
+/* The machines a test is tried on besides the model's (1 processor in 1
+ * group, MC-1): processors in each group, and groups. */
+#define NP_EXPORT_PROBES 12
+extern const unsigned np_export_probe_cpus[NP_EXPORT_PROBES], np_export_probe_groups[NP_EXPORT_PROBES];
+
 typedef struct np_export_plan {
 	bool usable;
+	bool fits[NP_EXPORT_PROBES];   /* the newest Windows gives the same on that machine */
 	char why[NP_TEXT_MAX * 2];   /* !usable: why the width has no test */
 	np_target newest;
 	np_export_step step[NP_MAX_STEPS];
@@ -89,6 +111,16 @@ bool np_export_step_supported(const np_step *st);
  * with why, when that caller has no test of it. */
 void np_export_plan_width(np_backend *model, const np_vector *v, np_ver since, bool wide,
 			  np_export_plan *p);
+/* The result of p's step s on version ver of p's width, or -1 (the step
+ * gives nothing the test checks there, or the test has ended before it). */
+int np_export_result_on(const np_export_plan *p, unsigned s, np_ver ver);
+/* The model's default ProfileTime interval (HL-2): a check of that value is
+ * a check of the HAL's own default, which the test reads first. */
+uint32_t np_export_time_default(void);
+/* Reads the line `# env version: VERSION` of a known list (the Windows
+ * whose expectations its entries were judged against). False with why
+ * (naming FILE, or FILE:LINE) when it has none or names no version. */
+bool np_export_known_for(const char *path, np_ver *out, char *why, size_t cap);
 /* "5.1..6.1 x86, 6.1 wow64": the targets of a result. */
 void np_export_where(const np_export_result *r, char *buf, size_t cap);
 
@@ -96,8 +128,8 @@ void np_export_where(const np_export_result *r, char *buf, size_t cap);
 void np_export_vector(np_export_text *t, const np_vector *v, const np_export_plan *wide,
 		      const np_export_plan *narrow, const np_export_options *o, unsigned index);
 /* The C of one step, in a test function. */
-void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *p,
-			 const np_export_options *o);
+void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *wide,
+			 const np_export_plan *narrow, const np_export_options *o);
 
 /* The check of one step: the results by width (#ifdef _WIN64 when they differ). */
 void np_export_check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *wide,

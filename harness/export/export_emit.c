@@ -56,6 +56,43 @@ static void vector_comment(np_export_text *t, const np_vector *v)
 	np_export_printf(t, "\n * (%s:%d) */\n", shown_path(v->file), v->line);
 }
 
+/* The test runs only on a machine whose processors give what the model's
+ * gave (export_expect.c probes them): a range of processors in group 0
+ * between two probes that fit, and more groups where 64 in 2 fit. Probes
+ * 0 to NP_EXPORT_PROBES - 2 are one group, ascending. */
+static void processors_guard(np_export_text *t, const np_export_plan *wide, const np_export_plan *narrow)
+{
+	bool fit[NP_EXPORT_PROBES], all = true;
+	char ranges[160] = "", cond[400] = "";
+	size_t rn = 0, cn = 0;
+	for (unsigned i = 0; i < NP_EXPORT_PROBES; i++) {
+		fit[i] = (!wide->usable || wide->fits[i]) && (!narrow->usable || narrow->fits[i]);
+		all = all && fit[i];
+	}
+	if (all)
+		return;
+	for (unsigned i = 0; i + 1 < NP_EXPORT_PROBES; i++) {
+		if (!fit[i])
+			continue;
+		unsigned lo = np_export_probe_cpus[i];
+		while (i + 2 < NP_EXPORT_PROBES && fit[i + 1])
+			i++;
+		unsigned hi = np_export_probe_cpus[i];
+		int a = hi > lo ? snprintf(ranges + rn, sizeof ranges - rn, "%s%u to %u", rn ? ", " : "", lo, hi)
+				: snprintf(ranges + rn, sizeof ranges - rn, "%s%u", rn ? ", " : "", lo);
+		int b = snprintf(cond + cn, sizeof cond - cn, "%s(cpus >= %u && cpus <= %u)", cn ? " || " : "", lo, hi);
+		rn += a > 0 && (size_t)a < sizeof ranges - rn ? (size_t)a : 0;
+		cn += b > 0 && (size_t)b < sizeof cond - cn ? (size_t)b : 0;
+	}
+	bool groups = fit[NP_EXPORT_PROBES - 1] && fit[NP_EXPORT_PROBES - 2];
+	np_export_printf(t, "    ULONG cpus = nx_cpus(), groups = nx_groups();\n"
+			 "    if (!(%s(%s)))\n    {\n"
+			 "        skip(\"%%s: its results are the model's for %s processor%s%s, not this machine's "
+			 "%%lu in %%lu group(s)\\n\", id, cpus, groups);\n        return;\n    }\n",
+			 groups ? "" : "groups == 1 && ", cn ? cond : "0", rn ? ranges : "no number of",
+			 strcmp(ranges, "1") == 0 ? "" : "s", groups ? "" : " in one group");
+}
+
 void np_export_vector(np_export_text *t, const np_vector *v, const np_export_plan *wide,
 		      const np_export_plan *narrow, const np_export_options *o, unsigned index)
 {
@@ -77,9 +114,11 @@ void np_export_vector(np_export_text *t, const np_vector *v, const np_export_pla
 			 "    nx_result r;\n    int match, alt[%u];\n    char got[4][32];\n",
 			 name, v->id, NP_EXPORT_MAX_RESULTS);
 	np_export_captures(t, v);
-	np_export_printf(t, "    (void)alt;\n\n");
+	np_export_printf(t, "    (void)alt;\n");
+	processors_guard(t, wide, narrow);
+	np_export_printf(t, "\n");
 	for (unsigned s = 0; s < v->nstep; s++) {
-		np_export_step_code(t, v, s, wide->usable ? wide : narrow, o);
+		np_export_step_code(t, v, s, wide, narrow, o);
 		np_export_check_code(t, v, s, wide, narrow, o);
 	}
 	np_export_printf(t, "}\n%s", cond ? "#endif\n" : "");
@@ -181,8 +220,16 @@ static void header(np_export_text *t, const np_vector_set *set, const np_export_
 			np_export_printf(t, " %s", o->known[k]->path);
 		np_export_printf(t, "\n");
 	}
-	np_export_printf(t, " * Checks: %u ok(), %u broken(), %u todo_wine.\n */\n\n", x->body.ok, x->body.broken,
-			 x->body.todo);
+	if (o->nknown_ros) {
+		np_export_printf(t, " * Known divergences of ReactOS, as todo_ros:");
+		for (unsigned k = 0; k < o->nknown_ros; k++)
+			np_export_printf(t, " %s", o->known_ros[k]->path);
+		np_export_printf(t, "\n");
+	}
+	np_export_printf(t, " * Checks: %u ok(), %u broken(), %u todo_wine", x->body.ok, x->body.broken, x->body.todo);
+	if (o->nknown_ros)
+		np_export_printf(t, ", %u todo_ros", x->body.todo_ros);
+	np_export_printf(t, ".\n */\n\n");
 }
 
 static bool assemble(FILE *out, const np_vector_set *set, const np_export_options *o, export_parts *x,
@@ -191,16 +238,24 @@ static bool assemble(FILE *out, const np_vector_set *set, const np_export_option
 	np_export_text all = { 0 };
 	header(&all, set, o, x);
 	np_export_prelude(&all, x->used, FUNCTION_IDS);
+	np_export_name_defines(&all, &x->body);
+	np_export_printf(&all, "\n/* The HAL's default ProfileTime interval: the model's is 0x%x, another HAL's\n"
+			 " * may differ, so it is read before any test sets one, where it can be. */\n"
+			 "static ULONG nx_time_default = 0x%x;\n\nstatic void nx_read_time_default(void)\n{\n"
+			 "    static const nx_global time = { 0, 0 };\n    ULONG value;\n"
+			 "    if (nx_read_global(&time, &value) == 1) nx_time_default = value;\n}\n",
+			 np_export_time_default(), np_export_time_default());
 	if (x->left_out)
 		np_export_printf(&all, "\n/*\n * Vectors left out, and why:\n%s */\n", x->omitted.s);
 	np_export_printf(&all, "%s\nSTART_TEST(%s)\n{\n#if defined(__GNUC__)\n"
-			 "    AddVectoredExceptionHandler(1, nx_on_stub);\n#endif\n%s}\n",
+			 "    AddVectoredExceptionHandler(1, nx_on_stub);\n#endif\n    nx_read_time_default();\n%s}\n",
 			 x->body.s ? x->body.s : "", o->test_name, x->calls.s ? x->calls.s : "");
 	bool ok = !all.failed && !x->body.failed && !x->calls.failed && !x->omitted.failed &&
 		  fwrite(all.s, 1, all.len, out) == all.len;
 	counts->ok = x->body.ok;
 	counts->broken = x->body.broken;
 	counts->todo = x->body.todo;
+	counts->todo_ros = x->body.todo_ros;
 	np_export_free(&all);
 	return ok;
 }

@@ -6,9 +6,11 @@
  * expectation (ok); every other is an older Windows's (broken), and so is
  * each `accept` line of the vector that covers a target. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "export/export.h"
+#include "ntprof/machine.h"
 #include "ntprof/runner.h"
 
 /* The out-values the step's expectations name, once each. */
@@ -156,6 +158,35 @@ static const char *newest_unusable(const np_vector *v, const np_export_plan *p, 
 	return NULL;
 }
 
+const unsigned np_export_probe_cpus[NP_EXPORT_PROBES] = { 1, 2, 3, 4, 8, 16, 31, 32, 33, 63, 64, 64 };
+const unsigned np_export_probe_groups[NP_EXPORT_PROBES] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2 };
+
+/* On which probed machines the newest Windows gives what the model's machine
+ * gives: the results that depend on the processors are the model's only
+ * there (CP-15, CP-16, MC-2, MC-4), and the test runs only there. */
+static void probe_machines(np_backend *model, const np_vector *v, np_export_plan *p)
+{
+	np_vector *w = malloc(sizeof *w);
+	np_export_plan *q = malloc(sizeof *q);
+	for (unsigned i = 0; w && q && i < NP_EXPORT_PROBES; i++) {
+		*w = *v;
+		if (w->ngiven + 2 > NP_MAX_GIVEN)
+			break;
+		snprintf(w->given[w->ngiven].name, sizeof w->given[0].name, "cpus");
+		snprintf(w->given[w->ngiven++].value, sizeof w->given[0].value, "%u", np_export_probe_cpus[i]);
+		snprintf(w->given[w->ngiven].name, sizeof w->given[0].name, "groups");
+		snprintf(w->given[w->ngiven++].value, sizeof w->given[0].value, "%u", np_export_probe_groups[i]);
+		memset(q, 0, sizeof *q);
+		bool same = run_target(model, w, p->newest, q);
+		for (unsigned s = 0; same && s < v->nstep; s++)
+			same = q->step[s].count == (p->step[s].count > 0) &&
+			       (!q->step[s].count || same_result(&q->step[s].result[0], &p->step[s].result[0]));
+		p->fits[i] = same;
+	}
+	free(w);
+	free(q);
+}
+
 void np_export_plan_width(np_backend *model, const np_vector *v, np_ver since, bool wide,
 			  np_export_plan *p)
 {
@@ -173,6 +204,7 @@ void np_export_plan_width(np_backend *model, const np_vector *v, np_ver since, b
 	}
 	if (newest_unusable(v, p, p->why, sizeof p->why))
 		return;
+	probe_machines(model, v, p);   /* while each step holds the newest's result alone */
 	for (int ver = (int)p->newest.version; ver >= (int)since; ver--)
 		for (unsigned a = 0; a < NP_ARCH_COUNT; a++) {
 			np_target t = { (np_ver)ver, (np_arch)a };
@@ -210,4 +242,24 @@ void np_export_where(const np_export_result *r, char *buf, size_t cap)
 	buf[0] = '\0';
 	for (unsigned a = 0; a < NP_ARCH_COUNT && used < cap; a++)
 		used = where_arch(r, (np_arch)a, buf, cap, used);
+}
+
+int np_export_result_on(const np_export_plan *p, unsigned s, np_ver ver)
+{
+	for (unsigned i = 0; i < p->step[s].count; i++)
+		if (!p->step[s].result[i].accept && p->step[s].result[i].hit[ver][p->newest.arch])
+			return (int)i;
+	return -1;
+}
+
+uint32_t np_export_time_default(void)
+{
+	static uint32_t def;
+	np_machine *m = def ? NULL : calloc(1, sizeof *m);
+	if (m && !np_machine_init(m, (np_ver)(NP_VERSION_COUNT - 1), NP_X64))
+		def = m->hal.source[NP_PROFILE_TIME].def;
+	if (m)
+		np_machine_fini(m);
+	free(m);
+	return def;
 }

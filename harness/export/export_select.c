@@ -129,3 +129,30 @@ const char *np_export_left_out(const np_vector *v, const np_export_options *o, n
 		}
 	return hazard(v, model, why, cap);
 }
+
+/* A known list's entries were judged against one Windows's expectations:
+ * the live run that wrote it says which in its `# env version:` line. */
+bool np_export_known_for(const char *path, np_ver *out, char *why, size_t cap)
+{
+	static const char tag[] = "# env version:";
+	char line[512];
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(why, cap, "%s: cannot be read", path);
+		return false;
+	}
+	for (int n = 1; fgets(line, sizeof line, f); n++) {
+		char version[64];
+		if (strncmp(line, tag, sizeof tag - 1) != 0)
+			continue;
+		fclose(f);
+		if (sscanf(line + sizeof tag - 1, "%63s", version) == 1 && np_version_parse(version, out))
+			return true;
+		snprintf(why, cap, "%s:%d: `# env version:` names no version `ntprof versions` knows", path, n);
+		return false;
+	}
+	fclose(f);
+	snprintf(why, cap, "%s: no line `# env version: VERSION` saying which Windows the list's expectations "
+		 "are for (a live run's --known-write writes it)", path);
+	return false;
+}

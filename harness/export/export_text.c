@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* The generated file as a growing text (export.h): written whole at the
  * end, so that a failure leaves nothing half-written. */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export/export.h"
+#include "ntprof/names.h"
+#include "ntprof/status.h"
 
 static bool reserve(np_export_text *t, size_t more)
 {
@@ -47,4 +50,32 @@ void np_export_free(np_export_text *t)
 {
 	free(t->s);
 	memset(t, 0, sizeof *t);
+}
+
+void np_export_name_used(np_export_text *t, np_outcome o)
+{
+	for (unsigned i = 0; i < t->nnamed; i++)
+		if (t->named[i].kind == o.kind && t->named[i].code == o.code)
+			return;
+	if (t->nnamed < sizeof t->named / sizeof t->named[0])
+		t->named[t->nnamed++] = o;
+	else
+		t->failed = true;   /* a name without its definition would not build */
+}
+
+void np_export_names_merge(np_export_text *t, const np_export_text *from)
+{
+	for (unsigned i = 0; i < from->nnamed; i++)
+		np_export_name_used(t, from->named[i]);
+}
+
+void np_export_name_defines(np_export_text *out, const np_export_text *t)
+{
+	np_export_printf(out, "\n/* The statuses and errors the checks name; mingw-w64 lacks some. */\n");
+	for (unsigned i = 0; i < t->nnamed; i++) {
+		bool win32 = t->named[i].kind == NP_RESULT_WIN32;
+		const char *name = win32 ? np_win32_name(t->named[i].code) : np_status_name(t->named[i].code);
+		np_export_printf(out, "#ifndef %s\n#define %s %s0x%08" PRIx32 "%s\n#endif\n", name, name,
+				 win32 ? "" : "((LONG)", t->named[i].code, win32 ? "L" : ")");
+	}
 }

@@ -467,9 +467,15 @@ build/win/profile.c: $(PROGRAM) $(EXPORT_TEST_KNOWN) $(wildcard $(EXPORT_TEST_DI
 build/win/include/wine/test.h: $(EXPORT_TEST_SHIM)
 	@mkdir -p $(@D)
 	printf '#include "%s"\n' '$(ROOT)/$(EXPORT_TEST_SHIM)' > $@
-$(WIN_ARCHES:%=build/win/%/profile.exe): build/win/%/profile.exe: build/win/profile.c build/win/include/wine/test.h
+# The test list Wine's makedep writes for a program of one test: the unit
+# that compiles the harness itself (STANDALONE), as in Wine's tree.
+build/win/testlist.c:
 	@mkdir -p $(@D)
-	$(WIN_CC_$*) -std=c11 -Wall -Wextra $(NP_WERROR) -O2 -Ibuild/win/include -o $@ $<
+	printf '#define STANDALONE\n#include "wine/test.h"\nextern void func_profile(void);\n' > $@
+	printf 'const struct test winetest_testlist[] = { { "profile", func_profile }, { 0, 0 } };\n' >> $@
+$(WIN_ARCHES:%=build/win/%/profile.exe): build/win/%/profile.exe: build/win/profile.c build/win/testlist.c build/win/include/wine/test.h
+	@mkdir -p $(@D)
+	$(WIN_CC_$*) -std=c11 -Wall -Wextra $(NP_WERROR) -O2 -Ibuild/win/include -o $@ build/win/profile.c build/win/testlist.c
 
 # live-results: on the Windows it runs on, `ntprof.exe live --format json`
 # and the exported test, of WIN_ARCH, into RESULTS_DIR/RESULTS_NAME.*;

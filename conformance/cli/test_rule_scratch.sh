@@ -71,7 +71,7 @@ fi
 
 "$nt" explain --check --root "$tree" >"$tmp/check.out" 2>&1
 if grep -q "rule $id lacks a vector (fixtures/) a test" "$tmp/check.out" &&
-	! grep -q "rule $id lacks an implementation" "$tmp/check.out"; then
+	! grep -q "rule $id lacks an application" "$tmp/check.out"; then
 	ok "explain --check: $id is applied by the model, and lacks a vector and a test"
 else
 	not_ok "explain --check: $id is applied by the model, and lacks a vector and a test" "$(cat "$tmp/check.out")"
@@ -93,7 +93,7 @@ sed -i 's/v >= NP_V11_25H2)$/((void)v, false))/' "$tree/model/include/ntprof/pre
 build
 "$nt" explain --check --root "$tree" >"$tmp/check.out" 2>&1
 rc=$?
-if [ "$rc" -eq 1 ] && grep -q "rule $id lacks an implementation (model/)\$" "$tmp/check.out"; then
+if [ "$rc" -eq 1 ] && grep -q "rule $id lacks an application (no vector's run on the model applies it)\$" "$tmp/check.out"; then
 	ok "explain --check fails for $id, tagged in a test and listed by a vector but applied by no run"
 else
 	not_ok "explain --check fails for $id, tagged in a test and listed by a vector but applied by no run" \

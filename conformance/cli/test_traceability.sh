@@ -236,7 +236,7 @@ printf '\n### %s — test\nA rule made up by test_traceability.sh.\n' "$r99" >>"
 line=$(grep -n -F "### $r99 — test" "$tmp/tree/SPEC.md" | cut -d: -f1)
 check "$tmp/tree"
 twin_result "a rule without implementation, vector or test is reported" \
-	"SPEC.md:$line: rule $r99 lacks an implementation (model/) a vector (fixtures/) a test (a rules tag in conformance/)"
+	"SPEC.md:$line: rule $r99 lacks an application (no vector's run on the model applies it) a vector (fixtures/) a test (a rules tag in conformance/)"
 
 # 1b. A rule proved by a vector, but tested nowhere. A comment in model/
 # is no implementation: only a run of the vectors on the model applying the
@@ -255,7 +255,7 @@ vector twin/untested-rule
 EOF
 check "$tmp/tree"
 twin_result "a rule without a test is reported, a comment in model/ is no implementation" \
-	"SPEC.md:$line: rule $r99 lacks an implementation (model/) a test (a rules tag in conformance/)"
+	"SPEC.md:$line: rule $r99 lacks an application (no vector's run on the model applies it) a test (a rules tag in conformance/)"
 
 # 1c. Mentions are no test: the rule named in the description of a CMocka
 # test, in a comment of its body, and in a shell script's comment and code.
@@ -264,7 +264,7 @@ printf '/* %s: what the test is about. */\nstatic void test_twin(void **state)\n
 printf '#!/bin/sh\n# %s: a comment\necho %s\n' "$r99" "$r99" >"$tmp/tree/conformance/zz_twin.sh"
 check "$tmp/tree"
 twin_result "a rule only mentioned in tests (comments, code) is reported as lacking a test" \
-	"SPEC.md:$line: rule $r99 lacks an implementation (model/) a test (a rules tag in conformance/)"
+	"SPEC.md:$line: rule $r99 lacks an application (no vector's run on the model applies it) a test (a rules tag in conformance/)"
 
 # 1d. A rules tag right before the test's definition makes it the rule's
 # test, and the matrix lists the tag's file:line; but a tagged test and a
@@ -274,7 +274,7 @@ printf '/* %s: what the test is about. */\n/%s rules: %s */\nstatic void test_tw
 	"$r99" '*' "$r99" >"$tmp/tree/conformance/zz_twin.c"
 check "$tmp/tree"
 twin_result "a rule tagged in a test and listed by a vector, but applied by no run, is reported" \
-	"SPEC.md:$line: rule $r99 lacks an implementation (model/)"
+	"SPEC.md:$line: rule $r99 lacks an application (no vector's run on the model applies it)"
 if ! grep "^| $r99 (SPEC.md:$line) | test | " "$tmp/out/rules.md" |
 	grep -q "| twin/untested-rule (fixtures/zz-twin.vec:1) | conformance/zz_twin.c:2 |\$"; then
 	fail "a rules tag before a test's definition is the rule's test" "row: $(grep "^| $r99 " "$tmp/out/rules.md")"
@@ -287,7 +287,7 @@ rm "$tmp/tree/model/zz_twin.h" "$tmp/tree/fixtures/zz-twin.vec" "$tmp/tree/confo
 printf '#!/bin/sh\n# rules: %s\nexit 0\n' "$r99" >"$tmp/tree/conformance/zz_twin.sh"
 check "$tmp/tree"
 twin_result "a rule with only a test is reported" \
-	"SPEC.md:$line: rule $r99 lacks an implementation (model/) a vector (fixtures/)"
+	"SPEC.md:$line: rule $r99 lacks an application (no vector's run on the model applies it) a vector (fixtures/)"
 
 # 1f. Tags the parser cannot take as a test's: each one is reported.
 fresh_copy

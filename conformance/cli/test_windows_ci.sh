@@ -78,8 +78,8 @@ target live-results RESULTS_DIR="$results" RESULTS_NAME=wine-win10 WIN_RUN="$win
 rc=$?
 json=$results/wine-win10.live.json
 summary=$(tr -d '\r' <"$results/wine-win10.export.log" 2>/dev/null | grep 'tests executed')
-if [ $rc -eq 0 ] && "$check" "$root/schema/run-result-v2.schema.json" "$json" >"$tmp/schema.out" 2>&1 &&
-	grep -q '^{"tool":"ntprof","format":2,"command":"live","backend":"live","system":"[^"]*Wine' "$json" &&
+if [ $rc -eq 0 ] && "$check" "$root/schema/run-result-v3.schema.json" "$json" >"$tmp/schema.out" 2>&1 &&
+	grep -q '^{"tool":"ntprof","format":3,"command":"live","backend":"live","system":"[^"]*Wine' "$json" &&
 	grep -q '^ntprof live: ' "$results/wine-win10.live.log" && [ -n "$summary" ]; then
 	ok "make live-results under Wine: a live result file that passes the schema, its log, the test's log ($summary)"
 else

@@ -277,7 +277,7 @@ unsigned np_index_check(FILE *out, const np_index *ix)
 		np_evidence e = np_index_evidence(ix, r->id);
 		if (!e.code || !e.vector || !e.test) {
 			fprintf(out, "SPEC.md:%d: rule %s lacks%s%s%s\n", r->line, r->id,
-				e.code ? "" : " an implementation (model/)",
+				e.code ? "" : " an application (no vector's run on the model applies it)",
 				e.vector ? "" : " a vector (fixtures/)",
 				e.test ? "" : " a test (a rules tag in conformance/)");
 			problems++;

@@ -42,7 +42,7 @@ trap 'exit 2' HUP INT TERM
 # The make that runs this script (make check) must not steer the one below.
 unset MAKEFLAGS MFLAGS MAKELEVEL VARIANT CFLAGS CPPFLAGS LDFLAGS LDLIBS PREFIX DESTDIR LIBDIR
 
-echo "1..16"
+echo "1..18"
 
 src=$tmp/src dest=$tmp/dest
 mkdir -p "$src" "$dest"
@@ -239,6 +239,25 @@ fi
 status=$?
 check "the installed ntprof runs the installed fixtures" \
 	"$([ $status -eq 0 ] && echo ok || { echo "exit $status"; tail -3 "$tmp/run.out"; })"
+
+# explain --check on the installed data: every rule applied by a run of the
+# installed vectors and named by one; the tests' tags are not installed, and
+# it says it cannot check them. Twin: a rule added to the installed SPEC.md
+# that no vector names or applies is a problem (exit 1).
+"$bin" explain --check --root "$dest/usr/share/ntprof" >"$tmp/explain.out" 2>&1
+status=$?
+check "the installed ntprof explain --check: 0 problems, and it says the tests' tags are not checked" \
+	"$([ $status -eq 0 ] && grep -q '^rules: [0-9]*, problems: 0$' "$tmp/explain.out" &&
+	   grep -q 'no conformance/ here (an installed ntprof has no tests): rules tags not checked' "$tmp/explain.out" &&
+	   echo ok || { echo "exit $status"; tail -3 "$tmp/explain.out"; })"
+mkdir "$tmp/data-twin"
+cp -R "$dest/usr/share/ntprof/." "$tmp/data-twin/"
+printf '\n### SI-99 \342\200\224 A rule nothing applies\nA planted rule.\nConfidence: unknown. Source: none.\n' >>"$tmp/data-twin/SPEC.md"
+"$bin" explain --check --root "$tmp/data-twin" >"$tmp/explain-twin.out" 2>&1
+status=$?
+check "twin: a rule of the installed SPEC.md that no run applies and no vector names is a problem" \
+	"$([ $status -eq 1 ] && grep -q 'rule SI-99 lacks an application' "$tmp/explain-twin.out" &&
+	   echo ok || { echo "exit $status"; tail -3 "$tmp/explain-twin.out"; })"
 
 # examples/impl_minimal.c from the installed tree alone, run by the
 # installed ntprof on the installed interval vectors for its target; the

@@ -228,5 +228,9 @@ static void scan_dir(np_index *ix, const char *rel)
 
 void np_scan_tests(np_index *ix)
 {
+	char path[1024];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/conformance", ix->root);
+	ix->has_tests = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 	scan_dir(ix, "conformance");
 }

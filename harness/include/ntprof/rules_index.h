@@ -30,6 +30,7 @@ typedef struct np_index {
 	unsigned nmodel, ntests, nmentions;
 	char **note;          /* problems found while loading: "file:line: what" */
 	unsigned nnote;
+	bool has_tests;       /* ROOT has conformance/: an installed ntprof has no tests */
 	np_vector_set vectors;
 	char root[512];
 } np_index;

@@ -152,6 +152,6 @@ static ntprof_impl table = {
 
 const ntprof_impl *ntprof_impl_entry(void)
 {
-	ntprof_impl_stub_missing(&table); /* ABI 1 needs every call: the rest answer not-applicable */
+	ntprof_impl_stub_missing(&table); /* the ABI needs every call: the rest answer not-applicable */
 	return &table;
 }

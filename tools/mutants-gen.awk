@@ -5,12 +5,17 @@
 # python3 is not a dependency of the project). One file per run:
 #
 #   awk -v versions="NP_V3_10 NP_V3_50 ..." -f mutants-gen.awk model/x.c
-#       lists the mutants: ORDINAL <TAB> LINE <TAB> KIND <TAB> MUTATION
+#       lists the mutants: ORDINAL <TAB> LINE <TAB> ANCHOR <TAB> KIND <TAB> MUTATION
 #   awk -v versions="..." -v want=ORDINAL -f mutants-gen.awk model/x.c
 #       prints the file with mutant ORDINAL applied (nothing else changes)
 #
 # The enumeration is a pure function of the file's text, so the same ORDINAL
-# always names the same mutant of the same text. Kinds:
+# always names the same mutant of the same text. ANCHOR is a hash of the
+# mutated line's text, its blanks trimmed and runs of them made one space
+# (the first line of a check for drop and swap): tools/mutants.sh keys a
+# mutant by it rather than by LINE, so that an edit elsewhere in the file
+# leaves the mutant's ID as it was. A mutation's text names no line either.
+# Kinds:
 #   cmp    flip a comparison: < <=, > >=, == != (operators written with a
 #          space on each side, outside comments, strings and #lines)
 #   ver    a version threshold moved to the previous or next key of the
@@ -52,6 +57,18 @@ function blank(s,    out, i, n, c, d) {
 
 function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
 
+# The anchor of a line: a polynomial hash of its normalised text, modulo the
+# prime 2^31 - 1 (every product stays below 2^53, exact in awk's doubles),
+# as eight hexadecimal digits.
+function anchor(s,    h, i, n) {
+	s = trim(s); gsub(/[ \t]+/, " ", s)
+	h = 0
+	n = length(s)
+	for (i = 1; i <= n; i++)
+		h = (h * 257 + ord[substr(s, i, 1)]) % 2147483647
+	return sprintf("%08x", h)
+}
+
 # A mutant: its line, kind, description and edits (line -> new text).
 function new_mutant(line, kind, desc) {
 	nm++
@@ -67,6 +84,7 @@ function is_version(tok) { return tok in vindex }
 
 END {
 	n = NR
+	for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i
 	split(versions, vlist, " ")
 	for (i = 1; vlist[i] != ""; i++) { vindex[vlist[i]] = i; nvers = i }
 	# the predicates, and the default versions of the knobs (K-FIX-1703,
@@ -196,7 +214,7 @@ END {
 			continue
 		if (trim(code[b2 + 1]) ~ /^else/)
 			continue
-		k = new_mutant(a1, "swap", "swap checks at lines " a1 " and " b1 ": if " c_label[k2] " <-> if " c_label[k2 + 1])
+		k = new_mutant(a1, "swap", "swap checks: if " c_label[k2] " <-> if " c_label[k2 + 1])
 		t = a1
 		for (j = b1; j <= b2; j++) edit(k, t++, src[j])
 		for (j = a1; j <= a2; j++) edit(k, t++, src[j])
@@ -204,7 +222,7 @@ END {
 
 	if (want == "") {
 		for (k = 1; k <= nm; k++)
-			printf "%d\t%d\t%s\t%s\n", k, m_line[k], m_kind[k], m_desc[k]
+			printf "%d\t%d\t%s\t%s\t%s\n", k, m_line[k], anchor(src[m_line[k]]), m_kind[k], m_desc[k]
 		exit 0
 	}
 	if (want < 1 || want > nm) {

@@ -75,6 +75,9 @@ versions=$(sed -n '/typedef enum np_ver {/,/} np_ver;/p' "$root/model/include/nt
 sources=$(cd model && ls *.c | LC_ALL=C sort)
 
 # The list: ID FILE ORDINAL LINE KIND MUTATION, in file then line order.
+# ID is FILE:ANCHOR.N, ANCHOR the hash of the mutated line's text
+# (mutants-gen.awk), N the mutant's rank among those of the lines of the
+# file with that text: an edit elsewhere in the file leaves it as it was.
 list=$(mktemp "${TMPDIR:-/tmp}/ntprof-mutants.XXXXXX") || die "no temporary file"
 trap 'rm -f "$list" "$list.f"' EXIT
 for f in $sources $headers; do
@@ -82,7 +85,7 @@ for f in $sources $headers; do
 		sort -t "$(printf '\t')" -k2,2n -k1,1n |
 		awk -F '\t' -v f="model/$f" 'BEGIN { OFS = "\t" }
 			{ id = f; sub(/^model\//, "", id); sub(/\.[ch]$/, "", id); sub(/^include\/ntprof\//, "", id)
-			  n[$2]++; print id ":" $2 "." n[$2], f, $1, $2, $3, $4 }'
+			  n[$3]++; print id ":" $3 "." n[$3], f, $1, $2, $4, $5 }'
 done >"$list" || die "mutant generation failed"
 if [ -n "$filter" ]; then
 	awk -F '\t' -v re="$filter" '($1 " " $2 " " $5 " " $6) ~ re' "$list" >"$list.f" && mv "$list.f" "$list"
@@ -120,7 +123,7 @@ read_list() { # read_list CATEGORY FILE
 read_list equivalent "$equiv_file"
 read_list untestable "$untestable_file"
 
-# An entry whose ID the full list no longer has (the line moved), or whose
+# An entry whose ID the full list no longer has (its line changed), or whose
 # mutation text is not that ID's, is stale.
 if [ -z "$filter" ]; then
 	declare -A mutation_of
@@ -130,7 +133,7 @@ if [ -z "$filter" ]; then
 	for id in "${!eq_mut[@]}"; do
 		now=${mutation_of[$id]:-}
 		if [ -z "$now" ]; then
-			echo "mutants: ${eq_file[$id]}: $id: no such mutant (the line moved?)" >&2
+			echo "mutants: ${eq_file[$id]}: $id: no such mutant (its line changed?)" >&2
 			stale_ids=$((stale_ids + 1))
 		elif [ "$now" != "${eq_mut[$id]}" ]; then
 			echo "mutants: ${eq_file[$id]}: $id: the mutant is now '$now', not '${eq_mut[$id]}'" >&2
@@ -140,7 +143,7 @@ if [ -z "$filter" ]; then
 fi
 
 # MUTANTS_CHECK_ONLY=1: the list and the equivalences only, nothing built
-# (make check: an edit that moves a listed line fails at once, not at the
+# (make check: an edit that changes a listed line fails at once, not at the
 # next `make mutants`).
 if [ -n "${MUTANTS_CHECK_ONLY:-}" ]; then
 	n=$(wc -l <"$list")

@@ -3,12 +3,15 @@
 # The two lists of `make mutants`, the equivalent mutants
 # (conformance/data/mutants-equivalent.txt) and the untestable ones
 # (conformance/data/mutants-untestable.txt), against the mutants
-# tools/mutants-gen.awk makes of model/ as it is now: an edit that moves or
-# changes a listed mutant fails make check at once, not at the next long
+# tools/mutants-gen.awk makes of model/ as it is now: an edit that changes
+# a listed mutant fails make check at once, not at the next long
 # `make mutants`. Nothing is built: this is tools/mutants.sh with
 # MUTANTS_CHECK_ONLY=1. It is also shown to fail, on copies of the lists
-# with an entry moved (in either list), an entry's mutation changed, an
-# entry naming no file, and an ID in both lists.
+# with an entry anchored on other text (in either list), an entry's
+# mutation changed, an entry naming no file, and an ID in both lists. IDs
+# are keyed by the mutated line's text: on a copy of model/ with a line
+# inserted above a listed mutant, the lists still hold; with that mutant's
+# own line edited, its entry is stale.
 #
 # Environment: NTPROF_SOURCE_ROOT. Prints TAP; exits 1 on failure.
 set -u
@@ -47,23 +50,23 @@ has_entries() {
 		not_ok "no entries in $1"
 	fi
 }
-# move FILE: FILE with its first entry's line number one higher.
+# move FILE: FILE with its first entry anchored on a text no line has.
 move() {
 	awk -F ' [|] ' 'BEGIN { OFS = " | " }
-		!/^#/ && !done { split($1, a, /[:.]/); $1 = a[1] ":" a[2] + 1 "." a[3]; done = 1 } 1' "$1"
+		!/^#/ && !done { split($1, a, /[:.]/); $1 = a[1] ":00000000." a[3]; done = 1 } 1' "$1"
 }
 
-echo "1..9"
+echo "1..11"
 check "every entry of both lists names a mutant of model/ with its mutation" 0 "$list" "$untestable" \
 	" 0 stale"
 has_entries "$list"
 has_entries "$untestable"
 
 move "$list" >"$tmp/moved"
-check "an entry moved off its line is stale" 1 "$tmp/moved" "$untestable" \
-	"no such mutant (the line moved?)"
+check "an entry anchored on another text is stale" 1 "$tmp/moved" "$untestable" \
+	"no such mutant (its line changed?)"
 move "$untestable" >"$tmp/moved-untestable"
-check "an untestable entry moved off its line is stale" 1 "$list" "$tmp/moved-untestable" \
+check "an untestable entry anchored on another text is stale" 1 "$list" "$tmp/moved-untestable" \
 	"$tmp/moved-untestable: $(grep -v -m1 '^#' "$tmp/moved-untestable" | cut -d' ' -f1): no such mutant"
 
 # the first entry with the mutation of another
@@ -76,6 +79,41 @@ check "an entry naming no model file is stale" 1 "$tmp/nofile" "$untestable" "no
 # the untestable entries in the equivalence list as well
 { cat "$list"; grep -v '^#' "$untestable"; } >"$tmp/both"
 check "an ID in both lists is stale" 1 "$tmp/both" "$untestable" "also listed in $tmp/both"
+
+# A copy of the tree whose model/ the lists are checked against: the first
+# entry's file, with a line inserted above its mutant, then with the
+# mutant's own line edited.
+mkdir "$tmp/tree"
+cp -R "$root/model" "$tmp/tree/model"
+ln -s "$root/tools" "$tmp/tree/tools"
+ln -s "$root/conformance" "$tmp/tree/conformance"
+first=$(grep -v -m1 '^#' "$list" | cut -d' ' -f1)   # FILE:ANCHOR.N
+base=${first%%:*} anchor=${first#*:}
+anchor=${anchor%.*}
+src=model/$base.c
+[ -f "$root/$src" ] || src=model/include/ntprof/$base.h
+at=$(awk -v versions= -f "$root/tools/mutants-gen.awk" "$root/$src" | awk -F '\t' -v a="$anchor" '$3 == a { print $2; exit }')
+# check_tree DESCRIPTION RC [LINE]: check against the copy's model/.
+check_tree() {
+	MUTANTS_CHECK_ONLY=1 MUTANTS_EQUIVALENT=$list MUTANTS_UNTESTABLE=$untestable "$root/tools/mutants.sh" \
+		"$tmp/tree" "$tmp/build" "$tmp/out" >"$tmp/said" 2>&1
+	rc=$?
+	why=
+	[ -n "$at" ] || why="no line of $src has the anchor of $first"
+	[ "$rc" -eq "$2" ] || why="$why; want exit status $2, got $rc"
+	[ $# -lt 3 ] || grep -q -F -e "$3" "$tmp/said" || why="$why; want: $3"
+	if [ -z "$why" ]; then
+		ok "$1"
+	else
+		not_ok "$1: $why"
+		sed 's/^/# /' "$tmp/said"
+	fi
+}
+sed "${at:-1}i\\
+/* a line inserted above a listed mutant */" "$root/$src" >"$tmp/tree/$src"
+check_tree "a line inserted above $first (line ${at:-?} of $src) leaves every entry valid" 0 " 0 stale"
+sed "${at:-1}s|\$| /* the listed line edited */|" "$root/$src" >"$tmp/tree/$src"
+check_tree "twin: with the line of $first edited, its entry is stale" 1 "$first: no such mutant"
 
 n=$((n + 1))
 if [ ! -e "$tmp/out" ] && [ ! -e "$tmp/build" ]; then

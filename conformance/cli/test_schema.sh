@@ -8,7 +8,7 @@
 #     ntprof.exe wrote under Wine (conformance/data/live-wine-8.0-win10.json);
 #   - twins: each of those made wrong in one place is refused, exit 1, with
 #     the JSON path of the value named;
-#   - compare reads the live file beside the model, and reads format 1;
+#   - compare reads the live file beside the model, and refuses format 1;
 #     matrix --observed shows it as a column beside the model;
 #   - a malformed SOURCE_DATE_EPOCH is refused before anything runs.
 #
@@ -137,7 +137,7 @@ else
 	not_ok "a schema keyword the validator does not check is refused, exit 2" "exit $rc" "$(head -2 "$tmp/check.err")"
 fi
 
-# compare: the live file beside the model at its target, and format 1.
+# compare: the live file beside the model at its target; format 1 refused.
 target=$(sed -n '1s/.*"version":"\([^"]*\)".*"arch":"\([^"]*\)".*/\1\/\2/p' "$live")
 "$NTPROF_BIN" run --format json --target "$target" --output "$tmp/beside.json" \
 	"$root/fixtures/interval/set-interval.vec" "$root/fixtures/interval/trace.vec"
@@ -158,10 +158,21 @@ cat >"$tmp/old.json" <<'EOF'
 EOF
 "$NTPROF_BIN" compare "$tmp/old.json" "$live" >"$tmp/cmp.txt" 2>"$tmp/cmp.err"
 rc=$?
-if [ "$rc" -eq 1 ] && grep -q '^  set-interval/privilege-threshold  *status-mismatch step 1: STATUS_SUCCESS  *status-mismatch step 1: STATUS_SUCCESS$' "$tmp/cmp.txt"; then
-	ok "compare still reads format 1, and its cells read as format 2's"
+if [ "$rc" -eq 2 ] && [ ! -s "$tmp/cmp.txt" ] &&
+	grep -q -F "$tmp/old.json:1: \"format\" 1 is no longer read" "$tmp/cmp.err"; then
+	ok "compare refuses format 1, naming the file, the line and the format (exit 2)"
 else
-	not_ok "compare still reads format 1" "exit $rc" "$(cat "$tmp/cmp.txt" "$tmp/cmp.err" | head -5)"
+	not_ok "compare refuses format 1, naming the file, the line and the format" "exit $rc" \
+		"$(cat "$tmp/cmp.txt" "$tmp/cmp.err" | head -5)"
+fi
+# Its twin: the same file of format 2 is read, its cells beside the live file's.
+sed '1s/"format":1/"format":2/; s/"got":\("[^"]*"\)/"got":{"text":\1}/' "$tmp/old.json" >"$tmp/two.json"
+"$NTPROF_BIN" compare "$tmp/two.json" "$live" >"$tmp/cmp.txt" 2>"$tmp/cmp.err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q '^  set-interval/privilege-threshold  *status-mismatch step 1: STATUS_SUCCESS  *status-mismatch step 1: STATUS_SUCCESS$' "$tmp/cmp.txt"; then
+	ok "twin: compare reads the same file as format 2"
+else
+	not_ok "twin: compare reads the same file as format 2" "exit $rc" "$(cat "$tmp/cmp.txt" "$tmp/cmp.err" | head -5)"
 fi
 
 # matrix --observed: the live file as a column beside the model on its

@@ -14,7 +14,7 @@
  *   4. WOW64 -1 (CP-16): a 32-bit caller's Affinity of 0xFFFFFFFF is taken
  *      as every processor instead of being zero-extended.
  *
- * Its table is of ABI 1, which the harness still loads. */
+ * It claims everything the model does (implements NULL). */
 #include <string.h>
 
 #include "run/impl_model.h"
@@ -77,7 +77,6 @@ static ntprof_result faulty_set_interval(void *sys, const char *fn, uint32_t int
 EXPORT const ntprof_impl *ntprof_impl_entry(void)
 {
 	table = np_impl_model;
-	table.abi = 1;   /* an object of the first ABI: read up to interrupts, claiming everything */
 	table.name = "dl-faulty";
 	table.open = faulty_open;
 	table.create_profile = faulty_create;

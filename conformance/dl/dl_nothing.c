@@ -2,8 +2,10 @@
 /* A shared object for `ntprof run --backend dl:dl_nothing.so`: an
  * implementation that does nothing. It takes every state and answers every
  * call NOT_APPLICABLE, so no vector can disagree with it; the run must
- * still fail, saying nothing was exercised (conformance/cli/test_dl.sh). Of ABI 1,
- * claiming every function on every target. */
+ * still fail, saying nothing was exercised (conformance/cli/test_dl.sh). It
+ * claims every function on every target, yet its table has none of the
+ * situations between calls: a step needing one (Protect, ...) is not asked
+ * of it. */
 #include "run/impl_model.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -78,7 +80,6 @@ static int exports_all(void *sys, const char *function)
 EXPORT const ntprof_impl *ntprof_impl_entry(void)
 {
 	table = np_impl_model;   /* the memory and handles of the caller, as the model has them */
-	table.abi = 1;
 	table.name = "dl-nothing";
 	table.exported = exports_all;
 	table.set_interval_profile = no_interval;
@@ -93,5 +94,9 @@ EXPORT const ntprof_impl *ntprof_impl_entry(void)
 	table.query_system_information = no_query_info;
 	table.trace_set_information = no_trace_set;
 	table.trace_query_information = no_trace_query;
+	table.interrupts = NULL;
+	table.set_cpus = NULL;
+	table.set_interval_elsewhere = NULL;
+	table.protect = NULL;
 	return &table;
 }

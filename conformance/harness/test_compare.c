@@ -381,13 +381,13 @@ static void test_compare_columns_and_labels(void **state)
 
 	/* a file that lacks a vector: "-", and the row differs */
 	static const char one[] =
-		"{\"tool\":\"ntprof\",\"format\":1,\"results\":[\n"
+		"{\"tool\":\"ntprof\",\"format\":3,\"results\":[\n"
 		"{\"vector\":\"cmp/query\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"output-mismatch\",\"step\":1,"
-		"\"got\":\"STATUS_SUCCESS (0x00000000) Interval=39063\"},\n"
+		"\"got\":{\"text\":\"STATUS_SUCCESS (0x00000000) Interval=39063\"}},\n"
 		"{\"vector\":\"cmp/other\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":2,"
-		"\"got\":\"stub\",\"observed\":\"stub\"},\n"
+		"\"got\":{\"text\":\"stub\"},\"observed\":\"stub\"},\n"
 		"{\"vector\":\"cmp/odd\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"status-mismatch\",\"step\":1,"
-		"\"got\":\"STATUS_? (0x12345678)\"}]}";
+		"\"got\":{\"text\":\"STATUS_? (0x12345678)\"}}]}";
 	assert_true(np_compare_add(f->c, "old.json", one, strlen(one), &f->err));
 	assert_int_equal(np_compare_columns(f->c), 6);
 	assert_int_equal(np_compare_rows(f->c), 6);
@@ -408,21 +408,21 @@ static void test_compare_differences(void **state)
 {
 	fx *f = *state;
 	static const char *const got[] = {
-		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"known\",\"observed\":\"stub\",\"step\":1,\"got\":\"stub\"}",
-		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":\"stub\"}",
-		"{\"vector\":\"v\",\"version\":\"1809\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":\"stub\"}",
-		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":2,\"got\":\"stub\"}",
-		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"crashed\",\"step\":1,\"got\":\"stub\"}",
-		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":\"stub \"}",
-		"{\"vector\":\"w\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":\"stub\"}",
+		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"known\",\"observed\":\"stub\",\"step\":1,\"got\":{\"text\":\"stub\"}}",
+		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":{\"text\":\"stub\"}}",
+		"{\"vector\":\"v\",\"version\":\"1809\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":{\"text\":\"stub\"}}",
+		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":2,\"got\":{\"text\":\"stub\"}}",
+		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"crashed\",\"step\":1,\"got\":{\"text\":\"stub\"}}",
+		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":{\"text\":\"stub \"}}",
+		"{\"vector\":\"w\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":{\"text\":\"stub\"}}",
 	};
 	static const bool differs[] = { false, false, false, true, true, true, true };
 	for (size_t i = 0; i < sizeof got / sizeof *got; i++) {
 		char a[400], b[400];
 		np_compare_free(f->c);
 		f->c = np_compare_new();
-		snprintf(a, sizeof a, "{\"tool\":\"ntprof\",\"format\":1,\"results\":[%s]}", got[0]);
-		snprintf(b, sizeof b, "{\"tool\":\"ntprof\",\"format\":1,\"results\":[%s]}", got[i]);
+		snprintf(a, sizeof a, "{\"tool\":\"ntprof\",\"format\":3,\"results\":[%s]}", got[0]);
+		snprintf(b, sizeof b, "{\"tool\":\"ntprof\",\"format\":3,\"results\":[%s]}", got[i]);
 		assert_true(np_compare_add(f->c, "a.json", a, strlen(a), &f->err));
 		assert_true(np_compare_add(f->c, "b.json", b, strlen(b), &f->err));
 		if ((np_compare_differing(f->c) != 0) != differs[i])
@@ -437,37 +437,40 @@ static void test_compare_refused_files(void **state)
 	fx *f = *state;
 	static const struct { const char *text; const char *want; } bad[] = {
 		{ "[]", "x.json:1: expected a result file of `ntprof run --format json`" },
-		{ "{\"tool\":\"other\",\"format\":1,\"results\":[]}", "x.json:1: expected a result file" },
-		{ "{\"tool\":\"ntprof\",\n\"format\":4,\"results\":[]}", "x.json:2: \"format\" 4 is not supported (this ntprof reads formats 1 to 3)" },
+		{ "{\"tool\":\"other\",\"format\":3,\"results\":[]}", "x.json:1: expected a result file" },
+		{ "{\"tool\":\"ntprof\",\n\"format\":4,\"results\":[]}", "x.json:2: \"format\" 4 is not supported (this ntprof reads formats 2 and 3)" },
+		{ "{\"tool\":\"ntprof\",\n\"format\":1,\"results\":[]}",
+		  "x.json:2: \"format\" 1 is no longer read (it was ntprof 0.1's, outcomes as text; " },
+		{ "{\"tool\":\"ntprof\",\"format\":2.5,\"results\":[]}", "x.json:1: \"format\" 2.5 is not supported" },
 		{ "{\"tool\":\"ntprof\",\"results\":[]}", "x.json:1: \"format\" missing or not a number is not supported" },
-		{ "{\"tool\":\"ntprof\",\"format\":1}", "x.json:1: expected \"results\": an array" },
-		{ "{\"tool\":\"ntprof\",\"format\":1,\"environment\":[],\"results\":[]}", "x.json:1: \"environment\" must be an object" },
-		{ "{\"tool\":\"ntprof\",\"format\":1,\"environment\":{\n\"cpus\":4},\"results\":[]}",
+		{ "{\"tool\":\"ntprof\",\"format\":3}", "x.json:1: expected \"results\": an array" },
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"environment\":[],\"results\":[]}", "x.json:1: \"environment\" must be an object" },
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"environment\":{\n\"cpus\":4},\"results\":[]}",
 		  "x.json:2: environment \"cpus\" must be a string" },
-		{ "{\"tool\":\"ntprof\",\"format\":1,\"results\":[\n1]}", "x.json:2: a result must be an object, not a number" },
-		{ "{\"tool\":\"ntprof\",\"format\":1,\"results\":[\n{\"version\":\"6.2\"}]}", "x.json:2: a result without \"vector\"" },
-		{ "{\"tool\":\"ntprof\",\"format\":1,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
-		  "\"class\":\"great\",\"step\":0,\"got\":\"\"}]}", "x.json:2: unknown class \"great\" in \"class\"" },
-		{ "{\"tool\":\"ntprof\",\"format\":1,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
-		  "\"class\":\"known\",\n\"observed\":\"match\",\"step\":0,\"got\":\"\"}]}",
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[\n1]}", "x.json:2: a result must be an object, not a number" },
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[\n{\"version\":\"6.2\"}]}", "x.json:2: a result without \"vector\"" },
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
+		  "\"class\":\"great\",\"step\":0,\"got\":{\"text\":\"\"}}]}", "x.json:2: unknown class \"great\" in \"class\"" },
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
+		  "\"class\":\"known\",\n\"observed\":\"match\",\"step\":0,\"got\":{\"text\":\"\"}}]}",
 		  "x.json:3: class \"known\" cannot have been observed as \"match\"" },
-		{ "{\"tool\":\"ntprof\",\"format\":1,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
-		  "\"class\":\"stub\",\"observed\":\"crashed\",\"step\":0,\"got\":\"\"}]}",
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
+		  "\"class\":\"stub\",\"observed\":\"crashed\",\"step\":0,\"got\":{\"text\":\"\"}}]}",
 		  "x.json:2: class \"stub\" cannot have been observed as \"crashed\"" },
-		{ "{\"tool\":\"ntprof\",\"format\":1,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
-		  "\"class\":\"stub\",\"observed\":7,\"step\":0,\"got\":\"\"}]}", "x.json:2: \"observed\" must be a string, not a number" },
-		{ "{\"tool\":\"ntprof\",\"format\":1,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
-		  "\"class\":\"stub\",\n\"step\":1.5,\"got\":\"\"}]}", "x.json:3: \"step\" must be a whole number from 0 to 1000" },
-		{ "{\"tool\":\"ntprof\",\"format\":1,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
-		  "\"class\":\"stub\",\"step\":-1,\"got\":\"\"}]}", "x.json:2: \"step\" must be a whole number" },
-		{ "{\"tool\":\"ntprof\",\"format\":1,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
-		  "\"class\":\"stub\",\"got\":\"\"}]}", "x.json:1: a result without \"step\"" },
-		{ "{\"tool\":\"ntprof\",\"format\":1,\"results\":[{\"vector\":\"\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
-		  "\"class\":\"stub\",\"step\":0,\"got\":\"\"}]}", "x.json:1: a result with an empty vector, version or arch" },
-		{ "{\"tool\":\"ntprof\",\"format\":1,\"results\":[\n"
-		  "{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"match\",\"step\":0,\"got\":\"\"},\n"
-		  "{\"vector\":\"w\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"match\",\"step\":0,\"got\":\"\"},\n"
-		  "{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":\"stub\"}]}",
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
+		  "\"class\":\"stub\",\"observed\":7,\"step\":0,\"got\":{\"text\":\"\"}}]}", "x.json:2: \"observed\" must be a string, not a number" },
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
+		  "\"class\":\"stub\",\n\"step\":1.5,\"got\":{\"text\":\"\"}}]}", "x.json:3: \"step\" must be a whole number from 0 to 1000" },
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
+		  "\"class\":\"stub\",\"step\":-1,\"got\":{\"text\":\"\"}}]}", "x.json:2: \"step\" must be a whole number" },
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
+		  "\"class\":\"stub\",\"got\":{\"text\":\"\"}}]}", "x.json:1: a result without \"step\"" },
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
+		  "\"class\":\"stub\",\"step\":0,\"got\":{\"text\":\"\"}}]}", "x.json:1: a result with an empty vector, version or arch" },
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[\n"
+		  "{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"match\",\"step\":0,\"got\":{\"text\":\"\"}},\n"
+		  "{\"vector\":\"w\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"match\",\"step\":0,\"got\":{\"text\":\"\"}},\n"
+		  "{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":{\"text\":\"stub\"}}]}",
 		  "x.json:4: vector v on 6.2/x64 is in this file twice (first at line 2)" },
 	};
 	add(f, "good.json", report_json(f, "6.2/x64", NULL, NULL));

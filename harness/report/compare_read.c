@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* ntprof compare: reading JSON result files into the table: format 2
- * (harness/report/report_json.c, schema/run-result-v3.schema.json) and the
- * older format 1, whose outcomes were text. Each file is read and checked
+/* ntprof compare: reading JSON result files into the table: formats 2 and 3
+ * (harness/report/report_json.c, schema/run-result-v3.schema.json). Format 1,
+ * whose outcomes were text, is refused by name. Each file is read and checked
  * whole before it joins the table, so a bad file leaves the table as it was. */
 #include <errno.h>
 #include <stdlib.h>
@@ -54,11 +54,9 @@ static bool class_member(const np_json *obj, const char *name, const char *text,
 	return np_error_at(err, path, np_json_get(obj, name)->line, "unknown class \"%.100s\" in \"%s\"", text, name);
 }
 
-/* The got text: format 1's string; format 2's object's "text", or "" for null. */
-static const char *got_member(const np_json *r, int format, const char *path, np_error *err)
+/* The got text: the object's "text", or "" for null. */
+static const char *got_member(const np_json *r, const char *path, np_error *err)
 {
-	if (format == 1)
-		return string_member(r, "got", path, err, true);
 	const np_json *m = np_json_get(r, "got");
 	if (!m)
 		return np_error_at(err, path, r->line, "a result without \"got\""), NULL;
@@ -70,23 +68,22 @@ static const char *got_member(const np_json *r, int format, const char *path, np
 	return string_member(m, "text", path, err, true);
 }
 
-/* The deciding step: a whole number from 0 to 1000 (format 2: null for none). */
-static bool step_member(const np_json *r, int format, int *out, const char *path, np_error *err)
+/* The deciding step: a whole number from 0 to 1000, or null for none. */
+static bool step_member(const np_json *r, int *out, const char *path, np_error *err)
 {
 	const np_json *step = np_json_get(r, "step");
 	if (!step)
 		return np_error_at(err, path, r->line, "a result without \"step\"");
-	if (format > 1 && step->type == NP_JSON_NULL)
+	if (step->type == NP_JSON_NULL)
 		return *out = 0, true;
 	if (step->type != NP_JSON_NUMBER || step->number < 0 || step->number > 1000 ||
 	    step->number != (double)(int)step->number)
-		return np_error_at(err, path, step->line, "\"step\" must be a whole number from 0 to 1000%s",
-				   format > 1 ? ", or null" : "");
+		return np_error_at(err, path, step->line, "\"step\" must be a whole number from 0 to 1000, or null");
 	*out = (int)step->number;
 	return true;
 }
 
-static bool read_entry(const np_json *r, int format, entry *e, const char *path, np_error *err)
+static bool read_entry(const np_json *r, entry *e, const char *path, np_error *err)
 {
 	const char *version, *arch, *cls, *observed, *got;
 	memset(e, 0, sizeof *e);
@@ -97,7 +94,7 @@ static bool read_entry(const np_json *r, int format, entry *e, const char *path,
 	    !(version = string_member(r, "version", path, err, true)) ||
 	    !(arch = string_member(r, "arch", path, err, true)) ||
 	    !(cls = string_member(r, "class", path, err, true)) ||
-	    !(got = got_member(r, format, path, err)))
+	    !(got = got_member(r, path, err)))
 		return false;
 	observed = string_member(r, "observed", path, err, false);
 	if (!observed && np_json_get(r, "observed"))
@@ -119,7 +116,7 @@ static bool read_entry(const np_json *r, int format, entry *e, const char *path,
 					 : e->cell.observed != e->cell.cls)
 		return np_error_at(err, path, np_json_get(r, observed ? "observed" : "class")->line,
 			    "class \"%s\" cannot have been observed as \"%s\"", cls, np_class_name(e->cell.observed));
-	if (!step_member(r, format, &e->cell.step, path, err))
+	if (!step_member(r, &e->cell.step, path, err))
 		return false;
 	e->cell.present = true;
 	if (!(e->cell.got = dup_text(got)))
@@ -153,8 +150,9 @@ static char *env_label(const np_json *env)
 	return used ? dup_text(buf) : NULL;
 }
 
-/* The file's format (1 to 3; 3 adds "rule", which this reader ignores), or 0 after an error. */
-static int check_header(const np_json *root, const char *path, np_error *err)
+/* Whether the file's header is of a result file this reader takes: format 2
+ * or 3 (3 adds "rule", which this reader ignores). */
+static bool check_header(const np_json *root, const char *path, np_error *err)
 {
 	static const char what[] = "expected a result file of `ntprof run --format json` ({\"tool\":\"ntprof\",...})";
 	if (root->type != NP_JSON_OBJECT)
@@ -162,9 +160,12 @@ static int check_header(const np_json *root, const char *path, np_error *err)
 	const np_json *tool = np_json_get(root, "tool"), *format = np_json_get(root, "format");
 	if (!tool || tool->type != NP_JSON_STRING || strcmp(tool->text, "ntprof") != 0)
 		return np_error_at(err, path, tool ? tool->line : root->line, "%s", what);
-	if (!format || format->type != NP_JSON_NUMBER || (format->number < 1 || format->number > 3 || format->number != (int)format->number))
+	if (format && format->type == NP_JSON_NUMBER && format->number == 1)
+		return np_error_at(err, path, format->line, "\"format\" 1 is no longer read (it was ntprof 0.1's, "
+			    "outcomes as text; this ntprof reads formats 2 and 3)");
+	if (!format || format->type != NP_JSON_NUMBER || (format->number != 2 && format->number != 3))
 		return np_error_at(err, path, format ? format->line : root->line,
-			    "\"format\" %s is not supported (this ntprof reads formats 1 to 3)",
+			    "\"format\" %s is not supported (this ntprof reads formats 2 and 3)",
 			    format && format->type == NP_JSON_NUMBER ? format->text : "missing or not a number");
 	const np_json *env = np_json_get(root, "environment");
 	if (env && env->type != NP_JSON_OBJECT)
@@ -175,7 +176,7 @@ static int check_header(const np_json *root, const char *path, np_error *err)
 	const np_json *results = np_json_get(root, "results");
 	if (!results || results->type != NP_JSON_ARRAY)
 		return np_error_at(err, path, results ? results->line : root->line, "expected \"results\": an array");
-	return (int)format->number;
+	return true;
 }
 
 static void free_entries(entry *e, unsigned n)
@@ -187,7 +188,7 @@ static void free_entries(entry *e, unsigned n)
 	free(e);
 }
 
-static bool read_file(const np_json *root, int format, const char *path, entry **out, unsigned *count,
+static bool read_file(const np_json *root, const char *path, entry **out, unsigned *count,
 		      np_error *err)
 {
 	const np_json *results = np_json_get(root, "results");
@@ -199,7 +200,7 @@ static bool read_file(const np_json *root, int format, const char *path, entry *
 	if (!ok)
 		np_error_at(err, path, root->line, "out of memory");
 	for (const np_json *r = results->child; ok && r; r = r->next) {
-		if (!(ok = read_entry(r, format, &e[n], path, err))) {
+		if (!(ok = read_entry(r, &e[n], path, err))) {
 			free(e[n].key);
 			free(e[n].cell.got);
 			break;
@@ -313,8 +314,7 @@ bool np_compare_add(np_compare *c, const char *path, const char *text, size_t le
 	np_json *root = np_json_parse(text, len, path, err);
 	entry *e = NULL;
 	unsigned n = 0;
-	int format = root ? check_header(root, path, err) : 0;
-	bool ok = format && read_file(root, format, path, &e, &n, err) && commit(c, path, root, e, n, err);
+	bool ok = root && check_header(root, path, err) && read_file(root, path, &e, &n, err) && commit(c, path, root, e, n, err);
 	if (e)
 		free_entries(e, n);
 	np_json_free(root);

@@ -30,15 +30,8 @@ static const char *dl_error(void) { const char *e = dlerror(); return e ? e : "d
 typedef struct dl_backend {
 	np_backend *inner;        /* the interpreter over table, below */
 	void *handle;
-	/* The object's table. Of ABI 1, up to interrupts, the first member
-	 * that came after ABI 1's first tables (ntprof/impl.h): an older
-	 * object's may end there, so the members from it on are left NULL and
-	 * not read. Of ABI 2, whole. */
-	ntprof_impl table;
+	ntprof_impl table;        /* the object's, copied whole */
 } dl_backend;
-
-/* The ABIs this ntprof loads. */
-#define DL_ABI_OLDEST 1u
 
 /* Whether the object lists function in its implements (NULL: every one). */
 static bool dl_implements(np_backend *self, const char *function)
@@ -74,8 +67,8 @@ static bool has_member(const ntprof_impl *t, const char *capability)
 }
 
 /* Whether the object declares the capability: in its implements, or by
- * claiming everything (implements NULL, as every ABI 1 table does); a
- * pseudo-step only when its table has the member too. */
+ * claiming everything (implements NULL); a pseudo-step only when its table
+ * has the member too. */
 static bool dl_can(np_backend *self, const char *capability)
 {
 	const ntprof_impl *t = &((dl_backend *)self->state)->table;
@@ -88,7 +81,7 @@ static bool dl_can(np_backend *self, const char *capability)
  * NULL. */
 static const char *unknown_claim(const ntprof_impl *t)
 {
-	for (const char *const *c = t->abi >= 2 ? t->implements : NULL; c && *c; c++) {
+	for (const char *const *c = t->implements; c && *c; c++) {
 		const np_function *f = np_function_find(*c);
 		if (!(f && np_function_is_call(f) && strcmp(f->name, *c) == 0) && !np_capability_name(*c))
 			return *c;
@@ -152,22 +145,21 @@ np_backend *np_backend_dl_new(const char *path, char *err, size_t cap)
 		snprintf(err, cap, "it does not export %s", NTPROF_IMPL_ENTRY);
 	else if (!t)
 		snprintf(err, cap, "%s returned NULL", NTPROF_IMPL_ENTRY);
-	else if (t->abi < DL_ABI_OLDEST || t->abi > NTPROF_IMPL_ABI)
-		snprintf(err, cap, "its ABI is %u; this ntprof speaks %u to %u", t->abi, DL_ABI_OLDEST,
-			 NTPROF_IMPL_ABI);
+	else if (t->abi != NTPROF_IMPL_ABI)
+		snprintf(err, cap, "its ABI is %u; this ntprof loads only ABI %u", t->abi, NTPROF_IMPL_ABI);
 	else if ((lack = missing_member(t)) != NULL)
 		snprintf(err, cap, "its table has no %s", lack);
 	else if ((lack = unknown_claim(t)) != NULL)
 		snprintf(err, cap, "its implements lists \"%.100s\", neither a function (NtSetIntervalProfile, ...) "
 			 "nor a capability (Interrupt, given:KEY, pointer:vanishing, ...)", lack);
-	if (!sym || !t || t->abi < DL_ABI_OLDEST || t->abi > NTPROF_IMPL_ABI || lack) {
+	if (!sym || !t || t->abi != NTPROF_IMPL_ABI || lack) {
 		dl_close(h);
 		return NULL;
 	}
 	np_backend *b = calloc(1, sizeof *b);
 	dl_backend *d = calloc(1, sizeof *d);
 	if (d)
-		memcpy(&d->table, t, t->abi >= 2 ? sizeof *t : offsetof(ntprof_impl, interrupts));
+		d->table = *t;
 	np_backend *inner = d ? np_backend_native_new(&d->table) : NULL;
 	if (!b || !d || !inner) {
 		snprintf(err, cap, "out of memory");

@@ -23,7 +23,7 @@ void np_compare_free(np_compare *c);
 
 /* Adds one result file, read from path (np_compare_load) or given as text.
  * False with err = "file:line: message" when it is no JSON, no result file
- * of format 1 or 2, or holds a vector twice for one target; c is then as before. */
+ * of format 2 or 3, or holds a vector twice for one target; c is then as before. */
 bool np_compare_load(np_compare *c, const char *path, np_error *err);
 bool np_compare_add(np_compare *c, const char *path, const char *text, size_t len, np_error *err);
 

@@ -26,9 +26,9 @@
  *
  * ABI 2 (NTPROF_IMPL_ABI) added `implements` and `emulates` at the end of
  * the table, and made `interrupts` one an object is read for. The harness
- * still loads a table of ABI 1, which ends at `interrupts` or before it:
- * it reads nothing past `interrupt`..`move_thread` of such a table. A
- * function left out of `implements` is not run at all: its vectors are
+ * loads only a table of ABI 2: `--backend dl:` refuses another, naming the
+ * ABI it found. A function left out of `implements` is not run at all: its
+ * vectors are
  * reported "not-implemented". Every other function must answer every
  * vector it applies to: NOT_APPLICABLE where the vector expects a result
  * fails the run (`ntprof run --allow-not-applicable` lets it pass). */
@@ -178,16 +178,12 @@ typedef struct ntprof_impl {
 	 * first result that is neither NONE nor CORRUPTION; *counted is the
 	 * run's total, and the result that last one, else CORRUPTION when any
 	 * increment corrupted, else NONE. NULL: the harness calls interrupt()
-	 * once per pc. It came after ABI 1's first tables, which may end before
-	 * it, so `--backend dl:` reads it only from a table of ABI 2 or later,
-	 * where it is valid (NULL or a function); an ABI 1 object takes a run
-	 * through interrupt(). */
+	 * once per pc. */
 	ntprof_result (*interrupts)(void *sys, const ntprof_interrupt *irq, const uint64_t *pc, size_t n,
 				    uint64_t *counted);
 
 	/* ABI 2: what the implementation claims, so that a run asks of it only
-	 * that. A table of ABI 1 ends before these and is read as claiming
-	 * every function on every target. */
+	 * that. */
 	const char *const *implements; /* NULL-terminated list of the functions implemented, by name as the
 	                                  catalog spells them ("NtSetIntervalProfile", "TraceSetInformation"),
 	                                  and of the capabilities declared, each of whose vectors is then
@@ -201,8 +197,7 @@ typedef struct ntprof_impl {
 	                                  comma list of what --target accepts); NULL: every target */
 
 	/* ABI 2 too: situations between two calls (SPEC.md MC-7, MC-8, AS-4).
-	 * An ABI 1 table ends before them; NULL makes a step that needs one not
-	 * applicable. set_cpus: processors 0 to cpus - 1 of each group are
+	 * NULL makes a step that needs one not applicable. set_cpus: processors 0 to cpus - 1 of each group are
 	 * active from now on. set_interval_elsewhere: another process holding
 	 * SeSystemProfilePrivilege calls NtSetIntervalProfile; the result is
 	 * that call's. protect: whole pages [addr, addr + size) of one region

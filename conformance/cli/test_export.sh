@@ -13,6 +13,8 @@
 #   - model-only, not-live, hazardous and HAL-dependent vectors are left out, each
 #     with why (--hal-dependent keeps the last: the twin);
 #   - --function keeps exactly the vectors that call the function;
+#   - the calls are bound once, in nx_init, with nothing compiler-specific,
+#     and a stub a known list names is unbound on its platform (twins);
 #   - bad input (option values, a missing known list, a malformed vector,
 #     nothing exportable) is exit 2 with the argument or file:line named,
 #     and no output file.
@@ -39,7 +41,7 @@ test_body() {
 	awk -v id="$2" '$0 ~ "static const char id\\[\\] = \"" id "\";" {on = 1} on {print} on && /^}/ {exit}' "$1"
 }
 
-echo "1..16"
+echo "1..17"
 
 "$NTPROF_BIN" export --known "$known" "$root/fixtures/interval" >"$tmp/a.c" 2>"$tmp/a.err"
 rc=$?
@@ -215,6 +217,27 @@ else
 		"$(echo "$cpus" | grep 'if (!')" "$(echo "$timer" | grep 'match =')"
 fi
 
+
+# The calls are bound once, in nx_init, and nothing is one compiler's: no
+# lookup outside nx_init, no setjmp/longjmp, no __builtin_ or __GNUC__. A
+# stub a known list names is unbound where its platform runs, and only with
+# the list. Twins: a lookup planted in a test, and a __builtin_setjmp.
+bound_once() {
+	awk '/^static void nx_init\(void\)$/ {init = 1} init && /^}/ {init = 0}
+		/nx_lookup\(/ && !init && !/^static void \*nx_lookup\(/ {bad = 1}
+		/setjmp|longjmp|__builtin_|__GNUC__|__attribute__/ {bad = 1}
+		END {exit bad}' "$1" && grep -q '^static void nx_init(void)$' "$1"
+}
+sed 's/^\( *\)r = nx_set_interval(pNtSetIntervalProfile,/\1r = nx_set_interval((nx_set_interval_fn)nx_lookup("NtSetIntervalProfile"),/' \
+	"$tmp/a.c" >"$tmp/lookup.c"
+sed 's/^static void nx_init(void)$/static void *nx_jump[5];\n&/; s/^    nx_init();$/    if (__builtin_setjmp(nx_jump)) return;\n&/' "$tmp/a.c" >"$tmp/setjmp.c"
+unbind='if (!strcmp(winetest_platform, "wine")) pTraceQueryInformation = NULL;'
+if bound_once "$tmp/a.c" && ! cmp -s "$tmp/a.c" "$tmp/lookup.c" && ! bound_once "$tmp/lookup.c" &&
+	! bound_once "$tmp/setjmp.c" && grep -qF "$unbind" "$tmp/a.c" && ! grep -qF "$unbind" "$tmp/plain.c"; then
+	pass "the calls are bound once in nx_init, nothing compiler-specific; the list's stub is unbound on Wine (twins caught)"
+else
+	fail "the calls are bound once in nx_init, nothing compiler-specific; the list's stub unbound on Wine"
+fi
 if "$NTPROF_BIN" export --help | grep -q 'usage: ntprof export \[--format wine\]' &&
 	"$NTPROF_BIN" help export | grep -q -- '--known FILE'; then
 	pass "export --help and help export give its usage and options"

@@ -66,7 +66,7 @@ fi
 
 oks=$(grep -c 'ok(match' "$tmp/a.c")
 brokens=$(grep -o 'broken(alt\[' "$tmp/a.c" | wc -l)
-todos=$(( $(grep -c 'todo_wine ok(match' "$tmp/a.c") + $(grep -c 'nx_called(&r, id, [0-9]*, "[A-Za-z]*", 1)' "$tmp/a.c") ))
+todos=$(( $(grep -c 'todo_wine ok(match' "$tmp/a.c") + $(grep -c 'nx_called(s, &r, id, [0-9]*, "[A-Za-z]*", 1)' "$tmp/a.c") ))
 said="ntprof: export: $oks ok(), $brokens broken(), $todos todo_wine"
 if [ "$(cat "$tmp/a.err")" = "$said" ] && grep -q "Checks: $oks ok(), $brokens broken(), $todos todo_wine." "$tmp/a.c" &&
 	[ "$oks" -gt 20 ] && [ "$brokens" -gt 5 ] && [ "$todos" -gt 5 ]; then
@@ -103,8 +103,8 @@ else
 	fail "a divergence the known list names is todo_wine; without the list nothing is"
 fi
 body=$(test_body "$tmp/a.c" query-interval/timer-default)
-if echo "$body" | grep -q 'nx_called(&r, id, 1, "NtQueryIntervalProfile", 1)' &&
-	test_body "$tmp/plain.c" query-interval/timer-default | grep -q 'nx_called(&r, id, 1, "NtQueryIntervalProfile", 0)'; then
+if echo "$body" | grep -q 'nx_called(s, &r, id, 1, "NtQueryIntervalProfile", 1)' &&
+	test_body "$tmp/plain.c" query-interval/timer-default | grep -q 'nx_called(s, &r, id, 1, "NtQueryIntervalProfile", 0)'; then
 	pass "an export the known list says Wine lacks is a todo_wine win_skip"
 else
 	fail "an export the known list says Wine lacks is a todo_wine win_skip" "$(echo "$body" | grep nx_called)"
@@ -117,8 +117,8 @@ printf '# env version: 11-25H2\nquery-interval/timer-* not-exported step NtQuery
 printf '# env version: 11-25H2\nset-interval/timer-* not-exported step NtSetIntervalProfile: not-exported # a pattern\n' >"$tmp/q.known"
 "$NTPROF_BIN" export --known "$tmp/p.known" "$root/fixtures/interval" >"$tmp/p.c" 2>/dev/null
 "$NTPROF_BIN" export --known "$tmp/q.known" "$root/fixtures/interval" >"$tmp/q.c" 2>/dev/null
-if test_body "$tmp/p.c" query-interval/timer-default | grep -q 'nx_called(&r, id, 1, "NtQueryIntervalProfile", 1)' &&
-	! test_body "$tmp/q.c" query-interval/timer-default | grep -q 'nx_called(&r, id, 1, "NtQueryIntervalProfile", 1)'; then
+if test_body "$tmp/p.c" query-interval/timer-default | grep -q 'nx_called(s, &r, id, 1, "NtQueryIntervalProfile", 1)' &&
+	! test_body "$tmp/q.c" query-interval/timer-default | grep -q 'nx_called(s, &r, id, 1, "NtQueryIntervalProfile", 1)'; then
 	pass "a known pattern entry makes the vectors it matches todo_wine"
 else
 	fail "a known pattern entry makes the vectors it matches todo_wine" "$(test_body "$tmp/p.c" query-interval/timer-default | grep nx_called)"

@@ -247,9 +247,7 @@ void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, cons
 	bool ros_call = ros_as(o, v, s, false, wide->usable ? wide : narrow);
 	t->todo += todo_call;
 	t->todo_ros += ros_call;
-	np_export_printf(t, "        if (s->lacking)\n        {\n            skip(\"%%s: step %u: a buffer or "
-			 "handle cannot be made here\\n\", id);\n            return;\n        }\n", s + 1);
-	np_export_printf(t, "        if (!nx_called(&r, id, %u, \"%s\", %d)) return;\n", s + 1,
+	np_export_printf(t, "        if (!nx_called(s, &r, id, %u, \"%s\", %d)) return;\n", s + 1,
 			 st->catalog->kind == NP_KIND_WIN32 ? st->catalog->name : st->function,
 			 todo_call | ros_call << 1);
 }

@@ -12,6 +12,7 @@
  *   export_calls.c    a step's call and the expressions of its out-values;
  *   export_prelude.c  the helpers every generated file carries;
  *   export_prelude_calls.c  each call's helpers;
+ *   export_bind.c     the calls bound once, in nx_init;
  *   export_text.c     the growing text the file is written to, and the
  *                     counts of its checks. */
 #ifndef NTPROF_EXPORT_H
@@ -152,8 +153,13 @@ void np_export_call_code(np_export_text *t, const np_step *st);
 const char *np_export_out_expr(const np_step *st, const char *name, np_export_out_kind *kind);
 void np_export_captures(np_export_text *t, const np_vector *v);
 
-/* The prelude: the helpers the steps call (those of the functions used). */
-void np_export_prelude(np_export_text *t, const bool used[], unsigned nused);
+/* The prelude: the helpers the steps call (those of the functions used),
+ * with the calls bound once (export_bind.c: np_export_bind). */
+void np_export_prelude(np_export_text *t, const bool used[], unsigned nused, const np_vector_set *set,
+			const np_export_options *o);
+/* A pointer per export the file calls, and nx_init, which binds them. */
+void np_export_bind(np_export_text *t, const bool used[], unsigned nused, const np_vector_set *set,
+		    const np_export_options *o);
 
 /* The whole file to out. False (why in err) when out of memory or write fails. */
 bool np_export_wine(FILE *out, const np_vector_set *set, const np_export_options *o,

@@ -58,7 +58,7 @@ static void handle_expr(np_export_text *t, const np_arg *a)
 
 static void call_set_interval(np_export_text *t, const np_step *st)
 {
-	np_export_printf(t, "        r = nx_set_interval(\"%s\", %" PRIu32 ", ", st->function, u32(st, "Interval"));
+	np_export_printf(t, "        r = nx_set_interval(p%s, %" PRIu32 ", ", st->function, u32(st, "Interval"));
 	source_expr(t, arg(st, "Source")->source);
 	np_export_printf(t, ");\n");
 }
@@ -67,7 +67,7 @@ static void call_query_interval(np_export_text *t, const np_step *st)
 {
 	np_export_printf(t, "        void *interval = ");
 	pointer_expr(t, &arg(st, "Interval")->pointer);
-	np_export_printf(t, ";\n        r = nx_query_interval(\"%s\", ", st->function);
+	np_export_printf(t, ";\n        r = nx_query_interval(p%s, ", st->function);
 	source_expr(t, arg(st, "Source")->source);
 	np_export_printf(t, ", interval);\n");
 }
@@ -127,9 +127,9 @@ static void call_create(np_export_text *t, const np_step *st)
 			}
 			np_export_printf(t, " };\n        nx_write_groups(array, groups, %u);\n", groups->groups.count);
 		}
-		np_export_printf(t, "        r = nx_create_profile_ex(s, \"%s\", handle, process, ", st->function);
+		np_export_printf(t, "        r = nx_create_profile_ex(s, p%s, handle, process, ", st->function);
 	} else {
-		np_export_printf(t, "        r = nx_create_profile(s, \"%s\", handle, process, ", st->function);
+		np_export_printf(t, "        r = nx_create_profile(s, p%s, handle, process, ", st->function);
 	}
 	np_export_printf(t, "(ULONG_PTR)0x%" PRIx64 "ull, (SIZE_T)0x%" PRIx64 "ull, %" PRIu32 ", buffer, 0x%" PRIx32 ", ",
 			 arg(st, "ProfileBase")->u64, arg(st, "ProfileSize")->u64, u32(st, "BucketSize"),
@@ -157,7 +157,7 @@ static void call_object(np_export_text *t, const np_step *st)
 	case NP_FN_START_PROFILE:
 	case NP_FN_STOP_PROFILE:
 	case NP_FN_CLOSE:
-		np_export_printf(t, "        r = nx_handle_call(s, \"%s\", ", st->function);
+		np_export_printf(t, "        r = nx_handle_call(s, p%s, %d, ", st->function, st->catalog->id == NP_FN_CLOSE);
 		handle_expr(t, arg(st, st->catalog->id == NP_FN_CLOSE ? "Handle" : "ProfileHandle"));
 		np_export_printf(t, ");\n");
 		return;
@@ -167,7 +167,7 @@ static void call_object(np_export_text *t, const np_step *st)
 		pointer_expr(t, &target->out_handle.where);
 		np_export_printf(t, ";\n        HANDLE source = ");
 		handle_expr(t, arg(st, "SourceHandle"));
-		np_export_printf(t, ";\n        r = nx_duplicate(s, \"%s\", source, 0x%" PRIx32 ", target);\n",
+		np_export_printf(t, ";\n        r = nx_duplicate(s, p%s, source, 0x%" PRIx32 ", target);\n",
 				 st->function, u32(st, "DesiredAccess"));
 		if (target->out_handle.capture[0])
 			np_export_printf(t, "        h_%s = nx_handle_at(target);\n", target->out_handle.capture);
@@ -205,7 +205,7 @@ static void call_sysinfo(np_export_text *t, const np_step *st)
 	np_export_printf(t, "        nx_sysinfo_input(buffer, 0x%" PRIx32 ", %d, %u, 0x%" PRIx32 ", %" PRIu32 ");\n",
 			 cls, is_set, is_set ? arg(st, "Allocate")->byte : 0u, sub_class,
 			 is_set ? u32(st, "ProfileInterval") : 0u);
-	np_export_printf(t, "        r = nx_%s_sysinfo(\"%s\", 0x%" PRIx32 ", buffer, ", is_set ? "set" : "query",
+	np_export_printf(t, "        r = nx_%s_sysinfo(p%s, 0x%" PRIx32 ", buffer, ", is_set ? "set" : "query",
 			 st->function, cls);
 	sysinfo_length(t, st, cls, sub_class);
 	np_export_printf(t, "%s);\n", is_set ? "" : ", return_length");

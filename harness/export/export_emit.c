@@ -237,7 +237,7 @@ static bool assemble(FILE *out, const np_vector_set *set, const np_export_option
 {
 	np_export_text all = { 0 };
 	header(&all, set, o, x);
-	np_export_prelude(&all, x->used, FUNCTION_IDS);
+	np_export_prelude(&all, x->used, FUNCTION_IDS, set, o);
 	np_export_name_defines(&all, &x->body);
 	np_export_printf(&all, "\n/* The HAL's default ProfileTime interval: the model's is 0x%x, another HAL's\n"
 			 " * may differ, so it is read before any test sets one, where it can be. */\n"
@@ -247,8 +247,8 @@ static bool assemble(FILE *out, const np_vector_set *set, const np_export_option
 			 np_export_time_default(), np_export_time_default());
 	if (x->left_out)
 		np_export_printf(&all, "\n/*\n * Vectors left out, and why:\n%s */\n", x->omitted.s);
-	np_export_printf(&all, "%s\nSTART_TEST(%s)\n{\n#if defined(__GNUC__)\n"
-			 "    AddVectoredExceptionHandler(1, nx_on_stub);\n#endif\n    nx_read_time_default();\n%s}\n",
+	np_export_printf(&all, "%s\nSTART_TEST(%s)\n{\n"
+			 "    nx_init();\n    nx_read_time_default();\n%s}\n",
 			 x->body.s ? x->body.s : "", o->test_name, x->calls.s ? x->calls.s : "");
 	bool ok = !all.failed && !x->body.failed && !x->calls.failed && !x->omitted.failed &&
 		  fwrite(all.s, 1, all.len, out) == all.len;

@@ -1,32 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /* The helpers of each call a step can make, in a generated test file
  * (export.h): only those of the calls its tests make are written. Each
- * binds its export at run time (a missing one reads as not exported) and
- * makes the call under the guard of Wine's stub exception; the profile
+ * takes its export as nx_init bound it (NULL: not exported); the profile
  * objects' keep the handles a call wrote, to stop and close them after the
  * test. */
 #include "export/export.h"
 #include "vectors/catalog.h"
 
 static const char *const set_interval[] = {
-	"static inline nx_result nx_set_interval(const char *function, ULONG interval, ULONG source)\n",
+	"static inline nx_result nx_set_interval(nx_set_interval_fn call, ULONG interval, ULONG source)\n",
 	"{\n",
-	"    LONG (WINAPI *call)(ULONG, ULONG) = (LONG (WINAPI *)(ULONG, ULONG))nx_bind(function);\n",
 	"    nx_result r;\n",
 	"    if (!call) return nx_absent();\n",
-	"    NX_GUARDED(r, nx_status(call(interval, source)));\n",
+	"    r = nx_status(call(interval, source));\n",
 	"    return r;\n",
 	"}\n",
 	NULL,
 };
 
 static const char *const query_interval[] = {
-	"static inline nx_result nx_query_interval(const char *function, ULONG source, void *interval)\n",
+	"static inline nx_result nx_query_interval(nx_query_interval_fn call, ULONG source, void *interval)\n",
 	"{\n",
-	"    LONG (WINAPI *call)(ULONG, void *) = (LONG (WINAPI *)(ULONG, void *))nx_bind(function);\n",
 	"    nx_result r;\n",
 	"    if (!call) return nx_absent();\n",
-	"    NX_GUARDED(r, nx_status(call(source, interval)));\n",
+	"    r = nx_status(call(source, interval));\n",
 	"    return r;\n",
 	"}\n",
 	NULL,
@@ -37,15 +34,13 @@ static const char *const trace_set[] = {
 	"static inline nx_result nx_trace_set(nx_state *s, ULONG64 session, ULONG info_class, ULONG source, ULONG interval,\n",
 	"                              ULONG length)\n",
 	"{\n",
-	"    ULONG (WINAPI *call)(ULONG64, ULONG, void *, ULONG);\n",
 	"    ULONG *info = (ULONG *)nx_pointer(s, NX_USER);\n",
 	"    nx_result r;\n",
-	"    call = (ULONG (WINAPI *)(ULONG64, ULONG, void *, ULONG))nx_bind(\"TraceSetInformation\");\n",
-	"    if (!call) return nx_absent();\n",
+	"    if (!pTraceSetInformation) return nx_absent();\n",
 	"    if (!info) return nx_win32(ERROR_OUTOFMEMORY);\n",
 	"    info[0] = source;\n",
 	"    info[1] = interval;\n",
-	"    NX_GUARDED(r, nx_win32(call(session, info_class, info, length)));\n",
+	"    r = nx_win32(pTraceSetInformation(session, info_class, info, length));\n",
 	"    return r;\n",
 	"}\n",
 	NULL,
@@ -56,12 +51,10 @@ static const char *const trace_query[] = {
 	"static inline nx_result nx_trace_query(ULONG64 session, ULONG info_class, ULONG source, void *info, ULONG length,\n",
 	"                                void *return_length)\n",
 	"{\n",
-	"    ULONG (WINAPI *call)(ULONG64, ULONG, void *, ULONG, void *);\n",
 	"    nx_result r;\n",
-	"    call = (ULONG (WINAPI *)(ULONG64, ULONG, void *, ULONG, void *))nx_bind(\"TraceQueryInformation\");\n",
-	"    if (!call) return nx_absent();\n",
+	"    if (!pTraceQueryInformation) return nx_absent();\n",
 	"    if (info && info_class == 5) WriteProcessMemory(GetCurrentProcess(), info, &source, sizeof(source), NULL);\n",
-	"    NX_GUARDED(r, nx_win32(call(session, info_class, info, length, return_length)));\n",
+	"    r = nx_win32(pTraceQueryInformation(session, info_class, info, length, return_length));\n",
 	"    return r;\n",
 	"}\n",
 	NULL,
@@ -170,15 +163,13 @@ static const char *const objects[] = {
 };
 
 static const char *const create[] = {
-	"static inline nx_result nx_create_profile(nx_state *s, const char *function, void *handle, HANDLE process,\n",
+	"static inline nx_result nx_create_profile(nx_state *s, nx_create_fn call, void *handle, HANDLE process,\n",
 	"                                          ULONG_PTR base, SIZE_T size, ULONG bucket, void *buffer,\n",
 	"                                          ULONG buffer_size, ULONG source, ULONG_PTR affinity)\n",
 	"{\n",
-	"    LONG (WINAPI *call)(HANDLE *, HANDLE, void *, SIZE_T, ULONG, void *, ULONG, ULONG, ULONG_PTR);\n",
 	"    nx_result r;\n",
-	"    call = (LONG (WINAPI *)(HANDLE *, HANDLE, void *, SIZE_T, ULONG, void *, ULONG, ULONG, ULONG_PTR))nx_bind(function);\n",
 	"    if (!call) return nx_absent();\n",
-	"    NX_GUARDED(r, nx_status(call(handle, process, (void *)base, size, bucket, buffer, buffer_size, source, affinity)));\n",
+	"    r = nx_status(call(handle, process, (void *)base, size, bucket, buffer, buffer_size, source, affinity));\n",
 	"    if (r.kind == NX_STATUS && r.code == 0) nx_keep(s, nx_handle_at(handle));\n",
 	"    return r;\n",
 	"}\n",
@@ -186,16 +177,14 @@ static const char *const create[] = {
 };
 
 static const char *const create_ex[] = {
-	"static inline nx_result nx_create_profile_ex(nx_state *s, const char *function, void *handle, HANDLE process,\n",
+	"static inline nx_result nx_create_profile_ex(nx_state *s, nx_create_ex_fn call, void *handle, HANDLE process,\n",
 	"                                             ULONG_PTR base, SIZE_T size, ULONG bucket, void *buffer,\n",
 	"                                             ULONG buffer_size, ULONG source, USHORT group_count, void *array)\n",
 	"{\n",
-	"    LONG (WINAPI *call)(HANDLE *, HANDLE, void *, SIZE_T, ULONG, void *, ULONG, ULONG, USHORT, void *);\n",
 	"    nx_result r;\n",
-	"    call = (LONG (WINAPI *)(HANDLE *, HANDLE, void *, SIZE_T, ULONG, void *, ULONG, ULONG, USHORT, void *))nx_bind(function);\n",
 	"    if (!call) return nx_absent();\n",
-	"    NX_GUARDED(r, nx_status(call(handle, process, (void *)base, size, bucket, buffer, buffer_size, source,\n",
-	"                                 group_count, array)));\n",
+	"    r = nx_status(call(handle, process, (void *)base, size, bucket, buffer, buffer_size, source,\n",
+	"                     group_count, array));\n",
 	"    if (r.kind == NX_STATUS && r.code == 0) nx_keep(s, nx_handle_at(handle));\n",
 	"    return r;\n",
 	"}\n",
@@ -205,13 +194,12 @@ static const char *const create_ex[] = {
 static const char *const handle_call[] = {
 	"/* NtStartProfile, NtStopProfile and NtClose: one handle in; a handle the\n",
 	" * step closed is not closed again after the test. */\n",
-	"static inline nx_result nx_handle_call(nx_state *s, const char *function, HANDLE h)\n",
+	"static inline nx_result nx_handle_call(nx_state *s, nx_handle_fn call, int closes, HANDLE h)\n",
 	"{\n",
-	"    LONG (WINAPI *call)(HANDLE) = (LONG (WINAPI *)(HANDLE))nx_bind(function);\n",
 	"    nx_result r;\n",
 	"    if (!call) return nx_absent();\n",
-	"    NX_GUARDED(r, nx_status(call(h)));\n",
-	"    if (r.kind == NX_STATUS && r.code == 0 && strstr(function, \"Close\")) nx_forget(s, h);\n",
+	"    r = nx_status(call(h));\n",
+	"    if (r.kind == NX_STATUS && r.code == 0 && closes) nx_forget(s, h);\n",
 	"    return r;\n",
 	"}\n",
 	NULL,
@@ -219,13 +207,11 @@ static const char *const handle_call[] = {
 
 static const char *const duplicate[] = {
 	"/* NtDuplicateObject within this process. */\n",
-	"static inline nx_result nx_duplicate(nx_state *s, const char *function, HANDLE source, ULONG access, void *target)\n",
+	"static inline nx_result nx_duplicate(nx_state *s, nx_duplicate_fn call, HANDLE source, ULONG access, void *target)\n",
 	"{\n",
-	"    LONG (WINAPI *call)(HANDLE, HANDLE, HANDLE, HANDLE *, ULONG, ULONG, ULONG);\n",
 	"    nx_result r;\n",
-	"    call = (LONG (WINAPI *)(HANDLE, HANDLE, HANDLE, HANDLE *, ULONG, ULONG, ULONG))nx_bind(function);\n",
 	"    if (!call) return nx_absent();\n",
-	"    NX_GUARDED(r, nx_status(call(GetCurrentProcess(), source, GetCurrentProcess(), target, access, 0, 0)));\n",
+	"    r = nx_status(call(GetCurrentProcess(), source, GetCurrentProcess(), target, access, 0, 0));\n",
 	"    if (r.kind == NX_STATUS && r.code == 0) nx_keep(s, nx_handle_at(target));\n",
 	"    return r;\n",
 	"}\n",
@@ -273,26 +259,23 @@ static const char *const sysinfo[] = {
 };
 
 static const char *const set_sysinfo[] = {
-	"static inline nx_result nx_set_sysinfo(const char *function, ULONG info_class, void *buffer, ULONG length)\n",
+	"static inline nx_result nx_set_sysinfo(nx_set_sysinfo_fn call, ULONG info_class, void *buffer, ULONG length)\n",
 	"{\n",
-	"    LONG (WINAPI *call)(ULONG, void *, ULONG) = (LONG (WINAPI *)(ULONG, void *, ULONG))nx_bind(function);\n",
 	"    nx_result r;\n",
 	"    if (!call) return nx_absent();\n",
-	"    NX_GUARDED(r, nx_status(call(info_class, buffer, length)));\n",
+	"    r = nx_status(call(info_class, buffer, length));\n",
 	"    return r;\n",
 	"}\n",
 	NULL,
 };
 
 static const char *const query_sysinfo[] = {
-	"static inline nx_result nx_query_sysinfo(const char *function, ULONG info_class, void *buffer, ULONG length,\n",
+	"static inline nx_result nx_query_sysinfo(nx_query_sysinfo_fn call, ULONG info_class, void *buffer, ULONG length,\n",
 	"                                         void *return_length)\n",
 	"{\n",
-	"    LONG (WINAPI *call)(ULONG, void *, ULONG, void *);\n",
 	"    nx_result r;\n",
-	"    call = (LONG (WINAPI *)(ULONG, void *, ULONG, void *))nx_bind(function);\n",
 	"    if (!call) return nx_absent();\n",
-	"    NX_GUARDED(r, nx_status(call(info_class, buffer, length, return_length)));\n",
+	"    r = nx_status(call(info_class, buffer, length, return_length));\n",
 	"    return r;\n",
 	"}\n",
 	NULL,

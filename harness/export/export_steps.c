@@ -166,6 +166,29 @@ static void message_code(np_export_text *t, const np_step *st, unsigned s, const
 }
 
 /* The check of one step on one width: match, the alternatives, ok(). */
+/* "5.1..6.1, 6.3": the versions a result comes from, on any architecture of
+ * the width: the same comment for both widths lets their checks be one. */
+static void versions_of(const np_export_result *r, char *buf, size_t cap)
+{
+	size_t used = 0;
+	bool hit[NP_VERSION_COUNT] = { false };
+	buf[0] = '\0';
+	for (unsigned v = 0; v < NP_VERSION_COUNT; v++)
+		for (unsigned a = 0; a < NP_ARCH_COUNT; a++)
+			hit[v] = hit[v] || r->hit[v][a];
+	for (unsigned v = 0; v < NP_VERSION_COUNT && used < cap; v++) {
+		if (!hit[v])
+			continue;
+		unsigned hi = v;
+		while (hi + 1 < NP_VERSION_COUNT && hit[hi + 1])
+			hi++;
+		int n = snprintf(buf + used, cap - used, "%s%s%s%s", used ? ", " : "", np_version_key((np_ver)v),
+				 hi == v ? "" : "..", hi == v ? "" : np_version_key((np_ver)hi));
+		used += n > 0 ? (size_t)n : 0;
+		v = hi;
+	}
+}
+
 static void check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *p,
 		       const np_export_options *o)
 {
@@ -178,7 +201,7 @@ static void check_code(np_export_text *t, const np_vector *v, unsigned s, const 
 	result_expr(t, st, &es->result[0]);
 	np_export_printf(t, ";\n");
 	for (unsigned i = 1; i < es->count; i++) {
-		np_export_where(&es->result[i], where, sizeof where);
+		versions_of(&es->result[i], where, sizeof where);
 		if (es->result[i].accept)
 			np_export_printf(t, "        /* accepted by the vector (%s): %s */\n", es->result[i].accept->flag,
 					 where);
@@ -247,9 +270,7 @@ void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, cons
 	bool ros_call = ros_as(o, v, s, false, wide->usable ? wide : narrow);
 	t->todo += todo_call;
 	t->todo_ros += ros_call;
-	np_export_printf(t, "        if (s->lacking)\n        {\n            skip(\"%%s: step %u: a buffer or "
-			 "handle cannot be made here\\n\", id);\n            return;\n        }\n", s + 1);
-	np_export_printf(t, "        if (!nx_called(&r, id, %u, \"%s\", %d)) return;\n", s + 1,
+	np_export_printf(t, "        if (!nx_called(s, &r, id, %u, \"%s\", %d)) return;\n", s + 1,
 			 st->catalog->kind == NP_KIND_WIN32 ? st->catalog->name : st->function,
 			 todo_call | ros_call << 1);
 }

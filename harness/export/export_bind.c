@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/* The calls of a generated test file, bound once (export.h): a pointer per
+ * export the file calls, set by nx_init before any test runs, as Wine's own
+ * tests bind theirs with GetProcAddress. A missing export stays NULL and
+ * reads as not exported (a win_skip: an older Windows lacks it). A function
+ * a known list says raises the stub exception where its platform runs
+ * (Wine's unimplemented exports) is set to NULL there as well: calling it
+ * would end the program, and catching that needs compiler-specific code. */
+#include <stdio.h>
+#include <string.h>
+
+#include "export/export.h"
+#include "vectors/catalog.h"
+
+/* The pointer type of a call's family (the typedefs of export_prelude.c),
+ * or NULL for a call the export does not make. */
+static const char *type_of(np_function_id id)
+{
+	switch (id) {
+	case NP_FN_SET_INTERVAL:      return "nx_set_interval_fn";
+	case NP_FN_QUERY_INTERVAL:    return "nx_query_interval_fn";
+	case NP_FN_TRACE_SET:         return "nx_trace_set_fn";
+	case NP_FN_TRACE_QUERY:       return "nx_trace_query_fn";
+	case NP_FN_CREATE_PROFILE:    return "nx_create_fn";
+	case NP_FN_CREATE_PROFILE_EX: return "nx_create_ex_fn";
+	case NP_FN_START_PROFILE:
+	case NP_FN_STOP_PROFILE:
+	case NP_FN_CLOSE:             return "nx_handle_fn";
+	case NP_FN_DUPLICATE_OBJECT:  return "nx_duplicate_fn";
+	case NP_FN_SET_SYSINFO:       return "nx_set_sysinfo_fn";
+	case NP_FN_QUERY_SYSINFO:     return "nx_query_sysinfo_fn";
+	default:                      return NULL;
+	}
+}
+
+/* The families the shared helpers call whatever the tests are: the
+ * intervals saved and put back, and profiles stopped after a test. */
+static bool always_bound(np_function_id id)
+{
+	return id == NP_FN_SET_INTERVAL || id == NP_FN_QUERY_INTERVAL || id == NP_FN_TRACE_SET ||
+	       id == NP_FN_TRACE_QUERY || id == NP_FN_STOP_PROFILE;
+}
+
+static bool bound(const np_function *f, const bool used[], unsigned nused)
+{
+	return type_of(f->id) && (always_bound(f->id) || ((unsigned)f->id < nused && used[f->id]));
+}
+
+/* The exports a platform's lists say are unimplemented stubs there, each
+ * once, with the first list that says so. */
+#define MAX_STUBS 16
+typedef struct stubs {
+	char name[MAX_STUBS][NP_TEXT_MAX];
+	const char *list[MAX_STUBS];
+	unsigned n;
+} stubs;
+
+static void add_stub(stubs *st, const char *name, size_t len, const char *list)
+{
+	for (unsigned i = 0; i < st->n; i++)
+		if (strlen(st->name[i]) == len && strncmp(st->name[i], name, len) == 0)
+			return;
+	if (st->n == MAX_STUBS || len >= NP_TEXT_MAX)
+		return;
+	memcpy(st->name[st->n], name, len);
+	st->name[st->n][len] = '\0';
+	st->list[st->n++] = list;
+}
+
+/* The list's stub entries: the call of the step each names, in the
+ * vectors of the set it names. */
+static void entry_stubs(stubs *st, const np_known *k, const np_vector_set *set)
+{
+	for (unsigned i = 0; i < k->count; i++) {
+		const np_known_entry *e = &k->e[i];
+		for (unsigned v = 0; e->cls == NP_CLASS_STUB && v < set->count; v++) {
+			const np_vector *vec = &set->v[v];
+			const char *name = NULL;
+			if (!np_known_names(e, vec))
+				continue;
+			if (e->step_function)
+				name = e->step_function->name;
+			else if (e->step > 0 && (unsigned)e->step <= vec->nstep)
+				name = vec->step[e->step - 1].function;
+			if (name)
+				add_stub(st, name, strlen(name), k->path);
+		}
+	}
+}
+
+/* A stub the live run met outside any vector's steps (saving an interval)
+ * is in the list's `# env` lines only, as "stub: MODULE.dll.NAME is an
+ * unimplemented stub": a list for a Windows whose vectors never call NAME
+ * has no entry for it. */
+static void env_stubs(stubs *st, const np_known *k)
+{
+	static const char tail[] = " is an unimplemented stub";
+	char line[1024];
+	FILE *in = fopen(k->path, "r");
+	while (in && fgets(line, sizeof line, in)) {
+		for (char *at = strstr(line, "stub: "); strncmp(line, "# env ", 6) == 0 && at;
+		     at = strstr(at + 1, "stub: ")) {
+			char *name = at + 6, *end = name + strcspn(name, " \n");
+			if (strncmp(end, tail, sizeof tail - 1) != 0)
+				continue;
+			for (char *dot = name; dot < end; dot++)
+				if (*dot == '.')
+					name = dot + 1;
+			add_stub(st, name, (size_t)(end - name), k->path);
+		}
+	}
+	if (in)
+		fclose(in);
+}
+
+static void unbind_stubs(np_export_text *t, const np_known *const lists[], unsigned nlists,
+			 const np_vector_set *set, const char *platform, const bool used[], unsigned nused)
+{
+	stubs st = { .n = 0 };
+	for (unsigned k = 0; k < nlists; k++) {
+		entry_stubs(&st, lists[k], set);
+		env_stubs(&st, lists[k]);
+	}
+	for (unsigned i = 0; i < st.n; i++) {
+		const np_function *f = np_function_find(st.name[i]);
+		if (f && bound(f, used, nused))
+			np_export_printf(t, "    /* %s: an unimplemented stub on %s (%s): calling it would end the program */\n"
+					 "    if (!strcmp(winetest_platform, \"%s\")) p%s = NULL;\n",
+					 st.name[i], platform, st.list[i], platform, st.name[i]);
+	}
+}
+
+void np_export_bind(np_export_text *t, const bool used[], unsigned nused, const np_vector_set *set,
+		    const np_export_options *o)
+{
+	const np_function *f;
+	np_export_printf(t, "\n");
+	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
+		if (bound(f, used, nused)) {
+			np_export_printf(t, "static %s p%s;\n", type_of(f->id), f->name);
+			if (f->alias)
+				np_export_printf(t, "static %s p%s;\n", type_of(f->id), f->alias);
+		}
+	np_export_printf(t, "\n/* The calls, bound once before any test runs; NULL where not exported. */\n"
+			 "static void nx_init(void)\n{\n"
+			 "    pRtlAdjustPrivilege = (nx_adjust_fn)nx_lookup(\"RtlAdjustPrivilege\");\n"
+			 "    pGetActiveProcessorCount = (nx_cpus_fn)nx_lookup(\"GetActiveProcessorCount\");\n"
+			 "    pGetActiveProcessorGroupCount = (nx_groups_fn)nx_lookup(\"GetActiveProcessorGroupCount\");\n");
+	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
+		if (bound(f, used, nused)) {
+			np_export_printf(t, "    p%s = (%s)nx_lookup(\"%s\");\n", f->name, type_of(f->id), f->name);
+			if (f->alias)
+				np_export_printf(t, "    p%s = (%s)nx_lookup(\"%s\");\n", f->alias, type_of(f->id),
+						 f->alias);
+		}
+	unbind_stubs(t, o->known, o->nknown, set, "wine", used, nused);
+	unbind_stubs(t, o->known_ros, o->nknown_ros, set, "reactos", used, nused);
+	np_export_printf(t, "}\n");
+}

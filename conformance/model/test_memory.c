@@ -405,8 +405,17 @@ static void test_memory_one_block_up_to_1_mib(void **state)
 	assert_null(np_mem_map(m, BIG, ONE_BLOCK_MAX, RW, 0, 0x5A));
 	np_region *r = np_mem_find(m, BIG, 1);
 	assert_non_null(r);
-	assert_non_null(r->bytes);
 	assert_null(r->page);
+	/* the block is made when first written, not when mapped or read */
+	assert_null(r->bytes);
+	assert_int_equal(rd32(m, BIG + ONE_BLOCK_MAX - 4), 0x5A5A5A5Au);
+	assert_null(r->bytes);
+	uint32_t v = 0x01020304u;
+	assert_true(np_mem_write(m, BIG + 8, &v, sizeof v));
+	assert_non_null(r->bytes);
+	assert_ptr_equal(np_region_block(r), r->bytes);
+	assert_int_equal(rd32(m, BIG + 8), 0x01020304u);
+	assert_int_equal(rd32(m, BIG + 4), 0x5A5A5A5Au);
 	assert_int_equal(rd32(m, BIG + ONE_BLOCK_MAX - 4), 0x5A5A5A5Au);
 	assert_null(np_mem_map(m, BIG + 0x10000000ull, ONE_BLOCK_MAX + 1, RW, 0, 0x5A));
 	r = np_mem_find(m, BIG + 0x10000000ull, 1);

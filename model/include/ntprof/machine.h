@@ -105,10 +105,11 @@ typedef struct np_region {
 	unsigned prot;
 	unsigned flags;
 	bool revoked;        /* a VANISHES region after its probe, or freed (FreeBuffer) */
-	uint8_t *bytes;      /* backing store of size bytes, for regions up to 1 MiB,
-			      * made when first written (np_region_block) */
-	uint8_t ***page;     /* larger regions: leaves of NP_REGION_LEAF_PAGES page
-			      * pointers, each leaf and page allocated when first written */
+	uint8_t *bytes;      /* a region of up to 1 MiB as one block, once
+			      * np_region_block made it; else NULL */
+	uint8_t ***page;     /* until then, and for larger regions: leaves of
+			      * NP_REGION_LEAF_PAGES page pointers, each leaf and
+			      * page allocated when first written */
 	uint8_t fill;        /* what an unwritten page of a large region holds */
 } np_region;
 

@@ -62,7 +62,7 @@ static void map_piece(np_machine *m, const np_region *old, uint64_t base, uint64
 	if (np_mem_map(m, base, len, prot, old->flags, old->fill) != NULL)
 		return;
 	np_region *r = &m->mem.region[m->mem.count - 1];
-	memcpy(r->bytes, old->bytes + (base - old->base), (size_t)len);
+	memcpy(np_region_block(r), old->bytes + (base - old->base), (size_t)len);
 	r->revoked = old->revoked;
 }
 
@@ -74,7 +74,7 @@ np_result np_elsewhere_protect(np_machine *m, uint64_t addr, uint64_t size, unsi
 	if (size == 0 || addr % NP_PAGE_SIZE != 0 || size % NP_PAGE_SIZE != 0)
 		return NP_DECIDE(m, AS_4, np_not_applicable("protection changes whole pages"));
 	np_region *r = np_mem_find(m, addr, size);
-	if (!r || !r->bytes)
+	if (!r || !np_region_block(r))   /* the old region as one block, for map_piece */
 		return NP_DECIDE(m, AS_4, np_not_applicable("the pages must lie in one mapped region of at most 1 MiB"));
 	if (region_locked(m, r))
 		return NP_DECIDE(m, AS_4, np_not_applicable("the model keeps a started profile's counters in one region"));

@@ -30,33 +30,16 @@ np_config_error np_mem_map(np_machine *m, uint64_t base, uint64_t size, unsigned
 			return "mapped regions overlap";
 	}
 	np_region r = { base, size, prot, flags, false, NULL, NULL, fill };
-	if (size <= MAX_BACKED) {
-		r.bytes = malloc((size_t)size);
-		if (r.bytes)
-			memset(r.bytes, fill, (size_t)size);
-	} else {
-		/* large buffers are mostly never touched: keep only written pages */
-		uint64_t pages = (size + NP_PAGE_SIZE - 1) / NP_PAGE_SIZE;
-		r.page = calloc((size_t)((pages + LEAF_PAGES - 1) / LEAF_PAGES), sizeof *r.page);
-	}
-	if (!r.bytes && !r.page)
-		return "out of memory"; /* LCOV_EXCL_LINE: malloc of at most 1 MiB */
+	/* Pages are made when first written: most of the 64 KiB regions a
+	 * vector maps are never written, or in one page, and filling each up
+	 * front was half of a run (perf: memset). np_region_block turns a
+	 * region of up to 1 MiB into one block when that is needed. */
+	uint64_t pages = (size + NP_PAGE_SIZE - 1) / NP_PAGE_SIZE;
+	r.page = calloc((size_t)((pages + LEAF_PAGES - 1) / LEAF_PAGES), sizeof *r.page);
+	if (!r.page)
+		return "out of memory"; /* LCOV_EXCL_LINE: calloc of at most 16 KiB */
 	m->mem.region[m->mem.count++] = r;
 	return NULL;
-}
-
-void np_region_free(np_region *r)
-{
-	uint64_t pages = (r->size + NP_PAGE_SIZE - 1) / NP_PAGE_SIZE;
-	for (uint64_t l = 0; r->page && l < (pages + LEAF_PAGES - 1) / LEAF_PAGES; l++) {
-		for (unsigned i = 0; r->page[l] && i < LEAF_PAGES; i++)
-			free(r->page[l][i]);
-		free(r->page[l]);
-	}
-	free(r->page);
-	free(r->bytes);
-	r->page = NULL;
-	r->bytes = NULL;
 }
 
 np_region *np_mem_find(np_machine *m, uint64_t addr, uint64_t size)
@@ -71,8 +54,47 @@ np_region *np_mem_find(np_machine *m, uint64_t addr, uint64_t size)
 	return NULL;
 }
 
-/* The byte at offset off of a region; a page of a large region is created
- * (holding the fill byte) when write is set, else NULL means "the fill". */
+static void free_pages(np_region *r)
+{
+	uint64_t pages = (r->size + NP_PAGE_SIZE - 1) / NP_PAGE_SIZE;
+	for (uint64_t l = 0; r->page && l < (pages + LEAF_PAGES - 1) / LEAF_PAGES; l++) {
+		/* a leaf's pages past the region's end are never made */
+		uint64_t n = pages - l * LEAF_PAGES < LEAF_PAGES ? pages - l * LEAF_PAGES : LEAF_PAGES;
+		for (uint64_t i = 0; r->page[l] && i < n; i++)
+			free(r->page[l][i]);
+		free(r->page[l]);
+	}
+	free(r->page);
+	r->page = NULL;
+}
+
+void np_region_free(np_region *r)
+{
+	free_pages(r);
+	free(r->bytes);
+	r->bytes = NULL;
+}
+
+/* The pages written so far, and the fill elsewhere, gathered into one block
+ * that replaces them. */
+uint8_t *np_region_block(np_region *r)
+{
+	if (r->bytes || r->size > MAX_BACKED)
+		return r->bytes;
+	uint8_t *block = malloc((size_t)r->size);
+	if (!block)
+		/* Left out of coverage: the host's malloc of at most 1 MiB failing,
+		 * which no test can provoke (as for the pages below). */
+		NP_MODEL_BUG("out of memory for a region"); /* LCOV_EXCL_LINE */
+	np_region_copy_out(r, 0, block, (size_t)r->size);
+	free_pages(r);
+	r->bytes = block;
+	return block;
+}
+
+/* The byte at offset off of a region; a page of a region not in one block
+ * is created (holding the fill byte) when write is set, else NULL means
+ * "the fill". */
 static uint8_t *region_byte(np_region *r, uint64_t off, bool write)
 {
 	if (r->bytes)

@@ -78,7 +78,8 @@ static uint32_t lock_buffer(np_machine *m, const np_profile *p)
 static uint8_t *map_counters(np_machine *m, const np_profile *p)
 {
 	np_region *r = p->buffer_size ? np_mem_find(m, p->buffer, p->buffer_size) : NULL;
-	return r && r->bytes ? r->bytes + (p->buffer - r->base) : NULL;
+	uint8_t *block = r ? np_region_block(r) : NULL;
+	return block ? block + (p->buffer - r->base) : NULL;
 }
 
 /* ST-6: the processors a started profile counts on. */

@@ -396,8 +396,8 @@ static void test_memory_map_again_after_fini(void **state)
 	assert_int_equal(rd32(m, RO_PAGE), 0x22222222u);
 }
 
-/* How a region is stored (ntprof/machine.h, np_region): up to 1 MiB in one
- * block of bytes, above it in pages made when first written. */
+/* How a region is stored (ntprof/machine.h, np_region): in pages made when
+ * first written; up to 1 MiB it becomes one block when asked (np_region_block). */
 #define ONE_BLOCK_MAX (1u << 20)
 static void test_memory_one_block_up_to_1_mib(void **state)
 {
@@ -405,8 +405,24 @@ static void test_memory_one_block_up_to_1_mib(void **state)
 	assert_null(np_mem_map(m, BIG, ONE_BLOCK_MAX, RW, 0, 0x5A));
 	np_region *r = np_mem_find(m, BIG, 1);
 	assert_non_null(r);
-	assert_non_null(r->bytes);
+	/* in pages made when first written until it is asked for as one block */
+	assert_null(r->bytes);
+	assert_int_equal(rd32(m, BIG + ONE_BLOCK_MAX - 4), 0x5A5A5A5Au);
+	uint32_t v = 0x01020304u;
+	assert_true(np_mem_write(m, BIG + 8, &v, sizeof v));
+	assert_null(r->bytes);
+	assert_non_null(r->page);
+	assert_non_null(r->page[0]);
+	assert_non_null(r->page[0][0]);
+	assert_null(r->page[0][1]);
+	uint8_t *block = np_region_block(r);
+	assert_ptr_equal(block, r->bytes);
 	assert_null(r->page);
+	assert_ptr_equal(np_region_block(r), block);
+	assert_memory_equal(block + 8, &v, sizeof v);
+	assert_int_equal(block[ONE_BLOCK_MAX - 1], 0x5A);
+	assert_int_equal(rd32(m, BIG + 8), 0x01020304u);
+	assert_int_equal(rd32(m, BIG + 4), 0x5A5A5A5Au);
 	assert_int_equal(rd32(m, BIG + ONE_BLOCK_MAX - 4), 0x5A5A5A5Au);
 	assert_null(np_mem_map(m, BIG + 0x10000000ull, ONE_BLOCK_MAX + 1, RW, 0, 0x5A));
 	r = np_mem_find(m, BIG + 0x10000000ull, 1);

@@ -98,7 +98,7 @@ static void assert_status_no_write(np_machine *m, uint32_t source, uint64_t addr
 	np_region *r = np_mem_find(m, addr & ~(uint64_t)(NP_PAGE_SIZE - 1), NP_PAGE_SIZE);
 	if (r) {
 		for (uint64_t i = 0; i < r->size; i++)
-			if (r->bytes[i] != 0xCC)
+			if (np_region_block(r)[i] != 0xCC)
 				fail_msg("byte 0x%llx written after a failed query",
 					 (unsigned long long)(r->base + i));
 	}

@@ -108,7 +108,7 @@ static void poke(np_machine *m, uint64_t addr, const void *bytes, size_t n)
 {
 	np_region *r = np_mem_find(m, addr, n);
 	assert_non_null(r);
-	memcpy(r->bytes + (addr - r->base), bytes, n);
+	memcpy(np_region_block(r) + (addr - r->base), bytes, n);
 }
 
 static void poke32(np_machine *m, uint64_t addr, uint32_t v) { poke(m, addr, &v, sizeof v); }
@@ -117,7 +117,7 @@ static void poison(np_machine *m, uint64_t addr, size_t n)
 {
 	np_region *r = np_mem_find(m, addr, n);
 	assert_non_null(r);
-	memset(r->bytes + (addr - r->base), 0xCC, n);
+	memset(np_region_block(r) + (addr - r->base), 0xCC, n);
 }
 
 static bool untouched(np_machine *m, uint64_t addr, size_t n)
@@ -125,7 +125,7 @@ static bool untouched(np_machine *m, uint64_t addr, size_t n)
 	np_region *r = np_mem_find(m, addr, n);
 	assert_non_null(r);
 	for (size_t i = 0; i < n; i++)
-		if (r->bytes[addr - r->base + i] != 0xCC)
+		if (np_region_block(r)[addr - r->base + i] != 0xCC)
 			return false;
 	return true;
 }
@@ -135,7 +135,7 @@ static uint32_t peek32(np_machine *m, uint64_t addr)
 	np_region *r = np_mem_find(m, addr, 4);
 	assert_non_null(r);
 	uint32_t v;
-	memcpy(&v, r->bytes + (addr - r->base), 4);
+	memcpy(&v, np_region_block(r) + (addr - r->base), 4);
 	return v;
 }
 
@@ -146,7 +146,7 @@ static uint64_t peek_pointer(np_machine *m, uint64_t addr, unsigned size)
 	assert_non_null(r);
 	uint64_t v = 0;
 	for (unsigned i = 0; i < size; i++)
-		v |= (uint64_t)r->bytes[addr - r->base + i] << (8 * i);
+		v |= (uint64_t)np_region_block(r)[addr - r->base + i] << (8 * i);
 	return v;
 }
 
@@ -1347,7 +1347,7 @@ static void test_sysinfo_trace_source_list_through_kernel(void **state)
 	assert_int_equal(np_trace_query_information(m, 0, 7, BIG, 784, ret).code, NP_ERROR_OUTOFMEMORY);
 	assert_true(untouched(m, BIG, BIG_SIZE));
 	assert_int_equal(np_trace_query_information(m, 0, 7, BIG, 784, ret).code, NP_ERROR_SUCCESS);
-	assert_memory_equal(kernel_chain, np_mem_find(m, BIG, 784)->bytes, sizeof kernel_chain);
+	assert_memory_equal(kernel_chain, np_region_block(np_mem_find(m, BIG, 784)), sizeof kernel_chain);
 	assert_true(untouched(m, BIG + 784, 16));
 }
 

@@ -158,7 +158,7 @@ static void repoison_list(np_machine *m)
 {
 	np_region *r = np_mem_find(m, LIST, LIST_SIZE);
 	assert_non_null(r);
-	memset(r->bytes, 0xCC, LIST_SIZE);
+	memset(np_region_block(r), 0xCC, LIST_SIZE);
 	poke(m, RETLEN, POISON);
 }
 
@@ -679,7 +679,7 @@ static void test_trace_pmc_query_read_only_buffer(void **state)
 	np_region *r = np_mem_find(m, RO_PAGE, 8);
 	assert_non_null(r);
 	const uint32_t source = 0x13;
-	memcpy(r->bytes, &source, sizeof source);  /* the caller filled it before protecting it */
+	memcpy(np_region_block(r), &source, sizeof source);  /* the caller filled it before protecting it */
 	poke(m, RETLEN, POISON);
 	assert_win32(np_trace_query_information(m, 0, CLASS_INTERVAL, RO_PAGE, 8, RETLEN),
 		     NP_ERROR_NOACCESS);
@@ -996,7 +996,7 @@ static void test_trace_status_translation_through_calls(void **state)
 	np_region *r = np_mem_find(m, RO_PAGE, 8);
 	assert_non_null(r);
 	const uint32_t source = 0x02;          /* not 0: goes to the native query (TR-6) */
-	memcpy(r->bytes, &source, sizeof source);
+	memcpy(np_region_block(r), &source, sizeof source);
 	assert_win32(np_trace_query_information(m, 0, CLASS_INTERVAL, RO_PAGE, 8, 0),
 		     NP_ERROR_NOACCESS);
 }

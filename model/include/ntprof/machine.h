@@ -105,9 +105,11 @@ typedef struct np_region {
 	unsigned prot;
 	unsigned flags;
 	bool revoked;        /* a VANISHES region after its probe, or freed (FreeBuffer) */
-	uint8_t *bytes;      /* backing store of size bytes, for regions up to 1 MiB */
-	uint8_t ***page;     /* larger regions: leaves of NP_REGION_LEAF_PAGES page
-			      * pointers, each leaf and page allocated when first written */
+	uint8_t *bytes;      /* a region of up to 1 MiB as one block, once
+			      * np_region_block made it; else NULL */
+	uint8_t ***page;     /* until then, and for larger regions: leaves of
+			      * NP_REGION_LEAF_PAGES page pointers, each leaf and
+			      * page allocated when first written */
 	uint8_t fill;        /* what an unwritten page of a large region holds */
 } np_region;
 
@@ -233,6 +235,9 @@ uint64_t np_user_probe_address(const np_machine *m);
 np_config_error np_mem_map(np_machine *m, uint64_t base, uint64_t size, unsigned prot,
 			   unsigned flags, uint8_t fill);
 np_region *np_mem_find(np_machine *m, uint64_t addr, uint64_t size);
+/* A region of up to 1 MiB as one block of its bytes, made (holding its fill)
+ * on first use; NULL for a larger region, which is kept in pages. */
+uint8_t *np_region_block(np_region *r);
 /* Copies out of / into mapped memory; false when any byte is not accessible. */
 bool np_mem_read(np_machine *m, uint64_t addr, void *out, size_t len);
 bool np_mem_write(np_machine *m, uint64_t addr, const void *data, size_t len);

@@ -215,6 +215,29 @@ static void test_refused_state(void **state)
 	np_vectors_free(&set);
 }
 
+/* A vector resting on a knob whose reading the object declares is judged
+ * under that reading, and the row says so; a state refused there is still
+ * unanswered. Its twin: the same vector on an object declaring no reading. */
+static void test_reading_refused(void **state)
+{
+	(void)state;
+	np_vector_set set;
+	np_row row;
+	scripted s = { .kind = NP_RESULT_STATUS, .refuses = "not modelled here" };
+	load(&set, HEAD("t/rests") "  flags   unknown:K-HAL-RATE\n" QUERY);
+	static const char *const claims[] = { "reading:K-HAL-RATE=power-of-two", NULL };
+	np_backend b = backend(&s, true);
+	b.declared = claims;
+	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	assert_class(&row, NP_CLASS_UNANSWERED, "it refused a state within what it declares: not modelled here");
+	assert_string_equal(row.reading, "K-HAL-RATE=power-of-two");
+	b.declared = NULL;   /* twin */
+	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	assert_class(&row, NP_CLASS_UNANSWERED, "it refused a state within what it declares: not modelled here");
+	assert_string_equal(row.reading, "");
+	np_vectors_free(&set);
+}
+
 /* Steps before one that expects not-applicable are asked and judged: the
  * row stands on them. */
 static void test_judged_to_the_step_before(void **state)
@@ -392,6 +415,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_vector_needs),
 	cmocka_unit_test(test_reading_claims),
 	cmocka_unit_test(test_refused_state),
+	cmocka_unit_test(test_reading_refused),
 	cmocka_unit_test(test_judged_to_the_step_before),
 	cmocka_unit_test(test_not_implemented),
 	cmocka_unit_test(test_coverage),

@@ -290,7 +290,8 @@ static bool begin_sessions(np_backend *b, np_backend *ref, const np_vector *ref_
 	if (why) {
 		row->cls = NP_CLASS_NOT_APPLICABLE;
 		snprintf(row->note, sizeof row->note, "%s", why);
-		if (b->under_test && !b->allow_not_applicable && !ref)
+		/* judged under a reading it declares, it must take the state all the same */
+		if (b->under_test && !b->allow_not_applicable && (!ref || ref_v != v))
 			refused(v, t, why, row);
 		b->end(b);
 		if (ref)

@@ -20,6 +20,10 @@
 #   dl_faithful.so declares every capability: at least 95% of the rows are
 #     exercised, every counting vector; dl_inclusive_end.so, its twin with
 #     the region end inclusive, is caught on the default fixtures.
+#   dl_hal_rate.so declares the reading of K-HAL-RATE it implements and is
+#     judged against the model under it; without the claim it fails, and
+#     dl_hal_rate_false.so, the claim over the default reading, is caught;
+#     dl_bad_reading.so, a misspelt reading, is refused.
 #   `call --backend` reproduces one divergence: the object's record, the
 #     model's beneath where they differ.
 #   A missing object, one without the entry point and one of another ABI
@@ -402,9 +406,10 @@ refused "libm.so.6" "does not export ntprof_impl_entry"
 refused "$dir/dl_wrong_abi.so" "its ABI is 3; this ntprof loads only ABI 2"
 refused "$dir/dl_old_abi.so" "its ABI is 1; this ntprof loads only ABI 2"
 refused "$dir/dl_bad_claim.so" 'its implements lists "Interupt", neither a function'
+refused "$dir/dl_bad_reading.so" 'its implements lists "reading:K-HAL-RATE=power-of-2", neither a function'
 # its twin: every other object's claims are functions and capabilities
 claims_refused=
-for so in dl_faithful dl_partial dl_inclusive_end dl_qi_align dl_stateful; do
+for so in dl_faithful dl_partial dl_inclusive_end dl_qi_align dl_stateful dl_hal_rate; do
 	run --backend "dl:$dir/$so.so" --target 1809/x64
 	[ "$rc" -eq 2 ] && claims_refused="$claims_refused $so"
 done
@@ -412,6 +417,39 @@ if [ -z "$claims_refused" ]; then
 	ok "twin: the other objects' implements lists are accepted"
 else
 	not_ok "twin: the other objects' implements lists are accepted" "refused:$claims_refused"
+fi
+
+# A declared reading of a knob: dl_hal_rate.so implements the power-of-two
+# reading of K-HAL-RATE and says so; the vectors resting on the knob are
+# judged against the model under that reading, each row saying so. Without
+# the claim the same object fails the default fixtures; claiming the reading
+# over the default one is caught.
+reading() {   # reading OBJECT: its run on the interval fixtures into $tmp/reading.out
+	"$NTPROF_BIN" run --verbose --backend "dl:$dir/$1.so" "$fixtures/interval" >"$tmp/reading.out" 2>"$tmp/err"
+	rc=$?
+}
+threshold='privilege-threshold on 6.1/x86 .*'
+reading dl_hal_rate
+if [ "$rc" -eq 0 ] && [ "$(failures "$tmp/reading.out")" -eq 0 ] &&
+   grep -q "^match .*$threshold\[judged under its reading K-HAL-RATE=power-of-two\]" "$tmp/reading.out"; then
+	ok "dl_hal_rate.so, declaring reading:K-HAL-RATE=power-of-two, passes, judged under that reading"
+else
+	not_ok "dl_hal_rate.so, declaring reading:K-HAL-RATE=power-of-two, passes, judged under that reading" \
+		"rc $rc, $(failures "$tmp/reading.out") failing rows"
+fi
+reading dl_hal_rate_unclaimed
+if [ "$rc" -eq 1 ] && grep -q "^output-mismatch .*${threshold}expected .*Interval=5000, got .*Interval=4883" "$tmp/reading.out" &&
+   ! grep -q "judged under" "$tmp/reading.out"; then
+	ok "twin: the same object without the claim fails the default reading"
+else
+	not_ok "twin: the same object without the claim fails the default reading" "rc $rc"
+fi
+reading dl_hal_rate_false
+if [ "$rc" -eq 1 ] &&
+   grep -q "^output-mismatch .*${threshold}expected .*Interval=4883, got .*Interval=5000.*\[judged under its reading K-HAL-RATE=power-of-two\]" "$tmp/reading.out"; then
+	ok "twin: claiming the reading over the default one is caught"
+else
+	not_ok "twin: claiming the reading over the default one is caught" "rc $rc"
 fi
 
 echo "1..$n"

@@ -173,6 +173,27 @@ static void test_vector_needs(void **state)
 	np_vectors_free(&set);
 }
 
+/* A knob reading claimed: its name and value are those of ntprof/knobs.h
+ * (a misspelt one is no claim), it takes the vectors giving that value and
+ * not the other, and it is found by its knob alone. */
+static void test_reading_claims(void **state)
+{
+	(void)state;
+	assert_true(np_capability_name("reading:K-HAL-RATE=power-of-two") &&
+		    np_capability_name("reading:K-MDL-LIMIT=none"));
+	assert_false(np_capability_name("reading:K-HAL-RATE=power-of-2") ||
+		     np_capability_name("reading:K-HAL-RAT=power-of-two") ||
+		     np_capability_name("reading:K-HAL-RATE") || np_capability_name("reading:privilege=on"));
+	static const char *const declared[] = { "NtSetIntervalProfile", "reading:K-HAL-RATE=power-of-two", NULL };
+	assert_true(np_capability_declared(declared, "given:K-HAL-RATE=power-of-two"));
+	assert_false(np_capability_declared(declared, "given:K-HAL-RATE=exact"));
+	char value[32];
+	assert_non_null(np_capability_reading(declared, "K-HAL-RATE", value, sizeof value));
+	assert_string_equal(value, "power-of-two");
+	assert_null(np_capability_reading(declared, "K-HAL-CLAMP", value, sizeof value));
+	assert_null(np_capability_reading(declared, "K-HAL", value, sizeof value));
+}
+
 /* A state within what it declares must be taken: refused, the row is
  * unanswered, unless the model cannot take it either (a HAL interface the
  * version lacks, KS-3); --allow-not-applicable keeps it not-applicable. */
@@ -191,6 +212,29 @@ static void test_refused_state(void **state)
 	b.allow_not_applicable = true;   /* twin */
 	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
 	assert_class(&row, NP_CLASS_NOT_APPLICABLE, "not modelled here");
+	np_vectors_free(&set);
+}
+
+/* A vector resting on a knob whose reading the object declares is judged
+ * under that reading, and the row says so; a state refused there is still
+ * unanswered. Its twin: the same vector on an object declaring no reading. */
+static void test_reading_refused(void **state)
+{
+	(void)state;
+	np_vector_set set;
+	np_row row;
+	scripted s = { .kind = NP_RESULT_STATUS, .refuses = "not modelled here" };
+	load(&set, HEAD("t/rests") "  flags   unknown:K-HAL-RATE\n" QUERY);
+	static const char *const claims[] = { "reading:K-HAL-RATE=power-of-two", NULL };
+	np_backend b = backend(&s, true);
+	b.declared = claims;
+	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	assert_class(&row, NP_CLASS_UNANSWERED, "it refused a state within what it declares: not modelled here");
+	assert_string_equal(row.reading, "K-HAL-RATE=power-of-two");
+	b.declared = NULL;   /* twin */
+	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	assert_class(&row, NP_CLASS_UNANSWERED, "it refused a state within what it declares: not modelled here");
+	assert_string_equal(row.reading, "");
 	np_vectors_free(&set);
 }
 
@@ -369,7 +413,9 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_unanswered),
 	cmocka_unit_test(test_capability_not_declared),
 	cmocka_unit_test(test_vector_needs),
+	cmocka_unit_test(test_reading_claims),
 	cmocka_unit_test(test_refused_state),
+	cmocka_unit_test(test_reading_refused),
 	cmocka_unit_test(test_judged_to_the_step_before),
 	cmocka_unit_test(test_not_implemented),
 	cmocka_unit_test(test_coverage),

@@ -75,6 +75,8 @@ void np_row_tail(const np_run *run, const np_row *r, bool model_always, char *bu
 		used = append(buf, cap, used, " [model: %s]", r->model);
 	if (r->fixture[0])
 		used = append(buf, cap, used, " [fixture: %s]", r->fixture);
+	if (r->reading[0])
+		used = append(buf, cap, used, " [judged under its reading %s]", r->reading);
 	if (run->known)
 		known_note(buf, cap, used, run, r);
 }

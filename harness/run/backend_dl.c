@@ -151,7 +151,8 @@ np_backend *np_backend_dl_new(const char *path, char *err, size_t cap)
 		snprintf(err, cap, "its table has no %s", lack);
 	else if ((lack = unknown_claim(t)) != NULL)
 		snprintf(err, cap, "its implements lists \"%.100s\", neither a function (NtSetIntervalProfile, ...) "
-			 "nor a capability (Interrupt, given:KEY, pointer:vanishing, ...)", lack);
+			 "nor a capability (Interrupt, given:KEY, pointer:vanishing, reading:K-NAME=VALUE "
+			 "of ntprof/knobs.h, ...)", lack);
 	if (!sym || !t || t->abi != NTPROF_IMPL_ABI || lack) {
 		dl_close(h);
 		return NULL;
@@ -174,6 +175,7 @@ np_backend *np_backend_dl_new(const char *path, char *err, size_t cap)
 	d->handle = h;
 	*b = (np_backend){ .name = t->name ? t->name : "dl", .begin = dl_begin, .step = dl_step,
 			   .end = dl_end, .destroy = dl_destroy, .state = d, .under_test = true,
-			   .implements = dl_implements, .can = dl_can, .emulates = d->table.emulates };
+			   .implements = dl_implements, .can = dl_can, .emulates = d->table.emulates,
+			   .declared = d->table.abi >= 2 ? d->table.implements : NULL };
 	return b;
 }

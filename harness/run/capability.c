@@ -7,6 +7,7 @@
 
 #include "vectors/catalog.h"
 #include "ntprof/capability.h"
+#include "ntprof/configure.h"
 
 static void need(np_needs *out, const char *name)
 {
@@ -114,11 +115,19 @@ void np_vector_needs(const np_vector *v, np_needs *out)
 	}
 }
 
+/* A reading an object implements is a value of that knob it takes: a
+ * vector giving "K=V" is within "reading:K=V". */
+static bool reads(const char *declared, const char *need)
+{
+	return strncmp(declared, "reading:", 8) == 0 && strncmp(need, "given:", 6) == 0 &&
+	       strcmp(declared + 8, need + 6) == 0;
+}
+
 bool np_capability_declared(const char *const *declared, const char *need)
 {
 	const char *eq = strncmp(need, "given:", 6) == 0 ? strchr(need, '=') : NULL;
 	for (; declared && *declared; declared++) {
-		if (strcmp(*declared, need) == 0)
+		if (strcmp(*declared, need) == 0 || reads(*declared, need))
 			return true;
 		if (eq && strlen(*declared) == (size_t)(eq - need) &&
 		    strncmp(*declared, need, (size_t)(eq - need)) == 0)
@@ -127,9 +136,34 @@ bool np_capability_declared(const char *const *declared, const char *need)
 	return false;
 }
 
+/* "reading:K-NAME=VALUE" names a knob of ntprof/knobs.h and one of its values. */
+static bool reading_name(const char *name)
+{
+	char key[NP_CAPABILITY_MAX];
+	const char *eq = strchr(name, '=');
+	if (strncmp(name, "reading:K-", 10) != 0 || !eq || (size_t)(eq - name - 8) >= sizeof key)
+		return false;
+	snprintf(key, sizeof key, "%.*s", (int)(eq - name - 8), name + 8);
+	return np_config_check(key, eq + 1) == NULL;
+}
+
 bool np_capability_name(const char *name)
 {
 	const np_function *f = np_function_find(name);
 	return (f && step_need(f) && strcmp(step_need(f), name) == 0) ||   /* not "Interrupts" */
-	       (strncmp(name, "given:", 6) == 0 && name[6]) || strcmp(name, "pointer:vanishing") == 0;
+	       (strncmp(name, "given:", 6) == 0 && name[6]) || strcmp(name, "pointer:vanishing") == 0 ||
+	       reading_name(name);
+}
+
+const char *np_capability_reading(const char *const *declared, const char *knob, char *value,
+				  size_t cap)
+{
+	size_t n = strlen(knob);
+	for (; declared && *declared; declared++)
+		if (strncmp(*declared, "reading:", 8) == 0 && strncmp(*declared + 8, knob, n) == 0 &&
+		    (*declared)[8 + n] == '=') {
+			snprintf(value, cap, "%s", *declared + 9 + n);
+			return value;
+		}
+	return NULL;
 }

@@ -63,6 +63,9 @@ typedef struct np_backend {
 	 * (ntprof/capability.h) a vector needs; one it lacks makes the vector
 	 * "not-required", with the capability named. */
 	bool (*can)(struct np_backend *self, const char *capability);
+	/* Optional (NULL: none): the claims it declares (an `implements`
+	 * list), read for the knob readings it implements ("reading:K=V"). */
+	const char *const *declared;
 	/* A live system: a vector flagged `not-live` is not asked of it. */
 	bool live;
 	/* The targets it emulates, in --target syntax; NULL: every target. */

@@ -11,7 +11,11 @@
  *     "given:KEY=VALUE" for that one; a key's family is its name with the
  *     processor or source taken out (cpu3.vendor is "vendor", any
  *     hal.SOURCE.FIELD row is "hal");
- *   - "pointer:vanishing", memory that goes away once probed.
+ *   - "pointer:vanishing", memory that goes away once probed;
+ *   - "reading:K-NAME=VALUE", the reading of a knob (ntprof/knobs.h) it
+ *     implements: a vector resting on that knob (flag unknown:K-NAME) is
+ *     judged against the model under that reading, and a vector giving
+ *     K-NAME=VALUE is within it.
  * Every implementation takes, undeclared, what a live system takes:
  * ReadBuffer, WriteBuffer, FreeBuffer, `given privilege`, `integrity`,
  * `mode=user`, `tracing=off` and `sandboxed=off`. */
@@ -19,6 +23,7 @@
 #define NTPROF_CAPABILITY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "ntprof/vector.h"
 
@@ -41,5 +46,10 @@ bool np_capability_declared(const char *const *declared, const char *need);
 /* Whether name is a capability's name (and not a function's): what an
  * `implements` entry that is neither a function nor a step may be. */
 bool np_capability_name(const char *name);
+
+/* The value of the reading of knob ("K-HAL-RATE") that declared claims,
+ * copied into value (cap bytes); NULL when it claims none. */
+const char *np_capability_reading(const char *const *declared, const char *knob, char *value,
+				  size_t cap);
 
 #endif

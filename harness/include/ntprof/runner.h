@@ -46,6 +46,7 @@ typedef struct np_row {
 	char note[NP_TEXT_MAX];        /* reason or alternative flag */
 	char model[NP_TEXT_MAX * 2];   /* live runs: what the model gives at that step ("" = not asked) */
 	char fixture[NP_TEXT_MAX * 2]; /* mirrored runs: the fixture's expectation where the reference differs */
+	char reading[NP_TEXT_MAX];     /* the knob readings the object declares that judged it ("" = the fixture's) */
 	np_class observed;             /* NP_CLASS_KNOWN: the failure that was observed */
 	const struct np_known_entry *listed;  /* the known-divergence entry covering the row, or NULL */
 	uint32_t reached;              /* bit np_function_id: a step of that function got a result

@@ -43,13 +43,14 @@ running=0
 # A dl: run runs each vector in a child process (harness/run/isolate.c),
 # which leaves with _exit() holding the heap it inherited: memcheck would
 # list all of it as still reachable, once per child. For the programs that
-# fork so, the children are silent (--child-silent-after-fork) and memcheck
+# fork so (and test_impl_helpers_memory, whose child measures its own RSS),
+# the children are silent (--child-silent-after-fork) and memcheck
 # judges the parent; the code the children run (the interpreter, the dl:
 # glue) is checked here in ntprof-run, which does not fork, and in the
 # sanitizer tree's run of conformance/cli/test_dl.sh, where children are checked.
 forks() {
 	case $1 in
-	test_under_test | ntprof-run-dl | ntprof-run-dl-faulty) echo --child-silent-after-fork=yes ;;
+	test_under_test | test_impl_helpers_memory | ntprof-run-dl | ntprof-run-dl-faulty) echo --child-silent-after-fork=yes ;;
 	esac
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ntprof/calls.h"
 #include "ntprof/machine.h"
 #include "ntprof/rule.h"
 #include "ntprof/version_predicates.h"
@@ -126,6 +127,19 @@ static void test_rule_ids_parse_and_print(void **state)
 	assert_null(np_rule_id(NP_RULE_COUNT));
 }
 
+/* The export table names the rule of each function it lists, and none for a
+ * name it does not list. */
+/* rules: CP-0 SY-0 */
+static void test_export_rules(void **state)
+{
+	(void)state;
+	assert_int_equal(np_export_applied("NtCreateProfile").rule, NP_RULE(CP_0));
+	assert_int_equal(np_export_applied("ZwQuerySystemInformation").rule, NP_RULE(SY_0));
+	np_applied none = np_export_applied("NtCreateProfileXx");
+	assert_int_equal(none.rule, NP_RULE_NONE);
+	assert_null(none.file);
+}
+
 /* Every predicate names at least one rule, its names are distinct, and
  * the table answers as the predicate itself does on every version. */
 static void test_predicate_table(void **state)
@@ -158,6 +172,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_rules_declared_as_spec_heads_them),
 	cmocka_unit_test(test_rules_check_catches_planted_differences),
 	cmocka_unit_test(test_rule_ids_parse_and_print),
+	cmocka_unit_test(test_export_rules),
 	cmocka_unit_test(test_predicate_table),
 };
 

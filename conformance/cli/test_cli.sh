@@ -308,7 +308,7 @@ want_error "call: malformed step" 2 'step 1 (NtSetIntervalProfile Interval=abc):
 want_error "call: unknown function in the second step" 2 'step 2 (NtFrobnicate): unknown function' \
 	call 'NtQueryIntervalProfile' 'NtFrobnicate'
 want_error "call: no step" 2 'call needs at least one STEP' call --target 6.2
-want_error "run: --format xml" 2 '--format takes text, tap, junit or json' run --format xml "$root/fixtures"
+want_error "run: --format xml" 2 '--format takes text|tap|junit|json' run --format xml "$root/fixtures"
 want_error "run: unknown backend" 2 '--backend wine: unknown backend' run --backend wine "$root/fixtures"
 want_error "run: a file that does not exist" 2 "$tmp/absent.vec: cannot open: No such file or directory" run "$tmp/absent.vec"
 

@@ -68,7 +68,7 @@ want_stdout "run --version" "ntprof $version" run --version
 want_error "help of no command: exit 2" 2 "unknown command runn (did you mean run?)" help runn
 
 # ---- usage errors show one usage ----
-want_error "a usage error: the error line" 2 "--format takes text, tap, junit or json" run --format bogus
+want_error "a usage error: the error line" 2 "--format takes text|tap|junit|json" run --format bogus
 if grep -q "ntprof versions" "$tmp/err" || ! grep -q "usage: ntprof run" "$tmp/err"; then
 	fail "a usage error shows that command's usage only" "want run's usage and no other"
 else

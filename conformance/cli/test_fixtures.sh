@@ -11,7 +11,15 @@ root=${NTPROF_SOURCE_ROOT:?NTPROF_SOURCE_ROOT must name the repository}
 out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 status=0
-for fmt in text tap junit json; do
+# every format of the table (ntprof/report_formats.h), as run --help lists them
+formats=$("$bin" run --help | sed -n 's/^  \([a-z][a-z0-9]*\): .*/\1/p')
+for want in text tap junit json; do
+	case " $(echo $formats) " in
+	*" $want "*) ;;
+	*) echo "run --help lists the formats \"$(echo $formats)\", without $want"; status=1 ;;
+	esac
+done
+for fmt in $formats; do
 	"$bin" run --root "$root" --format "$fmt" --output "$out/report.$fmt"
 	rc=$?
 	if [ "$rc" -ne 0 ]; then

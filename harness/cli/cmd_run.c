@@ -75,7 +75,7 @@ static const cli_syntax run_syntax = {
 };
 
 static const char *const run_usage[] = {
-	"ntprof run [--backend model|dl:PATH.so] [--target VERSION[/ARCH]]... [--format text|tap|junit|json]",
+	"ntprof run [--backend model|dl:PATH.so] [--target VERSION[/ARCH]]... [--format " NP_FORMAT_NAMES "]",
 	"           [--output FILE] [--verbose] [--root DIR]",
 	"           [--reference model [--given KEY=VALUE]...]",
 	"           [--step-timeout SECONDS] [--allow-not-applicable]",
@@ -179,7 +179,7 @@ static int run_main(int argc, char **argv)
 	static run_settings s;
 	memset(&s, 0, sizeof s);
 	s.run.backend = "model";
-	s.run.format = NP_FORMAT_TEXT;
+	s.run.format = NP_FORMAT_DEFAULT;
 	int status = cli_parse(&run_syntax, argc, argv, &s, NULL);
 	if (status)
 		return status;
@@ -215,10 +215,17 @@ static int run_main(int argc, char **argv)
 	return status;
 }
 
+static const char *const run_notes[] = {
+	"The report's formats (--format):",
+	NP_FORMAT_NOTES
+	NULL,
+};
+
 const cli_command cli_run = {
 	.name = "run",
 	.main = run_main,
 	.summary = "run vectors against a backend and report how each step went",
 	.usage = run_usage,
 	.syntax = &run_syntax,
+	.notes = run_notes,
 };

@@ -18,8 +18,8 @@ static int check_format(void *format, const char *value, const cli_option *o)
 const cli_option cli_run_shared_options[] = {
 	{ "--target", NULL, "VERSION[/ARCH]", AT(targets), cli_check_target,
 	  "--target needs VERSION[/ARCH]", "run on this version (and architecture); repeatable" },
-	{ "--format", NULL, "text|tap|junit|json", AT(format), check_format,
-	  "--format takes text, tap, junit or json", "the report's format" },
+	{ "--format", NULL, NP_FORMAT_NAMES, AT(format), check_format,
+	  "--format takes " NP_FORMAT_NAMES, "the report's format (below)" },
 	{ "--backend", NULL, "model|dl:PATH.so", AT(backend), NULL,
 	  "--backend needs a name", "what runs the vectors: the model or a shared object" },
 	{ "--output", NULL, "FILE", AT(output), NULL,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Reports of a run: text (people), TAP (Kyua, prove), JUnit XML (CI), JSON
- * (machines; `ntprof compare` merges these). Every failure line locates
- * itself: file:line, vector, target, rules, step, expected and got. */
+/* Reports of a run, in the formats of ntprof/report_formats.h: the table's
+ * dispatch, and the writers of text (people), TAP (Kyua, prove) and JUnit
+ * XML (CI); JSON's is report_json.c. Every failure line locates itself:
+ * file:line, vector, target, rules, step, expected and got. */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -12,13 +13,34 @@
 #include "report/report_groups.h"
 #include "report/report_json.h"
 
+/* The table of ntprof/report_formats.h, in np_format's order. */
+static const struct {
+	const char *name;
+	void (*write)(FILE *out, const np_run *run, bool verbose);
+} formats[NP_FORMAT_COUNT] = {
+#define FORMAT(ID, name, writer, what) { name, writer },
+	NP_REPORT_FORMATS(FORMAT, FORMAT)
+#undef FORMAT
+};
+
 bool np_format_parse(const char *text, np_format *out)
 {
-	static const char *const names[] = { "text", "tap", "junit", "json" };
-	for (unsigned i = 0; i < 4; i++)
-		if (strcasecmp(text, names[i]) == 0)
+	for (unsigned i = 0; i < NP_FORMAT_COUNT; i++)
+		if (strcasecmp(text, formats[i].name) == 0)
 			return *out = (np_format)i, true;
 	return false;
+}
+
+void np_report(FILE *out, const np_run *run, np_format fmt, bool verbose)
+{
+	formats[fmt].write(out, run, verbose);
+}
+
+/* JSON has a result per target whatever --verbose says. */
+void np_report_json_rows(FILE *out, const np_run *run, bool verbose)
+{
+	(void)verbose;
+	np_report_json(out, run);
 }
 
 static int step_line(const np_row *r)
@@ -88,7 +110,7 @@ static void summary_line(FILE *out, const np_run *run, const char *prefix)
 	fputc('\n', out);
 }
 
-static void report_text(FILE *out, const np_run *run, bool verbose)
+void np_report_text(FILE *out, const np_run *run, bool verbose)
 {
 	const char *grouped = verbose ? "" : "; lines grouped by vector, step and outcome (--verbose: a line per target)";
 	if (run->system[0])   /* a live run: where it ran */
@@ -127,8 +149,10 @@ static unsigned stale_count(const np_run *run)
 	return run->known ? run->known->stale : 0;
 }
 
-static void report_tap(FILE *out, const np_run *run)
+/* TAP has a test per target whatever --verbose says. */
+void np_report_tap(FILE *out, const np_run *run, bool verbose)
 {
+	(void)verbose;
 	fprintf(out, "TAP version 13\n1..%u\n", run->count + stale_count(run));
 	if (run->system[0])
 		fprintf(out, "# ntprof %s on %s\n", run->command, run->system);
@@ -195,8 +219,10 @@ static void junit_coverage(FILE *out, const np_run *run)
 			c.fn[i].name, c.fn[i].exercised, c.fn[i].required);
 }
 
-static void report_junit(FILE *out, const np_run *run)
+/* JUnit has a test case per target whatever --verbose says. */
+void np_report_junit(FILE *out, const np_run *run, bool verbose)
 {
+	(void)verbose;
 	unsigned failures = stale_count(run), skipped = 0;
 	for (unsigned i = 0; i < run->count; i++) {
 		np_class c = run->row[i].cls;
@@ -268,14 +294,4 @@ static void report_junit(FILE *out, const np_run *run)
 			np_class_name(e->now), np_version_key(e->now_target.version), np_arch_name(e->now_target.arch));
 	}
 	fprintf(out, "</testsuite>\n");
-}
-
-void np_report(FILE *out, const np_run *run, np_format fmt, bool verbose)
-{
-	switch (fmt) {
-	case NP_FORMAT_TEXT:  report_text(out, run, verbose); break;
-	case NP_FORMAT_TAP:   report_tap(out, run); break;
-	case NP_FORMAT_JUNIT: report_junit(out, run); break;
-	case NP_FORMAT_JSON:  np_report_json(out, run); break;
-	}
 }

@@ -57,7 +57,7 @@ static const cli_syntax live_syntax = {
 };
 
 static const char *const live_usage[] = {
-	"ntprof live [--format text|tap|junit|json] [--output FILE] [--verbose] [--root DIR]",
+	"ntprof live [--format " NP_FORMAT_NAMES "] [--output FILE] [--verbose] [--root DIR]",
 	"           [--allow-hazard] [--allow-unsaved-intervals] [--known FILE] [--known-write FILE]",
 	"           [FILE|DIR]...",
 	NULL,
@@ -97,7 +97,7 @@ static int live_main(int argc, char **argv)
 	static live_settings s;
 	memset(&s, 0, sizeof s);
 	s.run.backend = "model";
-	s.run.format = NP_FORMAT_TEXT;
+	s.run.format = NP_FORMAT_DEFAULT;
 	int status = cli_parse(&live_syntax, argc, argv, &s, NULL);
 	if (status)
 		return status;
@@ -138,6 +138,9 @@ static const char *const live_notes[] = {
 	"architecture), the ntprof version, the time, and every result:",
 	"  ntprof.exe live --format json --output ntprof-live.json",
 	"Read it with `ntprof compare ntprof-live.json` (schema/run-result-v3.schema.json).",
+	"",
+	"The report's formats (--format):",
+	NP_FORMAT_NOTES
 	NULL,
 };
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "ntprof/backend.h"
+#include "ntprof/report_formats.h"
 #include "ntprof/vector.h"
 
 typedef enum np_class {
@@ -131,9 +132,20 @@ void np_run_one(np_backend *b, const np_vector *v, np_target t, np_row *row);
 void np_format_outcome(const np_outcome *o, char *buf, size_t cap);
 void np_format_record(const char *function, const np_record *r, char *buf, size_t cap);
 
-typedef enum np_format { NP_FORMAT_TEXT, NP_FORMAT_TAP, NP_FORMAT_JUNIT, NP_FORMAT_JSON } np_format;
+/* The report's formats, from the table of ntprof/report_formats.h: one
+ * enumerator and one writer each; the first is the default. */
+#define NP_FORMAT_ENUMERATOR(ID, name, writer, what) NP_FORMAT_##ID,
+typedef enum np_format { NP_REPORT_FORMATS(NP_FORMAT_ENUMERATOR, NP_FORMAT_ENUMERATOR) NP_FORMAT_COUNT } np_format;
+#undef NP_FORMAT_ENUMERATOR
+#define NP_FORMAT_DEFAULT ((np_format)0)
+#define NP_FORMAT_WRITER(ID, name, writer, what) void writer(FILE *out, const np_run *run, bool verbose);
+NP_REPORT_FORMATS(NP_FORMAT_WRITER, NP_FORMAT_WRITER)
+#undef NP_FORMAT_WRITER
+
+/* The format named text, in any case; false for none. */
 bool np_format_parse(const char *text, np_format *out);
-/* verbose: text format lists matches too. */
+/* Writes the run in fmt by its writer; verbose: the text format lists a
+ * line per target, matches too. */
 void np_report(FILE *out, const np_run *run, np_format fmt, bool verbose);
 
 #endif

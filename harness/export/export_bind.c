@@ -5,7 +5,9 @@
  * reads as not exported (a win_skip: an older Windows lacks it). A function
  * a known list says raises the stub exception where its platform runs
  * (Wine's unimplemented exports) is set to NULL there as well: calling it
- * would end the program, and catching that needs compiler-specific code. */
+ * would end the program, and catching that needs compiler-specific code.
+ * The rows name the exports they call (NX_NtSetIntervalProfile, ...), and
+ * nx_call passes each one's pointer to its call's helper. */
 #include <stdio.h>
 #include <string.h>
 
@@ -130,6 +132,46 @@ static void unbind_stubs(np_export_text *t, const np_known *const lists[], unsig
 	}
 }
 
+
+/* Whether the steps call f (its enumerator and helper are written). */
+static bool stepped(const np_function *f, const bool used[], unsigned nused)
+{
+	return (unsigned)f->id < nused && used[f->id] && np_export_helper_name(f->id);
+}
+
+/* The exports the rows name (NX_NAME; 0 ends a test), and their names. */
+static void export_enum(np_export_text *t, const bool used[], unsigned nused)
+{
+	const np_function *f;
+	np_export_printf(t, "\n/* The exports the steps call, as the rows name them. */\nenum\n{\n    NX_NONE,\n");
+	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
+		if (stepped(f, used, nused))
+			np_export_printf(t, "    NX_%s,\n%s%s%s", f->name, f->alias ? "    NX_" : "", f->alias ? f->alias : "",
+					 f->alias ? ",\n" : "");
+	np_export_printf(t, "};\n\nstatic const char *const nx_export_name[] =\n{\n    \"\",\n");
+	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
+		if (stepped(f, used, nused))
+			np_export_printf(t, "    \"%s\",\n%s%s%s", f->name, f->alias ? "    \"" : "", f->alias ? f->alias : "",
+					 f->alias ? "\",\n" : "");
+	np_export_printf(t, "};\n");
+}
+
+void np_export_dispatch(np_export_text *t, const bool used[], unsigned nused)
+{
+	const np_function *f;
+	np_export_printf(t, "\n/* A step's call, made by its export's helper: NX_NOT_EXPORTED where the\n"
+			 " * export is missing. */\nstatic void nx_call(nx_state *s, const nx_step *st, nx_got *g)\n{\n"
+			 "    memset(g, 0, sizeof(*g));\n    g->r.kind = NX_NOT_EXPORTED;\n    switch (st->fn)\n    {\n");
+	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
+		for (unsigned k = 0; k < 2 && stepped(f, used, nused); k++) {
+			const char *name = k ? f->alias : f->name;
+			if (name)
+				np_export_printf(t, "    case NX_%s: %s(s, p%s, st, g); break;\n", name,
+						 np_export_helper_name(f->id), name);
+		}
+	np_export_printf(t, "    }\n}\n");
+}
+
 void np_export_bind(np_export_text *t, const bool used[], unsigned nused, const np_vector_set *set,
 		    const np_export_options *o)
 {
@@ -156,4 +198,5 @@ void np_export_bind(np_export_text *t, const bool used[], unsigned nused, const 
 	unbind_stubs(t, o->known, o->nknown, set, "wine", used, nused);
 	unbind_stubs(t, o->known_ros, o->nknown_ros, set, "reactos", used, nused);
 	np_export_printf(t, "}\n");
+	export_enum(t, used, nused);
 }

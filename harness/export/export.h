@@ -68,8 +68,8 @@ void np_export_free(np_export_text *t);
  * what from names to t. */
 void np_export_name_used(np_export_text *t, np_outcome o);
 void np_export_names_merge(np_export_text *t, const np_export_text *from);
-/* `#ifndef NAME / #define NAME value / #endif` for each outcome t names:
- * mingw-w64's headers lack some of them. */
+/* nx_name, which gives the name of each outcome t names (by ntstatus.h's
+ * and winerror.h's names, which the rows use), for the messages. */
 void np_export_name_defines(np_export_text *out, const np_export_text *t);
 
 /* What a step gives on a set of targets, in the terms the test checks: the

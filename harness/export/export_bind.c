@@ -139,20 +139,46 @@ static bool stepped(const np_function *f, const bool used[], unsigned nused)
 	return (unsigned)f->id < nused && used[f->id] && np_export_helper_name(f->id);
 }
 
+/* The list of items, as few lines of at most about 100 columns as hold it. */
+static void wrapped(np_export_text *t, const char *const *item, unsigned n)
+{
+	size_t column = 0;
+	for (unsigned i = 0; i < n; i++) {
+		size_t len = strlen(item[i]) + 2;
+		if (column && column + len > 100) {
+			np_export_printf(t, "\n");
+			column = 0;
+		}
+		np_export_printf(t, "%s%s,", column ? " " : "    ", item[i]);
+		column += column ? len : len + 3;
+	}
+	np_export_printf(t, "\n");
+}
+
 /* The exports the rows name (NX_NAME; 0 ends a test), and their names. */
 static void export_enum(np_export_text *t, const bool used[], unsigned nused)
 {
+	static char text[2][64][NP_TEXT_MAX + 8];
+	const char *item[2][64];
 	const np_function *f;
-	np_export_printf(t, "\n/* The exports the steps call, as the rows name them. */\nenum\n{\n    NX_NONE,\n");
+	unsigned n = 0;
+	item[0][n] = "NX_NONE";
+	item[1][n++] = "\"\"";
 	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
-		if (stepped(f, used, nused))
-			np_export_printf(t, "    NX_%s,\n%s%s%s", f->name, f->alias ? "    NX_" : "", f->alias ? f->alias : "",
-					 f->alias ? ",\n" : "");
-	np_export_printf(t, "};\n\nstatic const char *const nx_export_name[] =\n{\n    \"\",\n");
-	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
-		if (stepped(f, used, nused))
-			np_export_printf(t, "    \"%s\",\n%s%s%s", f->name, f->alias ? "    \"" : "", f->alias ? f->alias : "",
-					 f->alias ? "\",\n" : "");
+		for (unsigned k = 0; k < 2 && stepped(f, used, nused) && n < 64; k++) {
+			const char *name = k ? f->alias : f->name;
+			if (!name)
+				continue;
+			snprintf(text[0][n], sizeof text[0][n], "NX_%s", name);
+			snprintf(text[1][n], sizeof text[1][n], "\"%s\"", name);
+			item[0][n] = text[0][n];
+			item[1][n] = text[1][n];
+			n++;
+		}
+	np_export_printf(t, "\n/* The exports the steps call, as the rows name them. */\nenum\n{\n");
+	wrapped(t, item[0], n);
+	np_export_printf(t, "};\n\nstatic const char *const nx_export_name[] =\n{\n");
+	wrapped(t, item[1], n);
 	np_export_printf(t, "};\n");
 }
 
@@ -179,9 +205,8 @@ void np_export_bind(np_export_text *t, const bool used[], unsigned nused, const 
 	np_export_printf(t, "\n");
 	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
 		if (bound(f, used, nused)) {
-			np_export_printf(t, "static %s p%s;\n", type_of(f->id), f->name);
-			if (f->alias)
-				np_export_printf(t, "static %s p%s;\n", type_of(f->id), f->alias);
+			np_export_printf(t, "static %s p%s%s%s;\n", type_of(f->id), f->name, f->alias ? ", p" : "",
+					 f->alias ? f->alias : "");
 		}
 	np_export_printf(t, "\n/* The calls, bound once before any test runs; NULL where not exported. */\n"
 			 "static void nx_init(void)\n{\n"

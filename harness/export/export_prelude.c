@@ -458,7 +458,8 @@ void np_export_prelude(np_export_text *t, const bool used[], unsigned nused, con
 	const char *const *done[64];
 	unsigned ndone = 0;
 	np_export_printf(t, "#include <stdarg.h>\n#include <stdio.h>\n#include <string.h>\n\n"
-			 "#include <windows.h>\n\n#include \"wine/test.h\"\n\n"
+			 "#include \"ntstatus.h\"\n#define WIN32_NO_STATUS\n#include \"windows.h\"\n\n"
+			 "#include \"wine/test.h\"\n\n"
 			 "/* The rows' sizes: the most any test of this file needs. */\n"
 			 "#define NX_ARGS %u\n#define NX_WANTS %u\n#define NX_STEPS %u\n#define NX_GLOBALS %u\n"
 			 "#define NX_KEPT %u\n\n", z->args, z->wants, z->steps, z->globals, z->kept);

@@ -39,6 +39,8 @@ static void number(args *a, uint64_t value)
 {
 	if (value <= 0x7FFFFFFFFFFFFFFFull)
 		np_export_printf(a->t, "%s0x%" PRIx64, a->n ? ", " : "", value);
+	else if (value >= 0xFFFFFFFFFFFFFF00ull)   /* -1 reads better than its bits */
+		np_export_printf(a->t, "%s-%" PRIu64, a->n ? ", " : "", ~value + 1);
 	else
 		np_export_printf(a->t, "%s(LONG64)0x%" PRIx64 "ull", a->n ? ", " : "", value);
 	a->n++;

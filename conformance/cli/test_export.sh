@@ -15,6 +15,9 @@
 #   - --function keeps exactly the vectors that call the function;
 #   - the calls are bound once, in nx_init, with nothing compiler-specific,
 #     and a stub a known list names is unbound on its platform (twins);
+#   - the tests are tables, a row per vector and a row per step, whose
+#     checks are reported at their rows' lines; the full export is at most
+#     3,000 lines (twin: a file over it fails the check);
 #   - bad input (option values, a missing known list, a malformed vector,
 #     nothing exportable) is exit 2 with the argument or file:line named,
 #     and no output file.
@@ -36,12 +39,12 @@ trap 'exit 2' HUP INT TERM
 pass() { ok "$1"; }
 fail() { not_ok "$@"; }
 
-# test_body FILE ID: the test function of vector ID in FILE
+# test_body FILE ID: the test row of vector ID in FILE, its steps' rows in it
 test_body() {
-	awk -v id="$2" '$0 ~ "static const char id\\[\\] = \"" id "\";" {on = 1} on {print} on && /^}/ {exit}' "$1"
+	awk -v id="$2" 'index($0, "    { \"" id "\", ") == 1 {on = 1} on {print} on && /^      } },$/ {exit}' "$1"
 }
 
-echo "1..17"
+echo "1..19"
 
 "$NTPROF_BIN" export --known "$known" "$root/fixtures/interval" >"$tmp/a.c" 2>"$tmp/a.err"
 rc=$?
@@ -64,9 +67,10 @@ else
 	fail "the fixtures of two trees give the same file" "$(diff "$tmp/here.c" "$tmp/there.c" | head -4)"
 fi
 
-oks=$(grep -c 'ok(match' "$tmp/a.c")
-brokens=$(grep -o 'broken(alt\[' "$tmp/a.c" | wc -l)
-todos=$(( $(grep -c 'todo_wine ok(match' "$tmp/a.c") + $(grep -c 'nx_called(s, &r, id, [0-9]*, "[A-Za-z]*", 1)' "$tmp/a.c") ))
+# a step's row: `{ __LINE__, NX_CALL, { args },` then `{ wants }, NWANT, ON_WINE, KEEP, MARKS },`
+oks=$(grep -c '^        { __LINE__, NX_' "$tmp/a.c")
+brokens=$(sed -n 's/^          {.* }, \([0-9]*\), [0-9]*, .*/\1/p' "$tmp/a.c" | awk '{n += $1 - 1} END {print n + 0}')
+todos=$(grep '^          { {' "$tmp/a.c" | grep -o 'NX_TODO_WINE\(_CALL\)*' | wc -l)
 said="ntprof: export: $oks ok(), $brokens broken(), $todos todo_wine"
 if [ "$(cat "$tmp/a.err")" = "$said" ] && grep -q "Checks: $oks ok(), $brokens broken(), $todos todo_wine." "$tmp/a.c" &&
 	[ "$oks" -gt 20 ] && [ "$brokens" -gt 5 ] && [ "$todos" -gt 5 ]; then
@@ -76,38 +80,36 @@ else
 fi
 
 body=$(test_body "$tmp/a.c" set-interval/privilege-threshold)
-if echo "$body" | grep -q 'match = r.kind == NX_STATUS && r.code == (LONG)STATUS_PRIVILEGE_NOT_HELD;' &&
-	echo "$body" | grep -q '/\* 6.1 \*/' &&
-	echo "$body" | grep -q 'alt\[0\] = r.kind == NX_STATUS && r.code == (LONG)STATUS_SUCCESS;' &&
-	echo "$body" | grep -q 'match = match || broken(alt\[0\]);'; then
+if echo "$body" | grep -q '^          { { STATUS_PRIVILEGE_NOT_HELD }, { STATUS_SUCCESS } }, 2, 0, .*/\* \[1\] 6.1 \*/$'; then
 	pass "set-interval/privilege-threshold: PRIVILEGE_NOT_HELD as ok(), the success of 6.1 (the default --since win7) as broken()"
 else
 	fail "set-interval/privilege-threshold: PRIVILEGE_NOT_HELD as ok(), the success of 6.1 (the default --since win7) as broken()" \
-		"$(echo "$body" | grep -e match -e alt | head -6)"
+		"$(echo "$body" | grep '{ {' | head -6)"
 fi
 "$NTPROF_BIN" export --since 6.2 "$root/fixtures/interval/set-interval.vec" >"$tmp/since.c" 2>/dev/null
 body=$(test_body "$tmp/since.c" set-interval/privilege-threshold)
-if echo "$body" | grep -q 'ok(match,' && ! echo "$body" | grep -q broken; then
+if echo "$body" | grep -q '^          { { STATUS_PRIVILEGE_NOT_HELD } }, 1, 0, '; then
 	pass "twin: with --since 6.2 the older success is no longer accepted"
 else
-	fail "twin: with --since 6.2 the older success is no longer accepted" "$(echo "$body" | grep ok)"
+	fail "twin: with --since 6.2 the older success is no longer accepted" "$(echo "$body" | grep '{ {')"
 fi
 
 body=$(test_body "$tmp/a.c" set-interval/zw-alias)
 "$NTPROF_BIN" export "$root/fixtures/interval" >"$tmp/plain.c" 2>/dev/null
 plain=$(test_body "$tmp/plain.c" set-interval/zw-alias)
-if echo "$body" | grep -q 'todo_wine ok(match' && echo "$plain" | grep -q '^        ok(match' &&
-	! grep -q 'todo_wine ok\|, 1)) return' "$tmp/plain.c"; then
+if echo "$body" | grep -q '^          { { STATUS_PRIVILEGE_NOT_HELD } }, 1, 0, 0, NX_TODO_WINE },$' &&
+	echo "$plain" | grep -q '^          { { STATUS_PRIVILEGE_NOT_HELD } }, 1, 0, 0, 0 },$' &&
+	! grep '^          { {' "$tmp/plain.c" | grep -q NX_TODO_WINE; then
 	pass "a divergence the known list names is todo_wine; without the list nothing is"
 else
 	fail "a divergence the known list names is todo_wine; without the list nothing is"
 fi
 body=$(test_body "$tmp/a.c" query-interval/timer-default)
-if echo "$body" | grep -q 'nx_called(s, &r, id, 1, "NtQueryIntervalProfile", 1)' &&
-	test_body "$tmp/plain.c" query-interval/timer-default | grep -q 'nx_called(s, &r, id, 1, "NtQueryIntervalProfile", 0)'; then
+if echo "$body" | grep -q ' NX_TODO_WINE_CALL },$' &&
+	! test_body "$tmp/plain.c" query-interval/timer-default | grep -q NX_TODO_WINE_CALL; then
 	pass "an export the known list says Wine lacks is a todo_wine win_skip"
 else
-	fail "an export the known list says Wine lacks is a todo_wine win_skip" "$(echo "$body" | grep nx_called)"
+	fail "an export the known list says Wine lacks is a todo_wine win_skip" "$(echo "$body" | grep '{ {')"
 fi
 
 # A pattern entry (fixtures/known/README.md) names the vectors it matches,
@@ -117,15 +119,15 @@ printf '# env version: 11-25H2\nquery-interval/timer-* not-exported step NtQuery
 printf '# env version: 11-25H2\nset-interval/timer-* not-exported step NtSetIntervalProfile: not-exported # a pattern\n' >"$tmp/q.known"
 "$NTPROF_BIN" export --known "$tmp/p.known" "$root/fixtures/interval" >"$tmp/p.c" 2>/dev/null
 "$NTPROF_BIN" export --known "$tmp/q.known" "$root/fixtures/interval" >"$tmp/q.c" 2>/dev/null
-if test_body "$tmp/p.c" query-interval/timer-default | grep -q 'nx_called(s, &r, id, 1, "NtQueryIntervalProfile", 1)' &&
-	! test_body "$tmp/q.c" query-interval/timer-default | grep -q 'nx_called(s, &r, id, 1, "NtQueryIntervalProfile", 1)'; then
+if test_body "$tmp/p.c" query-interval/timer-default | grep -q ' NX_TODO_WINE_CALL },$' &&
+	! test_body "$tmp/q.c" query-interval/timer-default | grep -q NX_TODO_WINE_CALL; then
 	pass "a known pattern entry makes the vectors it matches todo_wine"
 else
-	fail "a known pattern entry makes the vectors it matches todo_wine" "$(test_body "$tmp/p.c" query-interval/timer-default | grep nx_called)"
+	fail "a known pattern entry makes the vectors it matches todo_wine" "$(test_body "$tmp/p.c" query-interval/timer-default | grep '{ {')"
 fi
 
 if grep -q ' \*   query-interval/misaligned-knob-checked: not-live' "$tmp/a.c" &&
-	! grep -q 'test_query_interval_misaligned_knob_checked' "$tmp/a.c"; then
+	! grep -q '"query-interval/misaligned-knob-checked"' "$tmp/a.c"; then
 	pass "a not-live vector is left out, with why"
 else
 	fail "a not-live vector is left out, with why"
@@ -135,7 +137,7 @@ hazardous=$(awk '/^vector /{id = $2} /^  flags .*hazardous/ {print id}' "$root"/
 missing=""
 for id in $hazardous; do
 	grep -q " \*   $id: hazardous" "$tmp/profile.c" || missing="$missing $id"
-	grep -q "nx_run(\"$id\"" "$tmp/profile.c" && missing="$missing $id(run)"
+	grep -q "^    { \"$id\", " "$tmp/profile.c" && missing="$missing $id(run)"
 done
 if [ -n "$hazardous" ] && [ -z "$missing" ]; then
 	pass "every hazardous vector of fixtures/profile is left out, with why ($(echo $hazardous | wc -w))"
@@ -145,7 +147,7 @@ fi
 
 "$NTPROF_BIN" export --function NtCreateProfileEx "$root/fixtures" >"$tmp/ex.c" 2>/dev/null
 calling=$(awk '/^vector /{id = $2} /^  call +[NZ][tw]CreateProfileEx / {print id}' "$root"/fixtures/*/*.vec | sort -u)
-listed=$( { sed -n 's/^    nx_run("\([^"]*\)".*/\1/p' "$tmp/ex.c"; sed -n 's/^ \*   \([a-z0-9/-]*\): .*/\1/p' "$tmp/ex.c"; } | sort -u)
+listed=$( { sed -n 's/^    { "\([^"]*\)", .*/\1/p' "$tmp/ex.c"; sed -n 's/^ \*   \([a-z0-9/-]*\): .*/\1/p' "$tmp/ex.c"; } | sort -u)
 if [ -n "$calling" ] && [ "$calling" = "$listed" ]; then
 	pass "--function NtCreateProfileEx: exactly the $(echo "$calling" | wc -l) vectors that call it, tests or left out"
 else
@@ -184,21 +186,26 @@ fi
 
 "$NTPROF_BIN" export --hal-dependent "$root/fixtures/interval/query-interval.vec" >"$tmp/hal.c" 2>/dev/null
 if grep -q ' \*   query-interval/alignment-fixup-never-set: its outcome depends on the HAL' "$tmp/a.c" &&
-	! grep -q 'nx_run("query-interval/alignment-fixup-never-set"' "$tmp/a.c" &&
-	grep -q 'nx_run("query-interval/alignment-fixup-never-set"' "$tmp/hal.c"; then
+	! grep -q '^    { "query-interval/alignment-fixup-never-set", ' "$tmp/a.c" &&
+	grep -q '^    { "query-interval/alignment-fixup-never-set", ' "$tmp/hal.c"; then
 	pass "a vector that depends on the HAL's sources is left out, with why; --hal-dependent keeps it"
 else
 	fail "a vector that depends on the HAL's sources is left out, with why; --hal-dependent keeps it"
 fi
 
-# Statuses by name, each defined where mingw-w64 lacks it (its twin: a name
-# used and not defined would not build, which test_export_wine.sh sees)
-if grep -q '^#ifndef STATUS_PRIVILEGE_NOT_HELD$' "$tmp/a.c" &&
-	grep -q '^#define STATUS_PRIVILEGE_NOT_HELD ((LONG)0xc0000061)$' "$tmp/a.c" &&
-	! grep -q 'r.code == 0x' "$tmp/a.c"; then
-	pass "statuses by name (STATUS_PRIVILEGE_NOT_HELD), each defined if the headers lack it"
+# Statuses by name in the rows, from ntstatus.h as Wine's tests include it
+# (WIN32_NO_STATUS before windows.h), and by name in the messages (nx_name);
+# its twin, a row whose status is a number, is caught.
+by_name() {
+	grep -q '^#include "ntstatus.h"$' "$1" && grep -q '^#define WIN32_NO_STATUS$' "$1" &&
+		grep -q '^        { NX_STATUS, (ULONG)STATUS_PRIVILEGE_NOT_HELD, "STATUS_PRIVILEGE_NOT_HELD" },$' "$1" &&
+		grep -q '^          { { STATUS_PRIVILEGE_NOT_HELD' "$1" && ! grep -Eq '^          \{.*\{ 0x[0-9a-f]{8}[ ,]' "$1"
+}
+sed 's/^          { { STATUS_PRIVILEGE_NOT_HELD/          { { 0xc0000061/' "$tmp/a.c" >"$tmp/numbered.c"
+if by_name "$tmp/a.c" && ! by_name "$tmp/numbered.c"; then
+	pass "statuses by name (STATUS_PRIVILEGE_NOT_HELD) from ntstatus.h, and by name in the messages (twin caught)"
 else
-	fail "statuses by name, each defined if the headers lack it" "$(grep -m2 'r.code == 0x' "$tmp/a.c")"
+	fail "statuses by name from ntstatus.h, and by name in the messages" "$(grep -m2 -E '^          \{.*\{ 0x[0-9a-f]{8}[ ,]' "$tmp/a.c")"
 fi
 
 # What depends on the machine is read or guarded at run time: the HAL's
@@ -208,13 +215,13 @@ fi
 "$NTPROF_BIN" export "$root/fixtures/profile/create-processors.vec" >"$tmp/cpus.c" 2>/dev/null
 cpus=$(test_body "$tmp/cpus.c" create/ex-all-ones-mask-not-special)
 timer=$(test_body "$tmp/plain.c" query-interval/timer-default)
-if echo "$cpus" | grep -q 'if (!(groups == 1 && ((cpus >= 1 && cpus <= 63))))' &&
-	! test_body "$tmp/plain.c" query-interval/timer-default | grep -q nx_cpus &&
-	echo "$timer" | grep -q 'nx_u32(interval) == nx_time_default' && ! echo "$timer" | grep -q 0x9897; then
+if echo "$cpus" | grep -q '^    { "create/ex-all-ones-mask-not-special", 0, 1, { 1, 63 }, ' &&
+	echo "$timer" | grep -q '^    { "query-interval/timer-default", 0, 0, { 0, 0 }, ' &&
+	echo "$timer" | grep -q '{ { STATUS_SUCCESS, NX_TIME_DEFAULT } }' && ! echo "$timer" | grep -q 0x9897; then
 	pass "the default interval is the HAL's, read first; processor-dependent results are guarded (1 to 63 in one group)"
 else
 	fail "the default interval is the HAL's, read first; processor-dependent results are guarded" \
-		"$(echo "$cpus" | grep 'if (!')" "$(echo "$timer" | grep 'match =')"
+		"$(echo "$cpus" | head -3 | tail -1)" "$(echo "$timer" | grep '{ {')"
 fi
 
 
@@ -228,7 +235,7 @@ bound_once() {
 		/setjmp|longjmp|__builtin_|__GNUC__|__attribute__/ {bad = 1}
 		END {exit bad}' "$1" && grep -q '^static void nx_init(void)$' "$1"
 }
-sed 's/^\( *\)r = nx_set_interval(pNtSetIntervalProfile,/\1r = nx_set_interval((nx_set_interval_fn)nx_lookup("NtSetIntervalProfile"),/' \
+sed 's/nx_set_interval(s, pNtSetIntervalProfile, st, g)/nx_set_interval(s, (nx_set_interval_fn)nx_lookup("NtSetIntervalProfile"), st, g)/' \
 	"$tmp/a.c" >"$tmp/lookup.c"
 sed 's/^static void nx_init(void)$/static void *nx_jump[5];\n&/; s/^    nx_init();$/    if (__builtin_setjmp(nx_jump)) return;\n&/' "$tmp/a.c" >"$tmp/setjmp.c"
 unbind='if (!strcmp(winetest_platform, "wine")) pTraceQueryInformation = NULL;'
@@ -238,6 +245,39 @@ if bound_once "$tmp/a.c" && ! cmp -s "$tmp/a.c" "$tmp/lookup.c" && ! bound_once 
 else
 	fail "the calls are bound once in nx_init, nothing compiler-specific; the list's stub unbound on Wine"
 fi
+# The full export (every vector of fixtures/, both Wine lists) is at most
+# 3,000 lines; its twin, the same file made longer than that, fails.
+within_limit() {
+	[ "$(wc -l <"$1")" -le 3000 ]
+}
+"$NTPROF_BIN" export --known "$known" --known "$root/fixtures/known/wine-8.0.win7.known" >"$tmp/full.c" 2>/dev/null
+lines=$(wc -l <"$tmp/full.c")
+{ cat "$tmp/full.c"; yes '' | head -n $((3001 - lines)); } >"$tmp/over.c"
+if [ "$lines" -gt 1000 ] && within_limit "$tmp/full.c" && ! within_limit "$tmp/over.c"; then
+	pass "the full export is $lines lines, at most 3,000 (twin: a file of $(wc -l <"$tmp/over.c") fails)"
+else
+	fail "the full export is at most 3,000 lines (twin: a longer file fails)" "$lines lines"
+fi
+
+# Table-driven: each family's table is run by one function, a loop over its
+# rows, and the entry point calls each function; its twin, an entry point
+# that misses one, is caught.
+tables_run() {
+	tables=$(sed -n 's/^static const nx_test \([a-z0-9_]*\)_tests\[\] =$/\1/p' "$1")
+	[ -n "$tables" ] || return 1
+	for name in $tables; do
+		grep -q "^static void test_$name(void)\$" "$1" && grep -q "^        nx_run(&${name}_tests\[i\]);\$" "$1" &&
+			grep -q "^    test_$name();\$" "$1" || return 1
+	done
+	[ "$(grep -c '^static void test_' "$1")" -eq "$(echo "$tables" | wc -w)" ]
+}
+sed '/^START_TEST/,$ {/^    test_create();$/d}' "$tmp/full.c" >"$tmp/uncalled.c"
+if tables_run "$tmp/full.c" && ! cmp -s "$tmp/full.c" "$tmp/uncalled.c" && ! tables_run "$tmp/uncalled.c"; then
+	pass "a table per family ($(grep -c '^static const nx_test ' "$tmp/full.c")), each run by one loop from the entry point (twin caught)"
+else
+	fail "a table per family, each run by one loop from the entry point (and its twin caught)"
+fi
+
 if "$NTPROF_BIN" export --help | grep -q 'usage: ntprof export \[--format wine\]' &&
 	"$NTPROF_BIN" help export | grep -q -- '--known FILE'; then
 	pass "export --help and help export give its usage and options"

@@ -7,12 +7,15 @@
 # builds but cannot run here: no wine32), run under Wine as Windows 7 and
 # as Windows 10 (tools/wine.sh): every ok() passes and every todo_wine
 # fails as expected (0 failures, which counts a todo that succeeds, and
-# some todos run). The same with --hal-dependent (the model's default
-# HAL), as Windows 10. Twins, each of which must make the test fail under Wine:
+# some todos run), and no line silenced (each step's messages are reported
+# at its row's line). The same with --hal-dependent (the model's default
+# HAL), as Windows 10. Twins, each of which the checks must catch under Wine:
+#   - the loop's messages reported at its own lines: silenced after 42;
 #   - a planted wrong expectation: a scratch copy of set-interval.vec whose
 #     set-interval/privilege-held drops the privilege, so that the model
 #     (and the test) expects STATUS_PRIVILEGE_NOT_HELD, which Wine's stub
-#     does not return and no known list excuses;
+#     does not return and no known list excuses; its message names the
+#     line of that step's row;
 #   - a stale todo: a known entry for that vector as it is (Wine passes
 #     it), so that its todo_wine check succeeds;
 #   - the exports Wine lacks, without the known lists: win_skip, which fails
@@ -149,7 +152,7 @@ if [ "${NTPROF_EXPORT_WINE_PART:-}" = lists ]; then
 	exit $((failed > 0))
 fi
 
-echo "1..11"
+echo "1..12"
 
 # ---- the export of the three folders, with both known lists ------------------
 "$NTPROF_BIN" export --known "$known10" --known "$known7" --output "$tmp/profile.c" \
@@ -172,8 +175,10 @@ for mode in win7 win10; do
 	rc=$?
 	line=$(summary "$tmp/$mode.out")
 	todos=$(echo "$line" | sed -n 's/.*(\([0-9]*\) marked as todo.*/\1/p')
-	if [ $rc -eq 0 ] && echo "$line" | grep -q ', 0 failures)' && [ "${todos:-0}" -gt 0 ]; then
-		ok "as $mode under Wine: every ok() passes, every todo_wine fails as expected: $line"
+	# and nothing silenced: each step's messages come from its own row's line
+	if [ $rc -eq 0 ] && echo "$line" | grep -q ', 0 failures)' && [ "${todos:-0}" -gt 0 ] &&
+		! grep -qi 'silenced' "$tmp/$mode.out"; then
+		ok "as $mode under Wine: every ok() passes, every todo_wine fails as expected, none silenced: $line"
 	else
 		not_ok "as $mode under Wine: every ok() passes, every todo_wine fails as expected" "exit $rc: $line"
 		grep -v 'marked todo' "$tmp/$mode.out" | show /dev/stdin
@@ -197,6 +202,17 @@ else
 fi
 
 # ---- twins ----------------------------------------------------------------
+# the loop's messages at its own lines instead of the rows': the harness
+# silences them after 42 (the check of "none silenced" above can fail)
+sed 's/_(__FILE__, st->line)/_(__FILE__, __LINE__)/' "$tmp/profile.c" >"$tmp/oneline.c"
+got=$(run_twin "$tmp/oneline.c")
+if ! cmp -s "$tmp/profile.c" "$tmp/oneline.c" && tr -d '\r' <"$tmp/twin.out" | grep -q 'Line has been silenced after 42 occurrences' &&
+	tr -d '\r' <"$tmp/twin.out" | grep -q 'Silenced [1-9][0-9]* todos'; then
+	ok "twin: the loop's messages reported at its own lines are silenced after 42: $(tr -d '\r' <"$tmp/twin.out" | grep 'Silenced' | head -1)"
+else
+	not_ok "twin: the loop's messages reported at its own lines are silenced after 42" "$got"
+fi
+
 mkdir -p "$tmp/scratch"
 awk '/^vector /{in_held = ($2 == "set-interval/privilege-held")}
 	in_held && /^  given/ {print "  given   privilege=off"; next}
@@ -204,9 +220,12 @@ awk '/^vector /{in_held = ($2 == "set-interval/privilege-held")}
 	{print}' "$root/fixtures/interval/set-interval.vec" >"$tmp/scratch/set-interval.vec"
 "$NTPROF_BIN" export --known "$known10" --known "$known7" --output "$tmp/planted.c" "$tmp/scratch" 2>/dev/null
 got=$(run_twin "$tmp/planted.c")
-if echo "$got" | grep -q '^exit 1: .*, 1 failure)' &&
-	grep -q 'Test failed: set-interval/privilege-held: step 1' "$tmp/twin.out"; then
-	ok "twin: a planted wrong expectation (privilege-held without the privilege) fails under Wine: $got"
+# reported at the line of the step's row, in the vector's test row
+at=$(tr -d '\r' <"$tmp/twin.out" | sed -n 's/^.*planted\.c:\([0-9]*\): Test failed: set-interval\/privilege-held: step 1: .*/\1/p')
+if echo "$got" | grep -q '^exit 1: .*, 1 failure)' && [ -n "$at" ] &&
+	sed -n "${at}p" "$tmp/planted.c" | grep -q '^        { __LINE__, NX_NtSetIntervalProfile, ' &&
+	sed -n "$((at - 2))p" "$tmp/planted.c" | grep -q '^    { "set-interval/privilege-held", '; then
+	ok "twin: a planted wrong expectation (privilege-held without the privilege) fails under Wine, at its step's row: $got"
 else
 	not_ok "twin: a planted wrong expectation fails under Wine" "$got"
 	show "$tmp/twin.out"

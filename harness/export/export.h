@@ -6,11 +6,12 @@
  *   export_expect.c   what each step must give, from the model's results on
  *                     every version and architecture: the newest as ok(),
  *                     older outcomes that differ as broken();
- *   export_emit.c     the file as a whole: the header comment, one test per
- *                     vector, the vectors left out, the entry point;
- *   export_steps.c    the C text of one step: the call and its checks;
- *   export_calls.c    a step's call and the expressions of its out-values;
- *   export_prelude.c  the helpers every generated file carries;
+ *   export_emit.c     the file as a whole: the header comment, a table of
+ *                     tests per family, a row per vector, the vectors left
+ *                     out, the entry point;
+ *   export_steps.c    the row of one step: its call, wants and marks;
+ *   export_calls.c    a step's arguments as row data, and its out-values;
+ *   export_prelude.c  the rows' types and the helpers every file carries;
  *   export_prelude_calls.c  each call's helpers;
  *   export_bind.c     the calls bound once, in nx_init;
  *   export_text.c     the growing text the file is written to, and the
@@ -67,8 +68,8 @@ void np_export_free(np_export_text *t);
  * what from names to t. */
 void np_export_name_used(np_export_text *t, np_outcome o);
 void np_export_names_merge(np_export_text *t, const np_export_text *from);
-/* `#ifndef NAME / #define NAME value / #endif` for each outcome t names:
- * mingw-w64's headers lack some of them. */
+/* nx_name, which gives the name of each outcome t names (by ntstatus.h's
+ * and winerror.h's names, which the rows use), for the messages. */
 void np_export_name_defines(np_export_text *out, const np_export_text *t);
 
 /* What a step gives on a set of targets, in the terms the test checks: the
@@ -125,41 +126,54 @@ bool np_export_known_for(const char *path, np_ver *out, char *why, size_t cap);
 /* "5.1..6.1 x86, 6.1 wow64": the targets of a result. */
 void np_export_where(const np_export_result *r, char *buf, size_t cap);
 
-/* The C of one vector's test (the function and the call of it). */
-void np_export_vector(np_export_text *t, const np_vector *v, const np_export_plan *wide,
-		      const np_export_plan *narrow, const np_export_options *o, unsigned index);
-/* The C of one step, in a test function. */
-void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *wide,
-			 const np_export_plan *narrow, const np_export_options *o);
+/* The rows' sizes: the most any test of the file needs (each at least 1). */
+typedef struct np_export_sizes {
+	unsigned args, wants, steps, globals, kept;
+} np_export_sizes;
 
-/* The check of one step: the results by width (#ifdef _WIN64 when they differ). */
-void np_export_check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *wide,
-			  const np_export_plan *narrow, const np_export_options *o);
+/* The rows of v's steps in its test's row, each for both caller widths
+ * (#ifdef _WIN64 where they differ); NULL, or why a step cannot be a row.
+ * Grows z to what they need. */
+const char *np_export_step_rows(np_export_text *t, const np_vector *v, const np_export_plan *wide,
+				const np_export_plan *narrow, const np_export_options *o, np_export_sizes *z);
 
 /* The helpers of one call (by np_function_id), and those its family shares;
- * NULL for none (export_prelude_calls.c). */
+ * NULL for none; the C name of the call's helper (export_prelude_calls.c). */
 const char *const *np_export_helpers_of(unsigned id);
 const char *const *np_export_shared_of(unsigned id);
+const char *np_export_helper_name(unsigned id);
 
-/* The C of a step's call (export_calls.c); the C expression of an out-value
- * it reports (NULL: none the export reads back) and how its values read;
- * the variables of the names a vector captures. */
+/* A step's arguments as the row's arg[] ({ ... }, in the order its
+ * helper takes them), their number into *count; NULL, or why they cannot
+ * be written (export_calls.c). What the step keeps for later steps
+ * (NX_KEEP_...), growing *slots. The out-values a call's helper reads:
+ * the index of one by name (-1: none) and how its values read, and how
+ * many there are. */
 typedef enum np_export_out_kind {
 	NP_EXPORT_OUT_U32,     /* a ULONG: its value, or NX_UNWRITTEN */
 	NP_EXPORT_OUT_HANDLE,  /* 1 when a handle was written, or NX_UNWRITTEN */
 	NP_EXPORT_OUT_POINTER  /* 0 for NULL, 1 for another address, or NX_UNWRITTEN */
 } np_export_out_kind;
-void np_export_call_code(np_export_text *t, const np_step *st);
+const char *np_export_args(np_export_text *t, const np_vector *v, unsigned s, unsigned *count);
+void np_export_keep(np_export_text *t, const np_vector *v, unsigned s, unsigned *slots);
+int np_export_out_index(const np_step *st, const char *name, np_export_out_kind *kind);
+unsigned np_export_out_count(const np_step *st);
+/* The out-value's name where a helper reads it, else NULL (export_select.c). */
 const char *np_export_out_expr(const np_step *st, const char *name, np_export_out_kind *kind);
-void np_export_captures(np_export_text *t, const np_vector *v);
 
-/* The prelude: the helpers the steps call (those of the functions used),
- * with the calls bound once (export_bind.c: np_export_bind). */
+/* The prelude: the rows' types and sizes, the helpers the rows' calls need
+ * (those of the functions used), the calls bound once (export_bind.c:
+ * np_export_bind) and nx_call, which makes a step's call by its export
+ * (np_export_dispatch). The loop that runs a test's rows comes after the
+ * statuses' names (np_export_prelude_loop). */
 void np_export_prelude(np_export_text *t, const bool used[], unsigned nused, const np_vector_set *set,
-			const np_export_options *o);
-/* A pointer per export the file calls, and nx_init, which binds them. */
+			const np_export_options *o, const np_export_sizes *z);
+void np_export_prelude_loop(np_export_text *t);
+/* A pointer per export the file calls, nx_init, which binds them, and the
+ * exports' names as the rows name them. */
 void np_export_bind(np_export_text *t, const bool used[], unsigned nused, const np_vector_set *set,
 		    const np_export_options *o);
+void np_export_dispatch(np_export_text *t, const bool used[], unsigned nused);
 
 /* The whole file to out. False (why in err) when out of memory or write fails. */
 bool np_export_wine(FILE *out, const np_vector_set *set, const np_export_options *o,

@@ -5,7 +5,9 @@
  * reads as not exported (a win_skip: an older Windows lacks it). A function
  * a known list says raises the stub exception where its platform runs
  * (Wine's unimplemented exports) is set to NULL there as well: calling it
- * would end the program, and catching that needs compiler-specific code. */
+ * would end the program, and catching that needs compiler-specific code.
+ * The rows name the exports they call (NX_NtSetIntervalProfile, ...), and
+ * nx_call passes each one's pointer to its call's helper. */
 #include <stdio.h>
 #include <string.h>
 
@@ -130,6 +132,72 @@ static void unbind_stubs(np_export_text *t, const np_known *const lists[], unsig
 	}
 }
 
+
+/* Whether the steps call f (its enumerator and helper are written). */
+static bool stepped(const np_function *f, const bool used[], unsigned nused)
+{
+	return (unsigned)f->id < nused && used[f->id] && np_export_helper_name(f->id);
+}
+
+/* The list of items, as few lines of at most about 100 columns as hold it. */
+static void wrapped(np_export_text *t, const char *const *item, unsigned n)
+{
+	size_t column = 0;
+	for (unsigned i = 0; i < n; i++) {
+		size_t len = strlen(item[i]) + 2;
+		if (column && column + len > 100) {
+			np_export_printf(t, "\n");
+			column = 0;
+		}
+		np_export_printf(t, "%s%s,", column ? " " : "    ", item[i]);
+		column += column ? len : len + 3;
+	}
+	np_export_printf(t, "\n");
+}
+
+/* The exports the rows name (NX_NAME; 0 ends a test), and their names. */
+static void export_enum(np_export_text *t, const bool used[], unsigned nused)
+{
+	static char text[2][64][NP_TEXT_MAX + 8];
+	const char *item[2][64];
+	const np_function *f;
+	unsigned n = 0;
+	item[0][n] = "NX_NONE";
+	item[1][n++] = "\"\"";
+	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
+		for (unsigned k = 0; k < 2 && stepped(f, used, nused) && n < 64; k++) {
+			const char *name = k ? f->alias : f->name;
+			if (!name)
+				continue;
+			snprintf(text[0][n], sizeof text[0][n], "NX_%s", name);
+			snprintf(text[1][n], sizeof text[1][n], "\"%s\"", name);
+			item[0][n] = text[0][n];
+			item[1][n] = text[1][n];
+			n++;
+		}
+	np_export_printf(t, "\n/* The exports the steps call, as the rows name them. */\nenum\n{\n");
+	wrapped(t, item[0], n);
+	np_export_printf(t, "};\n\nstatic const char *const nx_export_name[] =\n{\n");
+	wrapped(t, item[1], n);
+	np_export_printf(t, "};\n");
+}
+
+void np_export_dispatch(np_export_text *t, const bool used[], unsigned nused)
+{
+	const np_function *f;
+	np_export_printf(t, "\n/* A step's call, made by its export's helper: NX_NOT_EXPORTED where the\n"
+			 " * export is missing. */\nstatic void nx_call(nx_state *s, const nx_step *st, nx_got *g)\n{\n"
+			 "    memset(g, 0, sizeof(*g));\n    g->r.kind = NX_NOT_EXPORTED;\n    switch (st->fn)\n    {\n");
+	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
+		for (unsigned k = 0; k < 2 && stepped(f, used, nused); k++) {
+			const char *name = k ? f->alias : f->name;
+			if (name)
+				np_export_printf(t, "    case NX_%s: %s(s, p%s, st, g); break;\n", name,
+						 np_export_helper_name(f->id), name);
+		}
+	np_export_printf(t, "    }\n}\n");
+}
+
 void np_export_bind(np_export_text *t, const bool used[], unsigned nused, const np_vector_set *set,
 		    const np_export_options *o)
 {
@@ -137,9 +205,8 @@ void np_export_bind(np_export_text *t, const bool used[], unsigned nused, const 
 	np_export_printf(t, "\n");
 	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
 		if (bound(f, used, nused)) {
-			np_export_printf(t, "static %s p%s;\n", type_of(f->id), f->name);
-			if (f->alias)
-				np_export_printf(t, "static %s p%s;\n", type_of(f->id), f->alias);
+			np_export_printf(t, "static %s p%s%s%s;\n", type_of(f->id), f->name, f->alias ? ", p" : "",
+					 f->alias ? f->alias : "");
 		}
 	np_export_printf(t, "\n/* The calls, bound once before any test runs; NULL where not exported. */\n"
 			 "static void nx_init(void)\n{\n"
@@ -156,4 +223,5 @@ void np_export_bind(np_export_text *t, const bool used[], unsigned nused, const 
 	unbind_stubs(t, o->known, o->nknown, set, "wine", used, nused);
 	unbind_stubs(t, o->known_ros, o->nknown_ros, set, "reactos", used, nused);
 	np_export_printf(t, "}\n");
+	export_enum(t, used, nused);
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The C of one step's call (export.h): its typed arguments (np_step_value)
- * made real by the generated file's helpers (export_prelude*.c) as the
- * interpreter makes them real on an implementation (run/interpreter_args.c,
- * run/interpreter_steps.c), the call, the names it captures, and the C
- * expression of each out-value it reports. */
+/* A step's call as row data (export.h): its typed arguments (np_step_value)
+ * as the numbers and NX_ symbols of the row's arg[], in the order the
+ * call's helper in the generated file takes them (export_prelude_calls.c),
+ * which makes them real as the interpreter does on an implementation
+ * (run/interpreter_args.c, run/interpreter_steps.c); the names a vector
+ * keeps, as slots; and the out-values each call's helper reads. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,17 @@
 #include "export/export.h"
 #include "ntprof/names.h"
 #include "vectors/catalog.h"
+
+/* The values the file's NX_ symbols take (NX_USER ... NX_BUFFER_OF): a
+ * pointer or handle a vector gives as a number must lie outside them. */
+#define RESERVED_LO (-0x3FF)
+#define RESERVED_HI (-0x100)
+
+typedef struct args {
+	np_export_text *t;
+	unsigned n;
+	const char *bad;   /* why the step cannot be a row, or NULL */
+} args;
 
 static const np_arg *arg(const np_step *st, const char *name)
 {
@@ -22,259 +34,282 @@ static uint32_t u32(const np_step *st, const char *name)
 	return arg(st, name)->u32.value;
 }
 
-static void pointer_expr(np_export_text *t, const np_pointer_arg *p)
+/* The row's next argument, a number: as written where LONG64 holds it. */
+static void number(args *a, uint64_t value)
 {
-	static const char *const symbol[] = { "NX_USER", "NX_NULL", "NX_MISALIGNED", "NX_READONLY",
-					      "NX_UNMAPPED", "NX_KERNEL" };
+	if (value <= 0x7FFFFFFFFFFFFFFFull)
+		np_export_printf(a->t, "%s0x%" PRIx64, a->n ? ", " : "", value);
+	else if (value >= 0xFFFFFFFFFFFFFF00ull)   /* -1 reads better than its bits */
+		np_export_printf(a->t, "%s-%" PRIu64, a->n ? ", " : "", ~value + 1);
+	else
+		np_export_printf(a->t, "%s(LONG64)0x%" PRIx64 "ull", a->n ? ", " : "", value);
+	a->n++;
+}
+
+static void symbol(args *a, const char *text)
+{
+	np_export_printf(a->t, "%s%s", a->n ? ", " : "", text);
+	a->n++;
+}
+
+/* A number where a pointer or handle goes: not one the symbols take. */
+static void address(args *a, uint64_t value)
+{
+	int64_t as = (int64_t)value;
+	if (as >= RESERVED_LO && as <= RESERVED_HI)
+		a->bad = "a pointer or handle it gives is a value the file's symbols take";
+	number(a, value);
+}
+
+static void pointer(args *a, const np_pointer_arg *p)
+{
+	static const char *const name[] = { "NX_USER", "0", "NX_MISALIGNED", "NX_READONLY", "NX_UNMAPPED",
+					    "NX_KERNEL" };
 	if (p->symbol == NP_PTR_NUMBER)
-		np_export_printf(t, "(void *)(ULONG_PTR)0x%" PRIx64 "ull", p->number);
+		address(a, p->number);
 	else
-		np_export_printf(t, "nx_pointer(s, %s)", symbol[p->symbol <= NP_PTR_KERNEL ? p->symbol : 0]);
+		symbol(a, name[p->symbol <= NP_PTR_KERNEL ? p->symbol : 0]);
 }
 
-static void source_expr(np_export_text *t, uint32_t source)
+/* The slot of a name the vector keeps: handles and counters apart, each in
+ * the order the steps first name them. */
+static int slot(const np_vector *v, const char *name, bool buffer)
 {
-	const char *name = np_source_name(source);
-	np_export_printf(t, "0x%" PRIx32 "%s%s%s", source, name ? " /* " : "", name ? name : "",
-			 name ? " */" : "");
-}
-
-static void handle_expr(np_export_text *t, const np_arg *a)
-{
-	switch (a->handle.symbol) {
-	case NP_HANDLE_NULL:    np_export_printf(t, "NULL"); break;
-	case NP_HANDLE_CURRENT: np_export_printf(t, "(HANDLE)(LONG_PTR)-1"); break;
-	case NP_HANDLE_THREAD:  np_export_printf(t, "(HANDLE)(LONG_PTR)-2"); break;
-	case NP_HANDLE_INVALID: np_export_printf(t, "(HANDLE)(ULONG_PTR)1"); break;
-	case NP_HANDLE_OTHER:   np_export_printf(t, "nx_process(s, 1)"); break;
-	case NP_HANDLE_NOQUERY: np_export_printf(t, "nx_process(s, 0)"); break;
-	case NP_HANDLE_NAME:    np_export_printf(t, "h_%s", a->handle.name); break;
-	case NP_HANDLE_NUMBER:
-	default:
-		np_export_printf(t, "(HANDLE)(ULONG_PTR)0x%" PRIx64 "ull", a->handle.number);
-		break;
-	}
-}
-
-static void call_set_interval(np_export_text *t, const np_step *st)
-{
-	np_export_printf(t, "        r = nx_set_interval(p%s, %" PRIu32 ", ", st->function, u32(st, "Interval"));
-	source_expr(t, arg(st, "Source")->source);
-	np_export_printf(t, ");\n");
-}
-
-static void call_query_interval(np_export_text *t, const np_step *st)
-{
-	np_export_printf(t, "        void *interval = ");
-	pointer_expr(t, &arg(st, "Interval")->pointer);
-	np_export_printf(t, ";\n        r = nx_query_interval(p%s, ", st->function);
-	source_expr(t, arg(st, "Source")->source);
-	np_export_printf(t, ", interval);\n");
-}
-
-static void call_trace_set(np_export_text *t, const np_step *st)
-{
-	np_export_printf(t, "        r = nx_trace_set(s, 0x%" PRIx64 "ull, %" PRIu32 ", ",
-			 arg(st, "SessionHandle")->u64, u32(st, "InformationClass"));
-	source_expr(t, arg(st, "Source")->source);
-	np_export_printf(t, ", %" PRIu32 ", %" PRIu32 ");\n", u32(st, "Interval"), u32(st, "InformationLength"));
-}
-
-static void call_trace_query(np_export_text *t, const np_step *st)
-{
-	uint32_t cls = u32(st, "InformationClass");
-	const np_arg *length = arg(st, "InformationLength");
-	uint32_t len = !length->u32.automatic ? length->u32.value : cls == 5 ? 8u : 0x10000u;
-	np_export_printf(t, "        void *info = ");
-	pointer_expr(t, &arg(st, "TraceInformation")->pointer);
-	np_export_printf(t, ";\n        void *return_length = ");
-	pointer_expr(t, &arg(st, "ReturnLength")->pointer);
-	np_export_printf(t, ";\n        r = nx_trace_query(0x%" PRIx64 "ull, %" PRIu32 ", ",
-			 arg(st, "SessionHandle")->u64, cls);
-	source_expr(t, arg(st, "Source")->source);
-	np_export_printf(t, ", info, 0x%" PRIx32 ", return_length);\n", len);
-}
-
-/* NtCreateProfile(Ex): the handle's place, the process, the counters, the
- * groups (Ex), the call, then the names it captures. */
-static void call_create(np_export_text *t, const np_step *st)
-{
-	const np_arg *handle = arg(st, "ProfileHandle"), *buffer = arg(st, "Buffer");
-	bool ex = st->catalog->id == NP_FN_CREATE_PROFILE_EX;
-	np_export_printf(t, "        void *handle = ");
-	pointer_expr(t, &handle->out_handle.where);
-	np_export_printf(t, ";\n        HANDLE process = ");
-	handle_expr(t, arg(st, "Process"));
-	np_export_printf(t, ";\n        void *buffer = ");
-	if (buffer->buffer.form == NP_BUFFER_FRESH)
-		np_export_printf(t, "nx_buffer(s, 0x%" PRIx32 ")", u32(st, "BufferSize"));
-	else if (buffer->buffer.form == NP_BUFFER_CAPTURED)
-		np_export_printf(t, "b_%s", buffer->buffer.name);
-	else
-		pointer_expr(t, &buffer->buffer.where);
-	np_export_printf(t, ";\n");
-	if (ex) {
-		const np_arg *groups = arg(st, "Groups");
-		np_export_printf(t, "        void *array = ");
-		pointer_expr(t, &arg(st, "AffinityArray")->pointer);
-		np_export_printf(t, ";\n");
-		if (groups->groups.count) {
-			np_export_printf(t, "        static const nx_group groups[] = {");
-			for (unsigned i = 0; i < groups->groups.count; i++) {
-				const np_group_element *g = &groups->groups.element[i];
-				np_export_printf(t, "%s { (ULONG_PTR)0x%" PRIx64 "ull, %u, %u }", i ? "," : "", g->mask,
-						 g->group, g->reserved);
-			}
-			np_export_printf(t, " };\n        nx_write_groups(array, groups, %u);\n", groups->groups.count);
+	const char *seen[NP_MAX_STEPS * 2];
+	unsigned n = 0;
+	for (unsigned s = 0; s < v->nstep; s++) {
+		const np_step *st = &v->step[s];
+		for (unsigned i = 0; st->catalog && i < NP_MAX_PARAMS && st->catalog->param[i].name; i++) {
+			const np_arg *a = np_step_value(st, st->catalog->param[i].name);
+			const char *here = NULL;
+			if (!buffer && a->kind == NP_PARAM_OUT_HANDLE && a->out_handle.capture[0])
+				here = a->out_handle.capture;
+			else if (buffer && a->kind == NP_PARAM_BUFFER && a->buffer.form == NP_BUFFER_FRESH &&
+				 a->buffer.name[0])
+				here = a->buffer.name;
+			if (!here)
+				continue;
+			if (strcmp(here, name) == 0)
+				return (int)n;
+			bool again = false;
+			for (unsigned k = 0; k < n; k++)
+				again = again || strcmp(seen[k], here) == 0;
+			if (!again && n < NP_MAX_STEPS * 2)
+				seen[n++] = here;
 		}
-		np_export_printf(t, "        r = nx_create_profile_ex(s, p%s, handle, process, ", st->function);
-	} else {
-		np_export_printf(t, "        r = nx_create_profile(s, p%s, handle, process, ", st->function);
 	}
-	np_export_printf(t, "(ULONG_PTR)0x%" PRIx64 "ull, (SIZE_T)0x%" PRIx64 "ull, %" PRIu32 ", buffer, 0x%" PRIx32 ", ",
-			 arg(st, "ProfileBase")->u64, arg(st, "ProfileSize")->u64, u32(st, "BucketSize"),
-			 u32(st, "BufferSize"));
-	source_expr(t, arg(st, "Source")->source);
-	if (ex) {
-		const np_arg *count = arg(st, "GroupCount");
-		np_export_printf(t, ", (USHORT)%u, array);\n",
-				 count->u32.automatic ? arg(st, "Groups")->groups.count : count->u32.value);
-	} else if (arg(st, "Affinity")->affinity.all) {
-		np_export_printf(t, ", (ULONG_PTR)-1);\n");
-	} else {
-		np_export_printf(t, ", (ULONG_PTR)0x%" PRIx64 "ull);\n", arg(st, "Affinity")->affinity.mask);
-	}
-	if (handle->out_handle.capture[0])
-		np_export_printf(t, "        h_%s = nx_handle_at(handle);\n", handle->out_handle.capture);
-	if (buffer->buffer.form == NP_BUFFER_FRESH && buffer->buffer.name[0])
-		np_export_printf(t, "        b_%s = buffer;\n", buffer->buffer.name);
+	return -1;
 }
 
-static void call_object(np_export_text *t, const np_step *st)
+static void kept(args *a, const np_vector *v, const char *name, bool buffer)
 {
-	const np_arg *target;
-	switch (st->catalog->id) {
-	case NP_FN_START_PROFILE:
-	case NP_FN_STOP_PROFILE:
-	case NP_FN_CLOSE:
-		np_export_printf(t, "        r = nx_handle_call(s, p%s, %d, ", st->function, st->catalog->id == NP_FN_CLOSE);
-		handle_expr(t, arg(st, st->catalog->id == NP_FN_CLOSE ? "Handle" : "ProfileHandle"));
-		np_export_printf(t, ");\n");
+	int k = slot(v, name, buffer);
+	char text[40];
+	if (k < 0) {
+		a->bad = "it uses a name no step keeps";
+		k = 0;
+	}
+	snprintf(text, sizeof text, "NX_%s_OF(%d)", buffer ? "BUFFER" : "HANDLE", k);
+	symbol(a, text);
+}
+
+static void handle(args *a, const np_vector *v, const np_arg *h)
+{
+	switch (h->handle.symbol) {
+	case NP_HANDLE_NULL:    symbol(a, "0"); break;
+	case NP_HANDLE_CURRENT: symbol(a, "NX_CURRENT_PROCESS"); break;
+	case NP_HANDLE_THREAD:  symbol(a, "NX_CURRENT_THREAD"); break;
+	case NP_HANDLE_INVALID: symbol(a, "1"); break;
+	case NP_HANDLE_OTHER:   symbol(a, "NX_OTHER_PROCESS"); break;
+	case NP_HANDLE_NOQUERY: symbol(a, "NX_NOQUERY_PROCESS"); break;
+	case NP_HANDLE_NAME:    kept(a, v, h->handle.name, false); break;
+	case NP_HANDLE_NUMBER:
+	default:                address(a, h->handle.number); break;
+	}
+}
+
+static void counters(args *a, const np_vector *v, const np_arg *b)
+{
+	if (b->buffer.form == NP_BUFFER_FRESH)
+		symbol(a, "NX_FRESH");
+	else if (b->buffer.form == NP_BUFFER_CAPTURED)
+		kept(a, v, b->buffer.name, true);
+	else
+		pointer(a, &b->buffer.where);
+}
+
+/* NtCreateProfile(Ex): as nx_create_profile(_ex) takes them. */
+static void create_args(args *a, const np_vector *v, const np_step *st)
+{
+	bool ex = st->catalog->id == NP_FN_CREATE_PROFILE_EX;
+	pointer(a, &arg(st, "ProfileHandle")->out_handle.where);
+	handle(a, v, arg(st, "Process"));
+	number(a, arg(st, "ProfileBase")->u64);
+	number(a, arg(st, "ProfileSize")->u64);
+	number(a, u32(st, "BucketSize"));
+	counters(a, v, arg(st, "Buffer"));
+	number(a, u32(st, "BufferSize"));
+	number(a, arg(st, "Source")->source);
+	if (!ex) {
+		const np_arg *affinity = arg(st, "Affinity");
+		number(a, affinity->affinity.all ? UINT64_MAX : affinity->affinity.mask);
 		return;
-	default:   /* NtDuplicateObject */
-		target = arg(st, "TargetHandle");
-		np_export_printf(t, "        void *target = ");
-		pointer_expr(t, &target->out_handle.where);
-		np_export_printf(t, ";\n        HANDLE source = ");
-		handle_expr(t, arg(st, "SourceHandle"));
-		np_export_printf(t, ";\n        r = nx_duplicate(s, p%s, source, 0x%" PRIx32 ", target);\n",
-				 st->function, u32(st, "DesiredAccess"));
-		if (target->out_handle.capture[0])
-			np_export_printf(t, "        h_%s = nx_handle_at(target);\n", target->out_handle.capture);
-		return;
+	}
+	const np_arg *groups = arg(st, "Groups"), *count = arg(st, "GroupCount");
+	number(a, count->u32.automatic ? groups->groups.count : count->u32.value);
+	pointer(a, &arg(st, "AffinityArray")->pointer);
+	number(a, groups->groups.count);
+	for (unsigned i = 0; i < groups->groups.count; i++) {
+		number(a, groups->groups.element[i].mask);
+		number(a, groups->groups.element[i].group);
+		number(a, groups->groups.element[i].reserved);
 	}
 }
 
 /* SystemInformationLength=auto: the structure the class wants, as this
  * caller declares it (fixtures/README.md). */
-static void sysinfo_length(np_export_text *t, const np_step *st, uint32_t cls, uint32_t sub_class)
+static void sysinfo_length(args *a, const np_step *st, uint32_t cls, uint32_t sub_class)
 {
 	const np_arg *length = arg(st, "SystemInformationLength");
 	if (!length->u32.automatic)
-		np_export_printf(t, "0x%" PRIx32, length->u32.value);
+		number(a, length->u32.value);
 	else if (cls == 0x81)
-		np_export_printf(t, "(ULONG)(2 * sizeof(void *))");
-	else if (cls == 0x1F && sub_class == 0x0D)
-		np_export_printf(t, "0x10000");
+		symbol(a, "(LONG64)(2 * sizeof(void *))");
 	else
-		np_export_printf(t, "8");
+		number(a, cls == 0x1F && sub_class == 0x0D ? 0x10000 : 8);
 }
 
-static void call_sysinfo(np_export_text *t, const np_step *st)
+static void sysinfo_args(args *a, const np_step *st)
 {
 	bool is_set = st->catalog->id == NP_FN_SET_SYSINFO;
 	uint32_t cls = u32(st, "InformationClass"), sub_class = u32(st, "EventTraceClass");
-	np_export_printf(t, "        void *buffer = ");
-	pointer_expr(t, &arg(st, "SystemInformation")->pointer);
-	np_export_printf(t, ";\n");
+	number(a, cls);
+	pointer(a, &arg(st, "SystemInformation")->pointer);
+	sysinfo_length(a, st, cls, sub_class);
 	if (!is_set) {
-		np_export_printf(t, "        void *return_length = ");
-		pointer_expr(t, &arg(st, "ReturnLength")->pointer);
-		np_export_printf(t, ";\n");
+		pointer(a, &arg(st, "ReturnLength")->pointer);
+		number(a, sub_class);
+		return;
 	}
-	np_export_printf(t, "        nx_sysinfo_input(buffer, 0x%" PRIx32 ", %d, %u, 0x%" PRIx32 ", %" PRIu32 ");\n",
-			 cls, is_set, is_set ? arg(st, "Allocate")->byte : 0u, sub_class,
-			 is_set ? u32(st, "ProfileInterval") : 0u);
-	np_export_printf(t, "        r = nx_%s_sysinfo(p%s, 0x%" PRIx32 ", buffer, ", is_set ? "set" : "query",
-			 st->function, cls);
-	sysinfo_length(t, st, cls, sub_class);
-	np_export_printf(t, "%s);\n", is_set ? "" : ", return_length");
+	number(a, arg(st, "Allocate")->byte);
+	number(a, sub_class);
+	number(a, u32(st, "ProfileInterval"));
 }
 
-void np_export_call_code(np_export_text *t, const np_step *st)
+static void trace_args(args *a, const np_step *st)
 {
-	switch (st->catalog->id) {
-	case NP_FN_SET_INTERVAL:      call_set_interval(t, st); break;
-	case NP_FN_QUERY_INTERVAL:    call_query_interval(t, st); break;
-	case NP_FN_TRACE_SET:         call_trace_set(t, st); break;
-	case NP_FN_TRACE_QUERY:       call_trace_query(t, st); break;
-	case NP_FN_CREATE_PROFILE:
-	case NP_FN_CREATE_PROFILE_EX: call_create(t, st); break;
-	case NP_FN_SET_SYSINFO:
-	case NP_FN_QUERY_SYSINFO:     call_sysinfo(t, st); break;
-	default:                      call_object(t, st); break;
+	uint32_t cls = u32(st, "InformationClass");
+	number(a, arg(st, "SessionHandle")->u64);
+	number(a, cls);
+	number(a, arg(st, "Source")->source);
+	if (st->catalog->id == NP_FN_TRACE_SET) {
+		number(a, u32(st, "Interval"));
+		number(a, u32(st, "InformationLength"));
+		return;
 	}
+	const np_arg *length = arg(st, "InformationLength");
+	pointer(a, &arg(st, "TraceInformation")->pointer);
+	number(a, !length->u32.automatic ? length->u32.value : cls == 5 ? 8u : 0x10000u);
+	pointer(a, &arg(st, "ReturnLength")->pointer);
+}
+
+const char *np_export_args(np_export_text *t, const np_vector *v, unsigned s, unsigned *count)
+{
+	const np_step *st = &v->step[s];
+	args a = { t, 0, NULL };
+	np_export_printf(t, "{ ");
+	switch (st->catalog->id) {
+	case NP_FN_SET_INTERVAL:
+		number(&a, u32(st, "Interval"));
+		number(&a, arg(st, "Source")->source);
+		break;
+	case NP_FN_QUERY_INTERVAL:
+		number(&a, arg(st, "Source")->source);
+		pointer(&a, &arg(st, "Interval")->pointer);
+		break;
+	case NP_FN_TRACE_SET:
+	case NP_FN_TRACE_QUERY:       trace_args(&a, st); break;
+	case NP_FN_CREATE_PROFILE:
+	case NP_FN_CREATE_PROFILE_EX: create_args(&a, v, st); break;
+	case NP_FN_SET_SYSINFO:
+	case NP_FN_QUERY_SYSINFO:     sysinfo_args(&a, st); break;
+	case NP_FN_DUPLICATE_OBJECT:
+		pointer(&a, &arg(st, "TargetHandle")->out_handle.where);
+		handle(&a, v, arg(st, "SourceHandle"));
+		number(&a, u32(st, "DesiredAccess"));
+		break;
+	default:   /* NtStartProfile, NtStopProfile, NtClose */
+		handle(&a, v, arg(st, st->catalog->id == NP_FN_CLOSE ? "Handle" : "ProfileHandle"));
+		break;
+	}
+	np_export_printf(t, " }");
+	*count = a.n;
+	return a.bad;
+}
+
+/* What the step keeps for later steps: NX_KEEP_HANDLE(k) | NX_KEEP_BUFFER(k),
+ * or 0; the most slots it needs into *slots. */
+void np_export_keep(np_export_text *t, const np_vector *v, unsigned s, unsigned *slots)
+{
+	const np_step *st = &v->step[s];
+	const char *h = NULL, *b = NULL;
+	for (unsigned i = 0; st->catalog && i < NP_MAX_PARAMS && st->catalog->param[i].name; i++) {
+		const np_arg *a = np_step_value(st, st->catalog->param[i].name);
+		if (a->kind == NP_PARAM_OUT_HANDLE && a->out_handle.capture[0])
+			h = a->out_handle.capture;
+		else if (a->kind == NP_PARAM_BUFFER && a->buffer.form == NP_BUFFER_FRESH && a->buffer.name[0])
+			b = a->buffer.name;
+	}
+	int hk = h ? slot(v, h, false) : -1, bk = b ? slot(v, b, true) : -1;
+	if (hk >= 0 && bk >= 0)
+		np_export_printf(t, "NX_KEEP_HANDLE(%d) | NX_KEEP_BUFFER(%d)", hk, bk);
+	else if (hk >= 0 || bk >= 0)
+		np_export_printf(t, "NX_KEEP_%s(%d)", hk >= 0 ? "HANDLE" : "BUFFER", hk >= 0 ? hk : bk);
+	else
+		np_export_printf(t, "0");
+	unsigned most = (unsigned)(hk > bk ? hk : bk) + 1;
+	if (hk >= 0 || bk >= 0)
+		*slots = most > *slots ? most : *slots;
+}
+
+/* The out-values each call's helper reads, in its order (g->out[]). */
+static const struct {
+	np_function_id id;
+	const char *name[3];
+	np_export_out_kind kind[3];
+} outs[] = {
+	{ NP_FN_QUERY_INTERVAL, { "Interval" }, { NP_EXPORT_OUT_U32 } },
+	{ NP_FN_TRACE_QUERY, { "Interval", "ReturnLength" }, { NP_EXPORT_OUT_U32, NP_EXPORT_OUT_U32 } },
+	{ NP_FN_CREATE_PROFILE, { "ProfileHandle" }, { NP_EXPORT_OUT_HANDLE } },
+	{ NP_FN_CREATE_PROFILE_EX, { "ProfileHandle" }, { NP_EXPORT_OUT_HANDLE } },
+	{ NP_FN_DUPLICATE_OBJECT, { "TargetHandle" }, { NP_EXPORT_OUT_HANDLE } },
+	{ NP_FN_SET_SYSINFO, { "ProcessorProfileControlArea" }, { NP_EXPORT_OUT_POINTER } },
+	{ NP_FN_QUERY_SYSINFO, { "ProcessorProfileControlArea", "ProfileInterval", "ReturnLength" },
+	  { NP_EXPORT_OUT_POINTER, NP_EXPORT_OUT_U32, NP_EXPORT_OUT_U32 } },
+};
+
+int np_export_out_index(const np_step *st, const char *name, np_export_out_kind *kind)
+{
+	for (unsigned i = 0; st->catalog && i < sizeof outs / sizeof *outs; i++)
+		for (unsigned k = 0; outs[i].id == st->catalog->id && k < 3 && outs[i].name[k]; k++)
+			if (strcmp(outs[i].name[k], name) == 0) {
+				*kind = outs[i].kind[k];
+				return (int)k;
+			}
+	return -1;
+}
+
+unsigned np_export_out_count(const np_step *st)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; st->catalog && i < sizeof outs / sizeof *outs; i++)
+		for (unsigned k = 0; outs[i].id == st->catalog->id && k < 3 && outs[i].name[k]; k++)
+			n = k + 1;
+	return n;
 }
 
 const char *np_export_out_expr(const np_step *st, const char *name, np_export_out_kind *kind)
 {
-	static const struct {
-		np_function_id id;
-		const char *name, *expr;
-		np_export_out_kind kind;
-	} outs[] = {
-		{ NP_FN_QUERY_INTERVAL, "Interval", "nx_u32(interval)", NP_EXPORT_OUT_U32 },
-		{ NP_FN_TRACE_QUERY, "Interval", "nx_u32(info ? (char *)info + 4 : NULL)", NP_EXPORT_OUT_U32 },
-		{ NP_FN_TRACE_QUERY, "ReturnLength", "nx_u32(return_length)", NP_EXPORT_OUT_U32 },
-		{ NP_FN_CREATE_PROFILE, "ProfileHandle", "nx_handle_out(handle)", NP_EXPORT_OUT_HANDLE },
-		{ NP_FN_CREATE_PROFILE_EX, "ProfileHandle", "nx_handle_out(handle)", NP_EXPORT_OUT_HANDLE },
-		{ NP_FN_DUPLICATE_OBJECT, "TargetHandle", "nx_handle_out(target)", NP_EXPORT_OUT_HANDLE },
-		{ NP_FN_SET_SYSINFO, "ProcessorProfileControlArea", "nx_pointer_out(buffer)", NP_EXPORT_OUT_POINTER },
-		{ NP_FN_QUERY_SYSINFO, "ProcessorProfileControlArea", "nx_pointer_out(buffer)",
-		  NP_EXPORT_OUT_POINTER },
-		{ NP_FN_QUERY_SYSINFO, "ProfileInterval", "nx_u32(buffer ? (char *)buffer + 4 : NULL)",
-		  NP_EXPORT_OUT_U32 },
-		{ NP_FN_QUERY_SYSINFO, "ReturnLength", "nx_u32(return_length)", NP_EXPORT_OUT_U32 },
-	};
-	for (unsigned i = 0; st->catalog && i < sizeof outs / sizeof *outs; i++)
-		if (outs[i].id == st->catalog->id && strcmp(outs[i].name, name) == 0) {
-			*kind = outs[i].kind;
-			return outs[i].expr;
-		}
-	return NULL;
-}
-
-/* A variable for each name the vector captures: h_NAME a handle, b_NAME
- * counters. */
-static void capture_lines(np_export_text *t, const np_vector *v, bool pass)
-{
-	for (unsigned s = 0; s < v->nstep; s++) {
-		const np_step *st = &v->step[s];
-		for (unsigned i = 0; st->catalog && i < NP_MAX_PARAMS && st->catalog->param[i].name; i++) {
-			const np_arg *a = np_step_value(st, st->catalog->param[i].name);
-			if (a->kind == NP_PARAM_OUT_HANDLE && a->out_handle.capture[0])
-				np_export_printf(t, pass ? "    (void)h_%s;\n" : "    HANDLE h_%s = NULL;\n",
-						 a->out_handle.capture);
-			else if (a->kind == NP_PARAM_BUFFER && a->buffer.form == NP_BUFFER_FRESH && a->buffer.name[0])
-				np_export_printf(t, pass ? "    (void)b_%s;\n" : "    void *b_%s = NULL;\n", a->buffer.name);
-		}
-	}
-}
-
-/* The declarations first, then a use of each (a name no later step reads
- * is still no unused variable). */
-void np_export_captures(np_export_text *t, const np_vector *v)
-{
-	capture_lines(t, v, false);
-	capture_lines(t, v, true);
+	int k = np_export_out_index(st, name, kind);
+	return k < 0 ? NULL : name;
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The generated file as a whole (export.h): the header comment, the
- * prelude, one test function per vector (in #ifdef _WIN64 when only one
- * caller width has a test), the vectors left out with why, and the entry
- * point that runs every test through nx_run. Nothing in it depends on when
- * or where it is made: the same vectors and options give the same file. */
+ * prelude, a table of tests per family of vectors (the part of their IDs
+ * before the '/'), one row per vector with a row per step in it (in
+ * #ifdef _WIN64 where only one caller width has a test), a function per
+ * table that runs its rows through nx_run, the vectors left out with why,
+ * and the entry point. Nothing in it depends on when or where it is made:
+ * the same vectors and options give the same file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,16 +25,6 @@ static const char *shown_path(const char *file)
 	return in ? in + 1 : file;
 }
 
-/* test_ and the ID, every character that C does not take an underscore. */
-static void function_name(const np_vector *v, char *buf, size_t cap)
-{
-	size_t n = (size_t)snprintf(buf, cap, "test_%s", v->id);
-	for (size_t i = 5; i < n && i < cap; i++)
-		if (!((buf[i] >= 'a' && buf[i] <= 'z') || (buf[i] >= 'A' && buf[i] <= 'Z') ||
-		      (buf[i] >= '0' && buf[i] <= '9')))
-			buf[i] = '_';
-}
-
 static const char *width_condition(const np_export_plan *wide, const np_export_plan *narrow)
 {
 	return wide->usable && narrow->usable ? NULL : wide->usable ? "#ifdef _WIN64" : "#ifndef _WIN64";
@@ -44,91 +36,55 @@ static void comment_text(np_export_text *t, const char *text)
 		np_export_printf(t, "%c", text[0] == '*' && text[1] == '/' ? '+' : text[0]);
 }
 
+/* Above a test's row: the vector's title, its rules, its source and where
+ * it is written. */
 static void vector_comment(np_export_text *t, const np_vector *v)
 {
-	np_export_printf(t, "/* %s: ", v->id);
+	np_export_printf(t, "    /* ");
 	comment_text(t, v->title);
-	np_export_printf(t, "\n * rules:");
+	np_export_printf(t, "\n     * rules:");
 	for (unsigned i = 0; i < v->nrule; i++)
 		np_export_printf(t, " %s", v->rule[i]);
 	np_export_printf(t, "; source: ");
 	comment_text(t, v->source);
-	np_export_printf(t, "\n * (%s:%d) */\n", shown_path(v->file), v->line);
+	np_export_printf(t, " (%s:%d) */\n", shown_path(v->file), v->line);
 }
 
-/* The test runs only on a machine whose processors give what the model's
- * gave (export_expect.c probes them): a range of processors in group 0
- * between two probes that fit, and more groups where 64 in 2 fit. Probes
- * 0 to NP_EXPORT_PROBES - 2 are one group, ascending. */
+/* The machines the test runs on: those whose processors give what the
+ * model's gave (export_expect.c probes them). groups 0: any; else the
+ * first range of processors in group 0 between probes that fit, in one
+ * group (1) or in any (2: where 64 in 2 groups fit too). Probes 0 to
+ * NP_EXPORT_PROBES - 2 are one group, ascending. */
 static void processors_guard(np_export_text *t, const np_export_plan *wide, const np_export_plan *narrow)
 {
 	bool fit[NP_EXPORT_PROBES], all = true;
-	char ranges[160] = "", cond[400] = "";
-	size_t rn = 0, cn = 0;
 	for (unsigned i = 0; i < NP_EXPORT_PROBES; i++) {
 		fit[i] = (!wide->usable || wide->fits[i]) && (!narrow->usable || narrow->fits[i]);
 		all = all && fit[i];
 	}
-	if (all)
+	if (all) {
+		np_export_printf(t, "0, { 0, 0 }");
 		return;
-	for (unsigned i = 0; i + 1 < NP_EXPORT_PROBES; i++) {
-		if (!fit[i])
-			continue;
-		unsigned lo = np_export_probe_cpus[i];
+	}
+	unsigned lo = 0, hi = 0, i = 0;
+	while (i + 1 < NP_EXPORT_PROBES && !fit[i])
+		i++;
+	if (i + 1 < NP_EXPORT_PROBES) {   /* else no machine: 1 to 0 */
+		lo = np_export_probe_cpus[i];
 		while (i + 2 < NP_EXPORT_PROBES && fit[i + 1])
 			i++;
-		unsigned hi = np_export_probe_cpus[i];
-		int a = hi > lo ? snprintf(ranges + rn, sizeof ranges - rn, "%s%u to %u", rn ? ", " : "", lo, hi)
-				: snprintf(ranges + rn, sizeof ranges - rn, "%s%u", rn ? ", " : "", lo);
-		int b = snprintf(cond + cn, sizeof cond - cn, "%s(cpus >= %u && cpus <= %u)", cn ? " || " : "", lo, hi);
-		rn += a > 0 && (size_t)a < sizeof ranges - rn ? (size_t)a : 0;
-		cn += b > 0 && (size_t)b < sizeof cond - cn ? (size_t)b : 0;
+		hi = np_export_probe_cpus[i];
 	}
 	bool groups = fit[NP_EXPORT_PROBES - 1] && fit[NP_EXPORT_PROBES - 2];
-	np_export_printf(t, "    ULONG cpus = nx_cpus(), groups = nx_groups();\n"
-			 "    if (!(%s(%s)))\n    {\n"
-			 "        skip(\"%%s: its results are the model's for %s processor%s%s, not this machine's "
-			 "%%lu in %%lu group(s)\\n\", id, cpus, groups);\n        return;\n    }\n",
-			 groups ? "" : "groups == 1 && ", cn ? cond : "0", rn ? ranges : "no number of",
-			 strcmp(ranges, "1") == 0 ? "" : "s", groups ? "" : " in one group");
+	np_export_printf(t, "%d, { %u, %u }", groups ? 2 : 1, lo ? lo : 1, hi);
 }
 
-void np_export_vector(np_export_text *t, const np_vector *v, const np_export_plan *wide,
-		      const np_export_plan *narrow, const np_export_options *o, unsigned index)
+/* The test row of a vector, its steps' rows in it; NULL, or why it cannot
+ * be one (nothing of it is then written). */
+static const char *test_row(np_export_text *t, const np_vector *v, const np_export_plan *wide,
+			    const np_export_plan *narrow, const np_export_options *o, np_export_sizes *z)
 {
-	char name[NP_TEXT_MAX + 8];
-	const char *cond = width_condition(wide, narrow);
-	function_name(v, name, sizeof name);
-	np_export_printf(t, "\n%s%s", cond ? cond : "", cond ? "\n" : "");
-	vector_comment(t, v);
-	np_global g[8];
-	unsigned ng = np_vector_globals(v, g, 8);
-	if (ng) {
-		np_export_printf(t, "static const nx_global globals_%u[] = {", index);
-		for (unsigned i = 0; i < ng; i++)
-			np_export_printf(t, "%s { %d, 0x%x }", i ? "," : "", g[i].kind == NP_GLOBAL_ETW_TIME,
-					 (unsigned)g[i].source);
-		np_export_printf(t, " };\n\n");
-	}
-	np_export_printf(t, "static void %s(nx_state *s)\n{\n    static const char id[] = \"%s\";\n"
-			 "    nx_result r;\n    int match, alt[%u];\n    char got[4][32];\n",
-			 name, v->id, NP_EXPORT_MAX_RESULTS);
-	np_export_captures(t, v);
-	np_export_printf(t, "    (void)alt;\n");
-	processors_guard(t, wide, narrow);
-	np_export_printf(t, "\n");
-	for (unsigned s = 0; s < v->nstep; s++) {
-		np_export_step_code(t, v, s, wide, narrow, o);
-		np_export_check_code(t, v, s, wide, narrow, o);
-	}
-	np_export_printf(t, "}\n%s", cond ? "#endif\n" : "");
-}
-
-/* The entry point's line that runs the vector. */
-static void run_line(np_export_text *t, const np_vector *v, const np_export_plan *wide,
-		     const np_export_plan *narrow, unsigned index)
-{
-	char name[NP_TEXT_MAX + 8];
+	np_export_text row = { 0 };
 	const char *cond = width_condition(wide, narrow);
 	np_global g[8];
 	unsigned ng = np_vector_globals(v, g, 8);
@@ -136,21 +92,70 @@ static void run_line(np_export_text *t, const np_vector *v, const np_export_plan
 	for (unsigned i = 0; i < v->ngiven; i++)
 		if (strcmp(v->given[i].name, "privilege") == 0)
 			privilege = strcmp(v->given[i].value, "on") == 0;
-	function_name(v, name, sizeof name);
-	if (ng)
-		np_export_printf(t, "%s%s    nx_run(\"%s\", %s, %d, globals_%u, %u);\n%s", cond ? cond : "",
-				 cond ? "\n" : "", v->id, name, privilege, index, ng, cond ? "#endif\n" : "");
-	else
-		np_export_printf(t, "%s%s    nx_run(\"%s\", %s, %d, NULL, 0);\n%s", cond ? cond : "",
-				 cond ? "\n" : "", v->id, name, privilege, cond ? "#endif\n" : "");
+	np_export_printf(&row, "%s%s", cond ? cond : "", cond ? "\n" : "");
+	vector_comment(&row, v);
+	np_export_printf(&row, "    { \"%s\", %d, ", v->id, privilege);
+	processors_guard(&row, wide, narrow);
+	np_export_printf(&row, ", %u, {", ng);
+	for (unsigned i = 0; i < ng; i++)
+		if (g[i].kind == NP_GLOBAL_ETW_TIME)
+			np_export_printf(&row, "%s NX_ETW_TIME", i ? "," : "");
+		else
+			np_export_printf(&row, "%s 0x%x", i ? "," : "", (unsigned)g[i].source);
+	np_export_printf(&row, "%s },\n      {\n", ng ? "" : " 0");
+	const char *bad = np_export_step_rows(&row, v, wide, narrow, o, z);
+	np_export_printf(&row, "      } },\n%s", cond ? "#endif\n" : "");
+	if (!bad && !row.failed) {
+		np_export_printf(t, "%s", row.s);
+		t->ok += row.ok;
+		t->broken += row.broken;
+		t->todo += row.todo;
+		t->todo_ros += row.todo_ros;
+		np_export_names_merge(t, &row);
+		z->steps = v->nstep > z->steps ? v->nstep : z->steps;
+		z->globals = ng > z->globals ? ng : z->globals;
+	}
+	t->failed = t->failed || row.failed;
+	np_export_free(&row);
+	return bad;
 }
+
+/* The tests of one family of vectors (the part of their IDs before the
+ * '/'): one table, run by one function. */
+typedef struct topic {
+	char key[NP_TEXT_MAX], name[NP_TEXT_MAX];   /* the IDs' part, and as C takes it */
+	np_export_text rows;
+	unsigned both, wide, narrow;   /* rows on both caller widths, 64-bit only, 32-bit only */
+} topic;
+
+#define MAX_TOPICS 32
 
 /* What one export is made of while it is being made. */
 typedef struct export_parts {
-	np_export_text body, calls, omitted;
+	topic topic[MAX_TOPICS];
+	unsigned ntopic;
+	np_export_text omitted, counts;
+	np_export_sizes sizes;
 	bool used[FUNCTION_IDS];
 	unsigned exported, left_out;
 } export_parts;
+
+static topic *topic_of(export_parts *x, const np_vector *v)
+{
+	size_t len = strcspn(v->id, "/");
+	for (unsigned i = 0; i < x->ntopic; i++)
+		if (strlen(x->topic[i].key) == len && strncmp(x->topic[i].key, v->id, len) == 0)
+			return &x->topic[i];
+	if (x->ntopic == MAX_TOPICS)
+		return &x->topic[MAX_TOPICS - 1];   /* the last table takes the rest */
+	topic *p = &x->topic[x->ntopic++];
+	snprintf(p->key, sizeof p->key, "%.*s", (int)len, v->id);
+	snprintf(p->name, sizeof p->name, "%s", p->key);
+	for (char *c = p->name; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
+			*c = '_';
+	return p;
+}
 
 static void left_out_line(export_parts *x, const np_vector *v, const char *why)
 {
@@ -164,6 +169,7 @@ static void one_vector(export_parts *x, const np_vector *v, const np_export_opti
 		       np_export_plan plan[2])
 {
 	char why[NP_TEXT_MAX * 2];
+	const char *bad;
 	if (np_vector_has_flag(v, "hazardous")) {
 		left_out_line(x, v, "hazardous: it may crash a real kernel on some version");
 		return;
@@ -179,10 +185,16 @@ static void one_vector(export_parts *x, const np_vector *v, const np_export_opti
 		left_out_line(x, v, why);
 		return;
 	}
+	topic *p = topic_of(x, v);
+	if ((bad = test_row(&p->rows, v, &plan[0], &plan[1], o, &x->sizes)) != NULL) {
+		left_out_line(x, v, bad);
+		return;
+	}
 	for (unsigned s = 0; s < v->nstep; s++)
 		x->used[v->step[s].catalog->id] = true;
-	np_export_vector(&x->body, v, &plan[0], &plan[1], o, x->exported);
-	run_line(&x->calls, v, &plan[0], &plan[1], x->exported);
+	p->both += plan[0].usable && plan[1].usable;
+	p->wide += plan[0].usable && !plan[1].usable;
+	p->narrow += !plan[0].usable && plan[1].usable;
 	x->exported++;
 }
 
@@ -207,8 +219,8 @@ static void header(np_export_text *t, const np_vector_set *set, const np_export_
 			 " * Conformance tests of the Windows NT profiling calls, in the style of Wine's\n"
 			 " * dlls/ntdll/tests (include/wine/test.h). Generated by ntprof %s\n"
 			 " * (ntprof export --format wine); regenerate rather than edit.\n *\n"
-			 " * One test per vector: %u written, %u left out (listed below with why), of\n",
-			 o->version, x->exported, x->left_out);
+			 " * A test per vector, a row of its family's table: %u written, %u left out\n"
+			 " * (listed below with why), of\n", o->version, x->exported, x->left_out);
 	sources_list(t, set);
 	np_export_printf(t, " *\n * The checks are the model's results for the caller this file is built as\n"
 			 " * (_WIN64: x64; else x86 and a 32-bit caller on 64-bit Windows): the newest\n"
@@ -226,38 +238,75 @@ static void header(np_export_text *t, const np_vector_set *set, const np_export_
 			np_export_printf(t, " %s", o->known_ros[k]->path);
 		np_export_printf(t, "\n");
 	}
-	np_export_printf(t, " * Checks: %u ok(), %u broken(), %u todo_wine", x->body.ok, x->body.broken, x->body.todo);
+	np_export_printf(t, " * Checks: %u ok(), %u broken(), %u todo_wine", x->counts.ok, x->counts.broken,
+			 x->counts.todo);
 	if (o->nknown_ros)
-		np_export_printf(t, ", %u todo_ros", x->body.todo_ros);
+		np_export_printf(t, ", %u todo_ros", x->counts.todo_ros);
 	np_export_printf(t, ".\n */\n\n");
 }
 
-static bool assemble(FILE *out, const np_vector_set *set, const np_export_options *o, export_parts *x,
-		     np_export_text *counts)
+static const char *topic_condition(const topic *p)
+{
+	return p->both || (p->wide && p->narrow) ? NULL : p->wide ? "#ifdef _WIN64\n" : "#ifndef _WIN64\n";
+}
+
+/* Each family's table and the function that runs it; then the entry point. */
+static void tables(np_export_text *t, const export_parts *x, const np_export_options *o)
+{
+	for (unsigned i = 0; i < x->ntopic; i++) {
+		const topic *p = &x->topic[i];
+		const char *cond = topic_condition(p);
+		np_export_printf(t, "\n%sstatic const nx_test %s_tests[] =\n{\n%s};\n\n"
+				 "static void test_%s(void)\n{\n    unsigned i;\n\n"
+				 "    for (i = 0; i < ARRAY_SIZE(%s_tests); i++)\n        nx_run(&%s_tests[i]);\n}\n%s",
+				 cond ? cond : "", p->name, p->rows.s ? p->rows.s : "", p->name, p->name, p->name,
+				 cond ? "#endif\n" : "");
+	}
+	np_export_printf(t, "\nSTART_TEST(%s)\n{\n    nx_init();\n    nx_read_time_default();\n", o->test_name);
+	for (unsigned i = 0; i < x->ntopic; i++) {
+		const char *cond = topic_condition(&x->topic[i]);
+		np_export_printf(t, "%s    test_%s();\n%s", cond ? cond : "", x->topic[i].name, cond ? "#endif\n" : "");
+	}
+	np_export_printf(t, "}\n");
+}
+
+static bool assemble(FILE *out, const np_vector_set *set, const np_export_options *o, export_parts *x)
 {
 	np_export_text all = { 0 };
 	header(&all, set, o, x);
-	np_export_prelude(&all, x->used, FUNCTION_IDS, set, o);
-	np_export_name_defines(&all, &x->body);
+	np_export_prelude(&all, x->used, FUNCTION_IDS, set, o, &x->sizes);
+	np_export_name_defines(&all, &x->counts);
+	np_export_printf(&all, "\n/* Checked on Wine: the results of this Windows, the newest the known lists\n"
+			 " * are for (broken() is false there). */\n#define NX_WINE_AS \"%s\"\n",
+			 np_version_key(o->wine_as));
 	np_export_printf(&all, "\n/* The HAL's default ProfileTime interval: the model's is 0x%x, another HAL's\n"
 			 " * may differ, so it is read before any test sets one, where it can be. */\n"
 			 "static ULONG nx_time_default = 0x%x;\n\nstatic void nx_read_time_default(void)\n{\n"
-			 "    static const nx_global time = { 0, 0 };\n    ULONG value;\n"
-			 "    if (nx_read_global(&time, &value) == 1) nx_time_default = value;\n}\n",
+			 "    ULONG value;\n"
+			 "    if (nx_read_global(0, &value) == 1) nx_time_default = value;\n}\n",
 			 np_export_time_default(), np_export_time_default());
+	np_export_prelude_loop(&all);
 	if (x->left_out)
 		np_export_printf(&all, "\n/*\n * Vectors left out, and why:\n%s */\n", x->omitted.s);
-	np_export_printf(&all, "%s\nSTART_TEST(%s)\n{\n"
-			 "    nx_init();\n    nx_read_time_default();\n%s}\n",
-			 x->body.s ? x->body.s : "", o->test_name, x->calls.s ? x->calls.s : "");
-	bool ok = !all.failed && !x->body.failed && !x->calls.failed && !x->omitted.failed &&
+	tables(&all, x, o);
+	bool ok = !all.failed && !x->counts.failed && !x->omitted.failed &&
 		  fwrite(all.s, 1, all.len, out) == all.len;
-	counts->ok = x->body.ok;
-	counts->broken = x->body.broken;
-	counts->todo = x->body.todo;
-	counts->todo_ros = x->body.todo_ros;
 	np_export_free(&all);
 	return ok;
+}
+
+/* The counts and the names of all tables, into x->counts. */
+static void count_all(export_parts *x)
+{
+	for (unsigned i = 0; i < x->ntopic; i++) {
+		const np_export_text *r = &x->topic[i].rows;
+		x->counts.ok += r->ok;
+		x->counts.broken += r->broken;
+		x->counts.todo += r->todo;
+		x->counts.todo_ros += r->todo_ros;
+		x->counts.failed = x->counts.failed || r->failed;
+		np_export_names_merge(&x->counts, r);
+	}
 }
 
 bool np_export_wine(FILE *out, const np_vector_set *set, const np_export_options *o,
@@ -265,24 +314,37 @@ bool np_export_wine(FILE *out, const np_vector_set *set, const np_export_options
 {
 	np_backend *model = np_backend_model_new();
 	np_export_plan *plan = calloc(2, sizeof *plan);
-	export_parts x;
-	memset(&x, 0, sizeof x);
-	bool ok = model && plan;
+	export_parts *x = calloc(1, sizeof *x);
+	bool ok = model && plan && x;
+	if (x)
+		x->sizes = (np_export_sizes){ 1, 1, 1, 1, 1 };
 	for (unsigned i = 0; ok && i < set->count; i++)
 		if (np_export_chosen(&set->v[i], o))
-			one_vector(&x, &set->v[i], o, model, plan);
-	if (ok && x.exported == 0) {
-		snprintf(err, cap, "no vector can be exported (%u left out)", x.left_out);
+			one_vector(x, &set->v[i], o, model, plan);
+	if (ok)
+		count_all(x);
+	if (ok && x->exported == 0) {
+		snprintf(err, cap, "no vector can be exported (%u left out)", x->left_out);
 		ok = false;
-	} else if (ok && !assemble(out, set, o, &x, counts)) {
+	} else if (ok && !assemble(out, set, o, x)) {
 		snprintf(err, cap, "out of memory or cannot write");
 		ok = false;
 	} else if (!ok) {
 		snprintf(err, cap, "out of memory");
 	}
-	np_export_free(&x.body);
-	np_export_free(&x.calls);
-	np_export_free(&x.omitted);
+	if (ok) {
+		counts->ok = x->counts.ok;
+		counts->broken = x->counts.broken;
+		counts->todo = x->counts.todo;
+		counts->todo_ros = x->counts.todo_ros;
+	}
+	for (unsigned i = 0; x && i < x->ntopic; i++)
+		np_export_free(&x->topic[i].rows);
+	if (x) {
+		np_export_free(&x->omitted);
+		np_export_free(&x->counts);
+	}
+	free(x);
 	free(plan);
 	if (model)
 		model->destroy(model);

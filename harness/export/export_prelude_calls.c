@@ -1,61 +1,68 @@
 /* SPDX-License-Identifier: MIT */
 /* The helpers of each call a step can make, in a generated test file
  * (export.h): only those of the calls its tests make are written. Each
- * takes its export as nx_init bound it (NULL: not exported); the profile
- * objects' keep the handles a call wrote, to stop and close them after the
- * test. */
+ * takes its export as nx_init bound it (NULL: not exported, and the result
+ * stays NX_NOT_EXPORTED) and the step's row, whose arguments it makes real
+ * in the order its comment gives (export_calls.c writes them in that
+ * order); it fills in what the call gave and the out-values the rows
+ * check. The profile objects' keep the handles a call wrote, to stop and
+ * close them after the test. */
 #include "export/export.h"
 #include "vectors/catalog.h"
 
 static const char *const set_interval[] = {
-	"static inline nx_result nx_set_interval(nx_set_interval_fn call, ULONG interval, ULONG source)\n",
+	"/* NtSetIntervalProfile: Interval, Source. */\n",
+	"static inline void nx_set_interval(nx_state *s, nx_set_interval_fn call, const nx_step *st, nx_got *g)\n",
 	"{\n",
-	"    nx_result r;\n",
-	"    if (!call) return nx_absent();\n",
-	"    r = nx_status(call(interval, source));\n",
-	"    return r;\n",
+	"    (void)s;\n",
+	"    if (call) g->r = nx_status(call((ULONG)st->arg[0], (ULONG)st->arg[1]));\n",
 	"}\n",
 	NULL,
 };
 
 static const char *const query_interval[] = {
-	"static inline nx_result nx_query_interval(nx_query_interval_fn call, ULONG source, void *interval)\n",
+	"/* NtQueryIntervalProfile: Source, Interval (a pointer). */\n",
+	"static inline void nx_query_interval(nx_state *s, nx_query_interval_fn call, const nx_step *st, nx_got *g)\n",
 	"{\n",
-	"    nx_result r;\n",
-	"    if (!call) return nx_absent();\n",
-	"    r = nx_status(call(source, interval));\n",
-	"    return r;\n",
+	"    void *interval = nx_pointer(s, st->arg[1]);\n",
+	"    g->name[0] = \"Interval\";\n",
+	"    if (!call || s->lacking) return;\n",
+	"    g->r = nx_status(call((ULONG)st->arg[0], interval));\n",
+	"    g->out[0] = nx_u32(interval);\n",
 	"}\n",
 	NULL,
 };
 
 static const char *const trace_set[] = {
-	"/* TraceSetInformation: the structure {Source, Interval} in a fresh buffer. */\n",
-	"static inline nx_result nx_trace_set(nx_state *s, ULONG64 session, ULONG info_class, ULONG source, ULONG interval,\n",
-	"                              ULONG length)\n",
+	"/* TraceSetInformation: SessionHandle, InformationClass, and the structure\n",
+	" * {Source, Interval} in a fresh buffer of InformationLength. */\n",
+	"static inline void nx_trace_set(nx_state *s, nx_trace_set_fn call, const nx_step *st, nx_got *g)\n",
 	"{\n",
 	"    ULONG *info = (ULONG *)nx_pointer(s, NX_USER);\n",
-	"    nx_result r;\n",
-	"    if (!pTraceSetInformation) return nx_absent();\n",
-	"    if (!info) return nx_win32(ERROR_OUTOFMEMORY);\n",
-	"    info[0] = source;\n",
-	"    info[1] = interval;\n",
-	"    r = nx_win32(pTraceSetInformation(session, info_class, info, length));\n",
-	"    return r;\n",
+	"    if (!call || s->lacking) return;\n",
+	"    info[0] = (ULONG)st->arg[2];\n",
+	"    info[1] = (ULONG)st->arg[3];\n",
+	"    g->r = nx_win32(call((ULONG64)st->arg[0], (ULONG)st->arg[1], info, (ULONG)st->arg[4]));\n",
 	"}\n",
 	NULL,
 };
 
 static const char *const trace_query[] = {
-	"/* TraceQueryInformation: class 5 takes its source in the buffer's first ULONG. */\n",
-	"static inline nx_result nx_trace_query(ULONG64 session, ULONG info_class, ULONG source, void *info, ULONG length,\n",
-	"                                void *return_length)\n",
+	"/* TraceQueryInformation: SessionHandle, InformationClass, Source (class 5\n",
+	" * takes it in the buffer's first ULONG), TraceInformation, its length,\n",
+	" * ReturnLength. */\n",
+	"static inline void nx_trace_query(nx_state *s, nx_trace_query_fn call, const nx_step *st, nx_got *g)\n",
 	"{\n",
-	"    nx_result r;\n",
-	"    if (!pTraceQueryInformation) return nx_absent();\n",
-	"    if (info && info_class == 5) WriteProcessMemory(GetCurrentProcess(), info, &source, sizeof(source), NULL);\n",
-	"    r = nx_win32(pTraceQueryInformation(session, info_class, info, length, return_length));\n",
-	"    return r;\n",
+	"    ULONG source = (ULONG)st->arg[2];\n",
+	"    char *info = nx_pointer(s, st->arg[3]);\n",
+	"    void *return_length = nx_pointer(s, st->arg[5]);\n",
+	"    g->name[0] = \"Interval\";\n",
+	"    g->name[1] = \"ReturnLength\";\n",
+	"    if (!call || s->lacking) return;\n",
+	"    if (info && st->arg[1] == 5) WriteProcessMemory(GetCurrentProcess(), info, &source, sizeof(source), NULL);\n",
+	"    g->r = nx_win32(call((ULONG64)st->arg[0], (ULONG)st->arg[1], info, (ULONG)st->arg[4], return_length));\n",
+	"    g->out[0] = nx_u32(info ? info + 4 : NULL);\n",
+	"    g->out[1] = nx_u32(return_length);\n",
 	"}\n",
 	NULL,
 };
@@ -95,10 +102,16 @@ static const char *const objects[] = {
 	"    return h;\n",
 	"}\n",
 	"\n",
-	"/* A handle out-value: 1 when written, NX_UNWRITTEN when not. */\n",
-	"static inline unsigned long long nx_handle_out(const void *where)\n",
+	"/* After a call that may write a handle at where: kept to close after the\n",
+	" * test when it succeeded, kept under the step's name for it (and its\n",
+	" * counters under theirs), and its out-value: 1 when written. */\n",
+	"static inline void nx_wrote(nx_state *s, const nx_step *st, nx_got *g, void *where, void *buffer)\n",
 	"{\n",
-	"    return nx_handle_at(where) ? 1 : NX_UNWRITTEN;\n",
+	"    HANDLE h = nx_handle_at(where);\n",
+	"    if (g->r.kind == NX_STATUS && g->r.code == 0) nx_keep(s, h);\n",
+	"    if (st->keep & 0xf) s->kept_handle[(st->keep & 0xf) - 1] = h;\n",
+	"    if (st->keep >> 4) s->kept_buffer[(st->keep >> 4) - 1] = buffer;\n",
+	"    g->out[0] = h ? 1 : NX_UNWRITTEN;\n",
 	"}\n",
 	"\n",
 	"/* A handle to another process with all access (a suspended copy of this\n",
@@ -130,114 +143,117 @@ static const char *const objects[] = {
 	"    return h;\n",
 	"}\n",
 	"\n",
-	"/* Counters: size bytes of zeros, as fresh pages are. */\n",
-	"static inline void *nx_buffer(nx_state *s, SIZE_T size)\n",
+	"/* A handle argument: another process, a handle kept by an earlier step, or\n",
+	" * the value itself (NULL, NtCurrentProcess(), ...). */\n",
+	"static inline HANDLE nx_handle(nx_state *s, LONG64 arg)\n",
 	"{\n",
-	"    void *p = nx_region(s, size ? size : 1, 1, 0);\n",
-	"    if (!p) s->lacking = 1;\n",
-	"    return p;\n",
+	"    if (arg == NX_OTHER_PROCESS || arg == NX_NOQUERY_PROCESS) return nx_process(s, arg == NX_OTHER_PROCESS);\n",
+	"    if (arg <= NX_HANDLE_OF(0) && arg > NX_HANDLE_OF(NX_KEPT)) return s->kept_handle[NX_HANDLE_OF(0) - arg];\n",
+	"    return (HANDLE)(LONG_PTR)arg;\n",
 	"}\n",
 	"\n",
-	"/* One GROUP_AFFINITY element, in the caller's layout. */\n",
-	"typedef struct nx_group {\n",
-	"    ULONG_PTR mask;\n",
-	"    WORD group;\n",
-	"    WORD reserved;\n",
-	"} nx_group;\n",
-	"\n",
-	"/* The elements written at array, even into a read-only page: the input as\n",
-	" * it was before the call. */\n",
-	"static inline void nx_write_groups(void *array, const nx_group *g, unsigned n)\n",
+	"/* Counters: size bytes of zeros, as fresh pages are (NX_FRESH); those an\n",
+	" * earlier step kept; or a pointer. */\n",
+	"static inline void *nx_counters(nx_state *s, LONG64 arg, ULONG size)\n",
 	"{\n",
-	"    unsigned i;\n",
-	"    for (i = 0; array && i < n; i++)\n",
-	"    {\n",
-	"        struct { ULONG_PTR mask; WORD group, reserved[3]; } e;\n",
-	"        e.mask = g[i].mask;\n",
-	"        e.group = g[i].group;\n",
-	"        e.reserved[0] = e.reserved[1] = e.reserved[2] = g[i].reserved;\n",
-	"        WriteProcessMemory(GetCurrentProcess(), (char *)array + i * sizeof(e), &e, sizeof(e), NULL);\n",
-	"    }\n",
+	"    void *p;\n",
+	"    if (arg <= NX_BUFFER_OF(0) && arg > NX_BUFFER_OF(NX_KEPT)) return s->kept_buffer[NX_BUFFER_OF(0) - arg];\n",
+	"    if (arg != NX_FRESH) return nx_pointer(s, arg);\n",
+	"    p = nx_region(s, size ? size : 1, 1, 0);\n",
+	"    if (!p) s->lacking = 1;\n",
+	"    return p;\n",
 	"}\n",
 	NULL,
 };
 
 static const char *const create[] = {
-	"static inline nx_result nx_create_profile(nx_state *s, nx_create_fn call, void *handle, HANDLE process,\n",
-	"                                          ULONG_PTR base, SIZE_T size, ULONG bucket, void *buffer,\n",
-	"                                          ULONG buffer_size, ULONG source, ULONG_PTR affinity)\n",
+	"/* NtCreateProfile: ProfileHandle (where), Process, ProfileBase,\n",
+	" * ProfileSize, BucketSize, Buffer, BufferSize, Source, Affinity. */\n",
+	"static inline void nx_create_profile(nx_state *s, nx_create_fn call, const nx_step *st, nx_got *g)\n",
 	"{\n",
-	"    nx_result r;\n",
-	"    if (!call) return nx_absent();\n",
-	"    r = nx_status(call(handle, process, (void *)base, size, bucket, buffer, buffer_size, source, affinity));\n",
-	"    if (r.kind == NX_STATUS && r.code == 0) nx_keep(s, nx_handle_at(handle));\n",
-	"    return r;\n",
+	"    const LONG64 *a = st->arg;\n",
+	"    void *handle = nx_pointer(s, a[0]);\n",
+	"    HANDLE process = nx_handle(s, a[1]);\n",
+	"    void *buffer = nx_counters(s, a[5], (ULONG)a[6]);\n",
+	"    g->name[0] = \"ProfileHandle\";\n",
+	"    if (!call || s->lacking) return;\n",
+	"    g->r = nx_status(call(handle, process, (void *)(ULONG_PTR)a[2], (SIZE_T)a[3], (ULONG)a[4], buffer,\n",
+	"                          (ULONG)a[6], (ULONG)a[7], (ULONG_PTR)a[8]));\n",
+	"    nx_wrote(s, st, g, handle, buffer);\n",
 	"}\n",
 	NULL,
 };
 
 static const char *const create_ex[] = {
-	"static inline nx_result nx_create_profile_ex(nx_state *s, nx_create_ex_fn call, void *handle, HANDLE process,\n",
-	"                                             ULONG_PTR base, SIZE_T size, ULONG bucket, void *buffer,\n",
-	"                                             ULONG buffer_size, ULONG source, USHORT group_count, void *array)\n",
+	"/* NtCreateProfileEx: ProfileHandle (where), Process, ProfileBase,\n",
+	" * ProfileSize, BucketSize, Buffer, BufferSize, Source, GroupCount,\n",
+	" * AffinityArray; then how many GROUP_AFFINITY elements are written there\n",
+	" * before the call (even into a read-only page), each as mask, group and\n",
+	" * the value of its reserved words. */\n",
+	"static inline void nx_create_profile_ex(nx_state *s, nx_create_ex_fn call, const nx_step *st, nx_got *g)\n",
 	"{\n",
-	"    nx_result r;\n",
-	"    if (!call) return nx_absent();\n",
-	"    r = nx_status(call(handle, process, (void *)base, size, bucket, buffer, buffer_size, source,\n",
-	"                     group_count, array));\n",
-	"    if (r.kind == NX_STATUS && r.code == 0) nx_keep(s, nx_handle_at(handle));\n",
-	"    return r;\n",
+	"    const LONG64 *a = st->arg;\n",
+	"    void *handle = nx_pointer(s, a[0]);\n",
+	"    HANDLE process = nx_handle(s, a[1]);\n",
+	"    void *buffer = nx_counters(s, a[5], (ULONG)a[6]);\n",
+	"    char *array = nx_pointer(s, a[9]);\n",
+	"    LONG64 i;\n",
+	"    g->name[0] = \"ProfileHandle\";\n",
+	"    if (!call || s->lacking) return;\n",
+	"    for (i = 0; array && i < a[10]; i++)\n",
+	"    {\n",
+	"        struct { ULONG_PTR mask; WORD group, reserved[3]; } e;\n",
+	"        e.mask = (ULONG_PTR)a[11 + 3 * i];\n",
+	"        e.group = (WORD)a[12 + 3 * i];\n",
+	"        e.reserved[0] = e.reserved[1] = e.reserved[2] = (WORD)a[13 + 3 * i];\n",
+	"        WriteProcessMemory(GetCurrentProcess(), array + i * sizeof(e), &e, sizeof(e), NULL);\n",
+	"    }\n",
+	"    g->r = nx_status(call(handle, process, (void *)(ULONG_PTR)a[2], (SIZE_T)a[3], (ULONG)a[4], buffer,\n",
+	"                          (ULONG)a[6], (ULONG)a[7], (USHORT)a[8], array));\n",
+	"    nx_wrote(s, st, g, handle, buffer);\n",
 	"}\n",
 	NULL,
 };
 
 static const char *const handle_call[] = {
-	"/* NtStartProfile, NtStopProfile and NtClose: one handle in; a handle the\n",
-	" * step closed is not closed again after the test. */\n",
-	"static inline nx_result nx_handle_call(nx_state *s, nx_handle_fn call, int closes, HANDLE h)\n",
+	"/* NtStartProfile, NtStopProfile: ProfileHandle. */\n",
+	"static inline void nx_handle_call(nx_state *s, nx_handle_fn call, const nx_step *st, nx_got *g)\n",
 	"{\n",
-	"    nx_result r;\n",
-	"    if (!call) return nx_absent();\n",
-	"    r = nx_status(call(h));\n",
-	"    if (r.kind == NX_STATUS && r.code == 0 && closes) nx_forget(s, h);\n",
-	"    return r;\n",
+	"    HANDLE h = nx_handle(s, st->arg[0]);\n",
+	"    if (call && !s->lacking) g->r = nx_status(call(h));\n",
+	"}\n",
+	NULL,
+};
+
+static const char *const close_call[] = {
+	"/* NtClose: Handle; closed, it is not closed again after the test. */\n",
+	"static inline void nx_close(nx_state *s, nx_handle_fn call, const nx_step *st, nx_got *g)\n",
+	"{\n",
+	"    HANDLE h = nx_handle(s, st->arg[0]);\n",
+	"    if (!call || s->lacking) return;\n",
+	"    g->r = nx_status(call(h));\n",
+	"    if (g->r.code == 0) nx_forget(s, h);\n",
 	"}\n",
 	NULL,
 };
 
 static const char *const duplicate[] = {
-	"/* NtDuplicateObject within this process. */\n",
-	"static inline nx_result nx_duplicate(nx_state *s, nx_duplicate_fn call, HANDLE source, ULONG access, void *target)\n",
+	"/* NtDuplicateObject within this process: TargetHandle (where),\n",
+	" * SourceHandle, DesiredAccess. */\n",
+	"static inline void nx_duplicate(nx_state *s, nx_duplicate_fn call, const nx_step *st, nx_got *g)\n",
 	"{\n",
-	"    nx_result r;\n",
-	"    if (!call) return nx_absent();\n",
-	"    r = nx_status(call(GetCurrentProcess(), source, GetCurrentProcess(), target, access, 0, 0));\n",
-	"    if (r.kind == NX_STATUS && r.code == 0) nx_keep(s, nx_handle_at(target));\n",
-	"    return r;\n",
+	"    void *target = nx_pointer(s, st->arg[0]);\n",
+	"    HANDLE source = nx_handle(s, st->arg[1]);\n",
+	"    g->name[0] = \"TargetHandle\";\n",
+	"    if (!call || s->lacking) return;\n",
+	"    g->r = nx_status(call(GetCurrentProcess(), source, GetCurrentProcess(), target, (ULONG)st->arg[2], 0, 0));\n",
+	"    nx_wrote(s, st, g, target, NULL);\n",
 	"}\n",
 	NULL,
 };
 
 static const char *const sysinfo[] = {
 	"/* ---- system information ---------------------------------------------- */\n",
-	"\n",
-	"/* The class's input put in the buffer before the call, even into a\n",
-	" * read-only page: class 0x81's Allocate byte after the pointer; class\n",
-	" * 0x1F's sub-class, and for a set the interval after it. */\n",
-	"static inline void nx_sysinfo_input(void *buffer, ULONG info_class, int is_set, BYTE allocate, ULONG sub_class,\n",
-	"                                    ULONG interval)\n",
-	"{\n",
-	"    ULONG fields[2];\n",
-	"    if (!buffer) return;\n",
-	"    if (info_class == 0x81)\n",
-	"    {\n",
-	"        if (is_set) WriteProcessMemory(GetCurrentProcess(), (char *)buffer + sizeof(void *), &allocate, 1, NULL);\n",
-	"        return;\n",
-	"    }\n",
-	"    fields[0] = sub_class;\n",
-	"    fields[1] = interval;\n",
-	"    WriteProcessMemory(GetCurrentProcess(), buffer, fields, is_set ? sizeof(fields) : sizeof(fields[0]), NULL);\n",
-	"}\n",
 	"\n",
 	"/* A pointer out-value: NX_UNWRITTEN when still poison, 0 for NULL, 1 for\n",
 	" * any other (an address of the kernel's, which no vector can know). */\n",
@@ -259,24 +275,46 @@ static const char *const sysinfo[] = {
 };
 
 static const char *const set_sysinfo[] = {
-	"static inline nx_result nx_set_sysinfo(nx_set_sysinfo_fn call, ULONG info_class, void *buffer, ULONG length)\n",
+	"/* NtSetSystemInformation: InformationClass, SystemInformation, its length,\n",
+	" * then what is put there first, even into a read-only page: class 0x81's\n",
+	" * Allocate byte after the pointer; class 0x1F's sub-class and interval. */\n",
+	"static inline void nx_set_sysinfo(nx_state *s, nx_set_sysinfo_fn call, const nx_step *st, nx_got *g)\n",
 	"{\n",
-	"    nx_result r;\n",
-	"    if (!call) return nx_absent();\n",
-	"    r = nx_status(call(info_class, buffer, length));\n",
-	"    return r;\n",
+	"    char *buffer = nx_pointer(s, st->arg[1]);\n",
+	"    BYTE allocate = (BYTE)st->arg[3];\n",
+	"    ULONG fields[2];\n",
+	"    g->name[0] = \"ProcessorProfileControlArea\";\n",
+	"    if (!call || s->lacking) return;\n",
+	"    fields[0] = (ULONG)st->arg[4];\n",
+	"    fields[1] = (ULONG)st->arg[5];\n",
+	"    if (buffer && st->arg[0] == 0x81)\n",
+	"        WriteProcessMemory(GetCurrentProcess(), buffer + sizeof(void *), &allocate, 1, NULL);\n",
+	"    else if (buffer)\n",
+	"        WriteProcessMemory(GetCurrentProcess(), buffer, fields, sizeof(fields), NULL);\n",
+	"    g->r = nx_status(call((ULONG)st->arg[0], buffer, (ULONG)st->arg[2]));\n",
+	"    g->out[0] = nx_pointer_out(buffer);\n",
 	"}\n",
 	NULL,
 };
 
 static const char *const query_sysinfo[] = {
-	"static inline nx_result nx_query_sysinfo(nx_query_sysinfo_fn call, ULONG info_class, void *buffer, ULONG length,\n",
-	"                                         void *return_length)\n",
+	"/* NtQuerySystemInformation: InformationClass, SystemInformation, its\n",
+	" * length, ReturnLength, and class 0x1F's sub-class, put there first. */\n",
+	"static inline void nx_query_sysinfo(nx_state *s, nx_query_sysinfo_fn call, const nx_step *st, nx_got *g)\n",
 	"{\n",
-	"    nx_result r;\n",
-	"    if (!call) return nx_absent();\n",
-	"    r = nx_status(call(info_class, buffer, length, return_length));\n",
-	"    return r;\n",
+	"    char *buffer = nx_pointer(s, st->arg[1]);\n",
+	"    void *return_length = nx_pointer(s, st->arg[3]);\n",
+	"    ULONG sub_class = (ULONG)st->arg[4];\n",
+	"    g->name[0] = \"ProcessorProfileControlArea\";\n",
+	"    g->name[1] = \"ProfileInterval\";\n",
+	"    g->name[2] = \"ReturnLength\";\n",
+	"    if (!call || s->lacking) return;\n",
+	"    if (buffer && st->arg[0] != 0x81)\n",
+	"        WriteProcessMemory(GetCurrentProcess(), buffer, &sub_class, sizeof(sub_class), NULL);\n",
+	"    g->r = nx_status(call((ULONG)st->arg[0], buffer, (ULONG)st->arg[2], return_length));\n",
+	"    g->out[0] = nx_pointer_out(buffer);\n",
+	"    g->out[1] = nx_u32(buffer ? buffer + 4 : NULL);\n",
+	"    g->out[2] = nx_u32(return_length);\n",
 	"}\n",
 	NULL,
 };
@@ -293,11 +331,31 @@ const char *const *np_export_helpers_of(unsigned id)
 	case NP_FN_CREATE_PROFILE:    return create;
 	case NP_FN_CREATE_PROFILE_EX: return create_ex;
 	case NP_FN_START_PROFILE:
-	case NP_FN_STOP_PROFILE:
-	case NP_FN_CLOSE:             return handle_call;
+	case NP_FN_STOP_PROFILE:      return handle_call;
+	case NP_FN_CLOSE:             return close_call;
 	case NP_FN_DUPLICATE_OBJECT:  return duplicate;
 	case NP_FN_SET_SYSINFO:       return set_sysinfo;
 	case NP_FN_QUERY_SYSINFO:     return query_sysinfo;
+	default:                      return NULL;
+	}
+}
+
+/* The C name of that helper, which the file's nx_call calls. */
+const char *np_export_helper_name(unsigned id)
+{
+	switch ((np_function_id)id) {
+	case NP_FN_SET_INTERVAL:      return "nx_set_interval";
+	case NP_FN_QUERY_INTERVAL:    return "nx_query_interval";
+	case NP_FN_TRACE_SET:         return "nx_trace_set";
+	case NP_FN_TRACE_QUERY:       return "nx_trace_query";
+	case NP_FN_CREATE_PROFILE:    return "nx_create_profile";
+	case NP_FN_CREATE_PROFILE_EX: return "nx_create_profile_ex";
+	case NP_FN_START_PROFILE:
+	case NP_FN_STOP_PROFILE:      return "nx_handle_call";
+	case NP_FN_CLOSE:             return "nx_close";
+	case NP_FN_DUPLICATE_OBJECT:  return "nx_duplicate";
+	case NP_FN_SET_SYSINFO:       return "nx_set_sysinfo";
+	case NP_FN_QUERY_SYSINFO:     return "nx_query_sysinfo";
 	default:                      return NULL;
 	}
 }

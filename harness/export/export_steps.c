@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The C of one step (export.h): its arguments made real, the call, and the
- * check of what it gave: the newest Windows's result as ok(), each older
- * one as broken(), todo_wine where a known list says Wine differs. The
- * test ends at a step that gave none of them, as the runner stops at the
+/* The row of one step (export.h): the export it calls, its arguments as
+ * data, what it may give (the newest Windows's result as the ok(), each
+ * older one's as a broken() alternative, the one Wine is checked against),
+ * what it keeps for later steps, and its marks: todo_wine or todo_ros where
+ * a known list says Wine or ReactOS differs, or no check on Wine where the
+ * Windows the lists are for gives nothing. The file's loop (nx_steps) ends
+ * a test at a step that gave none of them, as the runner stops at the
  * first difference. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,64 +17,6 @@
 #include "ntprof/number.h"
 #include "ntprof/status.h"
 #include "vectors/catalog.h"
-
-/* An outcome as a message names it: STATUS_..., ERROR_..., or its number. */
-static void outcome_text(const np_outcome *o, char *buf, size_t cap)
-{
-	const char *name = o->kind == NP_RESULT_WIN32 ? np_win32_name(o->code) : np_status_name(o->code);
-	if (name)
-		snprintf(buf, cap, "%s", name);
-	else if (o->kind == NP_RESULT_WIN32)
-		snprintf(buf, cap, "error %" PRIu32, o->code);
-	else
-		snprintf(buf, cap, "status 0x%08" PRIx32, o->code);
-}
-
-/* One result as a C condition. */
-static void result_expr(np_export_text *t, const np_step *st, const np_export_result *r)
-{
-	uint64_t value;
-	const char *name = r->outcome.kind == NP_RESULT_WIN32 ? np_win32_name(r->outcome.code)
-							       : np_status_name(r->outcome.code);
-	const char *kind = r->outcome.kind == NP_RESULT_WIN32 ? "NX_WIN32" : "NX_STATUS";
-	if (name) {
-		/* mingw-w64 types STATUS_* as DWORD, Wine's headers as NTSTATUS */
-		np_export_printf(t, "r.kind == %s && r.code == %s%s", kind,
-				 r->outcome.kind == NP_RESULT_WIN32 ? "" : "(LONG)", name);
-		np_export_name_used(t, r->outcome);
-	} else {
-		np_export_printf(t, "r.kind == %s && r.code == 0x%08" PRIx32, kind, r->outcome.code);
-	}
-	for (unsigned i = 0; i < r->nout; i++) {
-		np_export_out_kind kind;
-		const char *expr = np_export_out_expr(st, r->out[i].name, &kind);
-		bool number = np_number_parse(r->out[i].value, &value);
-		if (!expr)
-			continue;
-		if (strcmp(r->out[i].value, "-") == 0)
-			np_export_printf(t, " && %s == NX_UNWRITTEN", expr);
-		else if (kind == NP_EXPORT_OUT_HANDLE)
-			np_export_printf(t, " && %s == 1", expr);   /* a capture name, or "written" */
-		else if (kind == NP_EXPORT_OUT_POINTER && number)
-			np_export_printf(t, " && %s == %d", expr, value != 0);
-		else if (number && value == np_export_time_default())
-			np_export_printf(t, " && %s == nx_time_default", expr);
-		else if (number)
-			np_export_printf(t, " && %s == 0x%" PRIx64 "ull", expr, value);
-		else
-			np_export_printf(t, " && 0 /* %s=%s cannot be checked */", r->out[i].name, r->out[i].value);
-	}
-}
-
-static void rules_text(const np_vector *v, char *buf, size_t cap)
-{
-	size_t used = 0;
-	buf[0] = '\0';
-	for (unsigned i = 0; i < v->nrule && used < cap; i++) {
-		int n = snprintf(buf + used, cap - used, "%s%s", i ? " " : "", v->rule[i]);
-		used += n > 0 ? (size_t)n : 0;
-	}
-}
 
 /* The step (0-based) a known entry names in vector v, or -1: `step N`
  * names step N; `step FUNCTION` the first call of that function; an entry
@@ -140,32 +85,6 @@ static bool ros_as(const np_export_options *o, const np_vector *v, unsigned s, b
 	return false;
 }
 
-/* ok()'s message: what the call returned and what was expected, in plain
- * words (the rules are in a comment above it); on Wine the expected
- * outcome is wine_as's (on_wine > 0: its result's index). */
-static void message_code(np_export_text *t, const np_step *st, unsigned s, const np_export_step *es, int on_wine)
-{
-	np_export_out_kind kind;
-	char want[2][64];
-	outcome_text(&es->result[0].outcome, want[0], sizeof want[0]);
-	outcome_text(&es->result[on_wine > 0 ? on_wine : 0].outcome, want[1], sizeof want[1]);
-	bool differ = strcmp(want[0], want[1]) != 0;
-	np_export_printf(t, ",\n           \"%%s: step %u: %s returned %%s", s + 1,
-			 st->catalog->kind == NP_KIND_WIN32 ? st->catalog->name : st->function);
-	for (unsigned i = 0, k = 1; i < es->result[0].nout && k < 4; i++)
-		if (np_export_out_expr(st, es->result[0].out[i].name, &kind) && k++)
-			np_export_printf(t, ", %s %%s", es->result[0].out[i].name);
-	np_export_printf(t, "; expected %s\\n\", id, nx_outcome(&r, got[0], sizeof(got[0]))", differ ? "%s" : want[0]);
-	for (unsigned i = 0, k = 1; i < es->result[0].nout && k < 4; i++) {
-		const char *expr = np_export_out_expr(st, es->result[0].out[i].name, &kind);
-		if (expr)
-			np_export_printf(t, ", nx_value(%s, got[%u], sizeof(got[0]))", expr, k++);
-	}
-	if (differ)
-		np_export_printf(t, ", nx_on_wine() ? \"%s\" : \"%s\"", want[1], want[0]);
-}
-
-/* The check of one step on one width: match, the alternatives, ok(). */
 /* "5.1..6.1, 6.3": the versions a result comes from, on any architecture of
  * the width: the same comment for both widths lets their checks be one. */
 static void versions_of(const np_export_result *r, char *buf, size_t cap)
@@ -189,116 +108,139 @@ static void versions_of(const np_export_result *r, char *buf, size_t cap)
 	}
 }
 
-static void check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *p,
-		       const np_export_options *o)
+/* One result as a want: the status or error by name, then each out-value
+ * the call's helper reads (NX_ANY where the result names none). NULL, or
+ * why it cannot be checked. */
+static const char *want_text(np_export_text *t, const np_step *st, const np_export_result *r)
 {
-	bool todo = known_as(o, v, s, true, p), ros = ros_as(o, v, s, true, p);
-	int on_wine = np_export_result_on(p, s, o->wine_as);
-	const np_step *st = &v->step[s];
-	const np_export_step *es = &p->step[s];
-	char where[NP_TEXT_MAX * 2], rules[NP_TEXT_MAX];
-	np_export_printf(t, "        match = ");
-	result_expr(t, st, &es->result[0]);
-	np_export_printf(t, ";\n");
+	const char *name = r->outcome.kind == NP_RESULT_WIN32 ? np_win32_name(r->outcome.code)
+							       : np_status_name(r->outcome.code);
+	const char *value[3] = { "NX_ANY", "NX_ANY", "NX_ANY" };
+	char number[3][32];
+	for (unsigned i = 0; i < r->nout; i++) {
+		np_export_out_kind kind;
+		uint64_t v;
+		int k = np_export_out_index(st, r->out[i].name, &kind);
+		bool is_number = np_number_parse(r->out[i].value, &v);
+		if (k < 0)
+			continue;
+		if (strcmp(r->out[i].value, "-") == 0) {
+			value[k] = "NX_UNWRITTEN";
+		} else if (kind == NP_EXPORT_OUT_HANDLE) {
+			value[k] = "1";   /* a capture name, or "written" */
+		} else if (!is_number) {
+			return "an out-value it expects is not a number the file can check";
+		} else if (kind == NP_EXPORT_OUT_POINTER) {
+			value[k] = v ? "1" : "0";
+		} else if (v == np_export_time_default()) {
+			value[k] = "NX_TIME_DEFAULT";
+		} else {
+			snprintf(number[k], sizeof number[k], "0x%" PRIx64, v);
+			value[k] = number[k];
+		}
+	}
+	if (name) {
+		np_export_printf(t, "{ %s", name);
+		np_export_name_used(t, r->outcome);
+	} else {
+		np_export_printf(t, "{ 0x%08" PRIx32, r->outcome.code);
+	}
+	for (unsigned k = 0; k < np_export_out_count(st); k++)
+		np_export_printf(t, ", %s", value[k]);
+	np_export_printf(t, " }");
+	return NULL;
+}
+
+/* The alternatives' versions, in a comment after the row. */
+static void alternatives_comment(np_export_text *t, const np_export_step *es)
+{
+	char where[NP_TEXT_MAX * 2];
 	for (unsigned i = 1; i < es->count; i++) {
 		versions_of(&es->result[i], where, sizeof where);
+		np_export_printf(t, "%s[%u] ", i == 1 ? " /* " : "; ", i);
 		if (es->result[i].accept)
-			np_export_printf(t, "        /* accepted by the vector (%s): %s */\n", es->result[i].accept->flag,
-					 where);
-		else
-			np_export_printf(t, "        /* %s */\n", where);
-		np_export_printf(t, "        alt[%u] = ", i - 1);
-		result_expr(t, st, &es->result[i]);
-		np_export_printf(t, ";\n");
+			np_export_printf(t, "accepted by the vector (%s): ", es->result[i].accept->flag);
+		np_export_printf(t, "%s", where);
 	}
-	rules_text(v, rules, sizeof rules);
-	np_export_printf(t, "        /* %s */\n", rules);
-	/* on Wine broken() is false: the result checked there is wine_as's,
-	 * the newest Windows's unless a known list is for an older one */
-	if (on_wine > 0)
-		np_export_printf(t, "        /* on Wine, what %s gives */\n        match = nx_on_wine() ? alt[%d] : match",
-				 np_version_key(o->wine_as), on_wine - 1);
-	else if (es->count > 1)
-		np_export_printf(t, "        match = match");
-	for (unsigned i = 1; i < es->count; i++, t->broken++)
-		np_export_printf(t, " || broken(alt[%u])", i - 1);
-	np_export_printf(t, "%s        %s%sok(match", on_wine > 0 || es->count > 1 ? ";\n" : "", todo ? "todo_wine " : "",
-			 ros ? "todo_ros " : "");
-	t->ok++;
-	t->todo += todo;
-	t->todo_ros += ros;
-	message_code(t, st, s, &p->step[s], on_wine);
-	/* the test goes on only where the check held: under todo_wine it did
-	 * not, and the test ends there, as the live run stops at the first step
-	 * that differs */
-	np_export_printf(t, ");\n        if (!match) return;\n");
+	np_export_printf(t, "%s\n", es->count > 1 ? " */" : "");
 }
 
-/* On Wine the test checks wine_as's results: where that Windows gives
- * nothing the test can check at this step (the call is missing there, or
- * its test ended before), the test ends before the call. */
-static void wine_as_guard(np_export_text *t, unsigned s, const np_export_plan *p, const np_export_options *o)
+/* The step's marks, or'ed. */
+static void marks(np_export_text *t, const bool on[5])
 {
-	if (!p->usable || np_export_result_on(p, s, o->wine_as) >= 0)
-		return;
-	np_export_printf(t, "        if (nx_on_wine())\n        {\n            skip(\"%%s: step %u: Wine is "
-			 "checked as %s, which gives nothing to check here\\n\", id);\n            return;\n"
-			 "        }\n", s + 1, np_version_key(o->wine_as));
+	static const char *const name[5] = { "NX_TODO_WINE", "NX_TODO_ROS", "NX_TODO_WINE_CALL", "NX_TODO_ROS_CALL",
+					     "NX_WINE_NOTHING" };
+	bool any = false;
+	for (unsigned i = 0; i < 5; i++)
+		if (on[i]) {
+			np_export_printf(t, "%s%s", any ? " | " : "", name[i]);
+			any = true;
+		}
+	if (!any)
+		np_export_printf(t, "0");
 }
 
-void np_export_step_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *wide,
-			 const np_export_plan *narrow, const np_export_options *o)
+/* The row of step s on one caller width; NULL, or why it cannot be one. */
+static const char *step_row(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *p,
+			    const np_export_options *o, np_export_sizes *z)
 {
 	const np_step *st = &v->step[s];
-	np_export_text a = { 0 }, b = { 0 };
-	np_export_printf(t, "    /* step %u: %s", s + 1, st->function);
-	for (unsigned i = 0; i < st->narg; i++)
-		np_export_printf(t, " %s=%s", st->arg[i].name, st->arg[i].value);
-	np_export_printf(t, " */\n    {\n");
-	wine_as_guard(&a, s, wide, o);
-	wine_as_guard(&b, s, narrow, o);
-	if (a.failed || b.failed)
-		t->failed = true;
-	else if (wide->usable && narrow->usable && strcmp(a.s ? a.s : "", b.s ? b.s : "") != 0)
-		np_export_printf(t, "#ifdef _WIN64\n%s#else\n%s#endif\n", a.s ? a.s : "", b.s ? b.s : "");
-	else if (a.s || b.s)
-		np_export_printf(t, "%s", a.s ? a.s : b.s);
-	np_export_free(&a);
-	np_export_free(&b);
-	np_export_call_code(t, st);
-	bool todo_call = known_as(o, v, s, false, wide->usable ? wide : narrow);
-	bool ros_call = ros_as(o, v, s, false, wide->usable ? wide : narrow);
-	t->todo += todo_call;
-	t->todo_ros += ros_call;
-	np_export_printf(t, "        if (!nx_called(s, &r, id, %u, \"%s\", %d)) return;\n", s + 1,
-			 st->catalog->kind == NP_KIND_WIN32 ? st->catalog->name : st->function,
-			 todo_call | ros_call << 1);
+	const np_export_step *es = &p->step[s];
+	int on_wine = np_export_result_on(p, s, o->wine_as);
+	bool mark[5] = { known_as(o, v, s, true, p), ros_as(o, v, s, true, p), known_as(o, v, s, false, p),
+			 ros_as(o, v, s, false, p), on_wine < 0 };
+	unsigned nargs = 0;
+	const char *bad;
+	np_export_printf(t, "        { __LINE__, NX_%s, ",
+			 st->catalog->kind == NP_KIND_WIN32 ? st->catalog->name : st->function);
+	if ((bad = np_export_args(t, v, s, &nargs)) != NULL)
+		return bad;
+	np_export_printf(t, ",\n          { ");
+	for (unsigned i = 0; i < es->count; i++) {
+		np_export_printf(t, "%s", i ? ", " : "");
+		if ((bad = want_text(t, st, &es->result[i])) != NULL)
+			return bad;
+	}
+	np_export_printf(t, " }, %u, %d, ", es->count, on_wine > 0 ? on_wine : 0);
+	np_export_keep(t, v, s, &z->kept);
+	np_export_printf(t, ", ");
+	marks(t, mark);
+	np_export_printf(t, " },");
+	alternatives_comment(t, es);
+	t->ok++;
+	t->broken += es->count - 1;
+	t->todo += mark[0] + mark[2];
+	t->todo_ros += mark[1] + mark[3];
+	z->args = nargs > z->args ? nargs : z->args;
+	z->wants = es->count > z->wants ? es->count : z->wants;
+	return NULL;
 }
 
-void np_export_check_code(np_export_text *t, const np_vector *v, unsigned s, const np_export_plan *wide,
-			  const np_export_plan *narrow, const np_export_options *o)
+const char *np_export_step_rows(np_export_text *t, const np_vector *v, const np_export_plan *wide,
+				const np_export_plan *narrow, const np_export_options *o, np_export_sizes *z)
 {
-	np_export_text a = { 0 }, b = { 0 };
-	if (wide->usable)
-		check_code(&a, v, s, wide, o);
-	if (narrow->usable)
-		check_code(&b, v, s, narrow, o);
-	if (a.failed || b.failed)
-		t->failed = true;
-	else if (wide->usable && narrow->usable && strcmp(a.s, b.s) == 0)
-		np_export_printf(t, "%s", a.s);
-	else if (wide->usable && narrow->usable)
-		np_export_printf(t, "#ifdef _WIN64\n%s#else\n%s#endif\n", a.s, b.s);
-	else
-		np_export_printf(t, "%s", wide->usable ? a.s : b.s);
-	bool same = wide->usable && narrow->usable && !a.failed && !b.failed && strcmp(a.s, b.s) == 0;
-	t->ok += same ? a.ok : a.ok + b.ok;
-	t->broken += same ? a.broken : a.broken + b.broken;
-	t->todo += same ? a.todo : a.todo + b.todo;
-	t->todo_ros += same ? a.todo_ros : a.todo_ros + b.todo_ros;
-	np_export_names_merge(t, &a);
-	np_export_names_merge(t, &b);
-	np_export_printf(t, "    }\n");
-	np_export_free(&a);
-	np_export_free(&b);
+	for (unsigned s = 0; s < v->nstep; s++) {
+		np_export_text a = { 0 }, b = { 0 };
+		const char *bad = wide->usable ? step_row(&a, v, s, wide, o, z) : NULL;
+		if (!bad && narrow->usable)
+			bad = step_row(&b, v, s, narrow, o, z);
+		bool both = wide->usable && narrow->usable, same = both && a.s && b.s && strcmp(a.s, b.s) == 0;
+		if (a.failed || b.failed)
+			t->failed = true;
+		else if (!bad && both && !same)
+			np_export_printf(t, "#ifdef _WIN64\n%s#else\n%s#endif\n", a.s, b.s);
+		else if (!bad)
+			np_export_printf(t, "%s", wide->usable ? a.s : b.s);
+		t->ok += same ? a.ok : a.ok + b.ok;
+		t->broken += same ? a.broken : a.broken + b.broken;
+		t->todo += same ? a.todo : a.todo + b.todo;
+		t->todo_ros += same ? a.todo_ros : a.todo_ros + b.todo_ros;
+		np_export_names_merge(t, &a);
+		np_export_names_merge(t, &b);
+		np_export_free(&a);
+		np_export_free(&b);
+		if (bad)
+			return bad;
+	}
+	return NULL;
 }

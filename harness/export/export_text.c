@@ -71,11 +71,18 @@ void np_export_names_merge(np_export_text *t, const np_export_text *from)
 
 void np_export_name_defines(np_export_text *out, const np_export_text *t)
 {
-	np_export_printf(out, "\n/* The statuses and errors the checks name; mingw-w64 lacks some. */\n");
+	/* the rows name them as ntstatus.h and winerror.h define them; the
+	 * messages by this table */
+	np_export_printf(out, "\n/* The statuses and errors the rows name, for the messages. */\n"
+			 "static const char *nx_name(int kind, ULONG code)\n{\n"
+			 "    static const struct { int kind; ULONG code; const char *name; } names[] =\n    {\n");
 	for (unsigned i = 0; i < t->nnamed; i++) {
 		bool win32 = t->named[i].kind == NP_RESULT_WIN32;
 		const char *name = win32 ? np_win32_name(t->named[i].code) : np_status_name(t->named[i].code);
-		np_export_printf(out, "#ifndef %s\n#define %s %s0x%08" PRIx32 "%s\n#endif\n", name, name,
-				 win32 ? "" : "((LONG)", t->named[i].code, win32 ? "L" : ")");
+		np_export_printf(out, "        { %s, (ULONG)%s, \"%s\" },\n", win32 ? "NX_WIN32" : "NX_STATUS", name, name);
 	}
+	np_export_printf(out, "        { 0, 0, NULL }\n    };\n    unsigned i;\n\n"
+			 "    for (i = 0; names[i].name; i++)\n"
+			 "        if (names[i].kind == kind && names[i].code == code) return names[i].name;\n"
+			 "    return NULL;\n}\n");
 }

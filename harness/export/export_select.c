@@ -384,6 +384,8 @@ bool np_export_upstream(const np_vector_set *set, np_export_options *o, const ch
 	static order_of_checks order;
 	if (cap)
 		why[0] = '\0';
+	o->only = NULL;   /* the candidates are every vector the export would write */
+	o->nonly = 0;
 	if (!read_order(spec, &order, why, cap))
 		return false;
 	upstream_cover c = { .npair = 0 };

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* `ntprof export --upstream`'s selection (export_select.c): a function's
- * main rules from a SPEC.md's "Order of checks", the pairs a vector covers,
+ * main rules from a SPEC.md's "Order of checks", the pairs a vector covers
+ * (its rules in the blocks of the functions it calls, and the statuses those
+ * calls give on the newest Windows),
  * and the greedy cover's choices (most pairs first, then fewer steps, then
  * the first; vectors the export leaves out are no candidates). The whole
  * selection of the fixtures, built and run under Wine, is
@@ -91,7 +93,18 @@ static void test_upstream_most_pairs_first(void **state)
 	load(f, HEAD("t/a", "SI-1") THRESHOLD_STEP HEAD("t/b", "SI-2") THRESHOLD_STEP
 		HEAD("t/both", "SI-1 SI-2") THRESHOLD_STEP);
 	assert_string_equal(chosen(f), "t/both");
-	assert_int_equal(f->npairs, 2);
+	assert_int_equal(f->npairs, 3);   /* SI-1, SI-2, STATUS_PRIVILEGE_NOT_HELD */
+}
+
+/* The same rules, another status on the newest Windows: both are kept. */
+static void test_upstream_each_status(void **state)
+{
+	fx *f = *state;
+	load(f, HEAD("t/refused", "SI-1") THRESHOLD_STEP HEAD("t/refused-too", "SI-1") THRESHOLD_STEP
+		HEAD("t/held", "SI-1") "  given privilege=on\n  call NtSetIntervalProfile Interval=5000\n"
+		"  expect STATUS_SUCCESS\n");
+	assert_string_equal(chosen(f), "t/refused t/held");
+	assert_int_equal(f->npairs, 3);   /* SI-1, STATUS_PRIVILEGE_NOT_HELD, STATUS_SUCCESS */
 }
 
 /* Among vectors covering the same pairs: the one of fewer steps, then the first. */
@@ -110,11 +123,13 @@ static void test_upstream_rule_of_the_function(void **state)
 	fx *f = *state;
 	load(f, HEAD("t/query", "SI-1 SI-9 QI-1") QUERY_NULL_STEP HEAD("t/set", "SI-1 SI-9") THRESHOLD_STEP);
 	assert_string_equal(chosen(f), "t/query t/set");
-	assert_int_equal(f->npairs, 2);   /* (NtQueryIntervalProfile, QI-1), (NtSetIntervalProfile, SI-1) */
+	/* (NtQueryIntervalProfile, QI-1), (NtSetIntervalProfile, SI-1), and a status of each */
+	assert_int_equal(f->npairs, 4);
 	np_vectors_free(&f->set);
 	memset(&f->set, 0, sizeof f->set);
 	free((void *)f->o.only);
-	load(f, HEAD("t/stray", "SI-1 SI-9") QUERY_NULL_STEP);
+	/* a call no block names covers nothing, whatever its rules and status */
+	load(f, HEAD("t/stray", "SI-1 SI-9") "  call NtClose Handle=null\n  expect STATUS_INVALID_HANDLE\n");
 	assert_false(np_export_upstream(&f->set, &f->o, f->spec, &f->npairs, f->why, sizeof f->why));
 	assert_non_null(strstr(f->why, "no vector the export can write covers"));
 }
@@ -161,6 +176,7 @@ static void test_upstream_bad_spec(void **state)
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 static const struct CMUnitTest tests[] = {
 	T(test_upstream_most_pairs_first),
+	T(test_upstream_each_status),
 	T(test_upstream_fewer_steps_then_first),
 	T(test_upstream_rule_of_the_function),
 	T(test_upstream_only_what_the_export_writes),

@@ -114,7 +114,7 @@ static const cli_option export_options[] = {
 	{ "--hal-dependent", NULL, NULL, AT(hal_dependent), NULL,
 	  NULL, "keep the vectors whose outcome depends on the HAL's sources (machine-dependent)" },
 	{ "--upstream", NULL, NULL, AT(upstream), NULL,
-	  NULL, "only the fewest vectors that cover each function's main rules (SPEC.md's Order of checks)" },
+	  NULL, "only the few vectors that cover each function's main rules and statuses" },
 	{ "--name", NULL, "NAME", AT(name), check_name,
 	  "export: --name needs a C identifier", "START_TEST's name (default profile)" },
 	{ "--output", "-o", "FILE", AT(output), NULL,
@@ -225,8 +225,9 @@ static int choose_upstream(const export_settings *s, const np_vector_set *set, n
 		fprintf(stderr, "ntprof: export: %s\n", why);
 		return EXIT_BAD_INPUT;
 	}
-	fprintf(stderr, "ntprof: export: --upstream: %u vectors cover the %u (function, rule) pairs of "
-		"SPEC.md's Order of checks that the vectors can test\n", o->nonly, npairs);
+	fprintf(stderr, "ntprof: export: --upstream: %u vectors cover the %u pairs of a function and a main "
+		"rule (SPEC.md's Order of checks) or a status on the newest Windows that the vectors test\n",
+		o->nonly, npairs);
 	return 0;
 }
 

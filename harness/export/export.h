@@ -107,10 +107,11 @@ const char *np_export_left_out(const np_vector *v, const np_export_options *o, n
 			       char *why, size_t cap);
 /* Whether --function chose the vector (every vector without --function). */
 bool np_export_chosen(const np_vector *v, const np_export_options *o);
-/* --upstream: the fewest vectors that cover each function's main rules
- * (those SPEC.md's "Order of checks" at path spec lists for it), as
- * export_select.c says; sets o->only (the caller frees it) and *npairs, the
- * (function, rule) pairs covered. False with why when spec cannot be read
+/* --upstream: the few vectors that cover each function's main rules
+ * (those SPEC.md's "Order of checks" at path spec lists for it) and its
+ * statuses on the newest Windows, as export_select.c says; sets o->only
+ * (the caller frees it) and *npairs, the (function, rule or status) pairs
+ * covered. False with why when spec cannot be read
  * or no vector covers a rule. */
 bool np_export_upstream(const np_vector_set *set, np_export_options *o, const char *spec,
 			unsigned *npairs, char *why, size_t cap);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "export/export.h"
+#include "ntprof/status.h"
 #include "run/safety.h"
 #include "vectors/catalog.h"
 
@@ -169,12 +170,15 @@ bool np_export_known_for(const char *path, np_ver *out, char *why, size_t cap)
  * A function's main rules are those SPEC.md's "Order of checks" lists for
  * it: the checks that decide what the call returns. A vector covers the
  * pair (function, rule) when a step calls the function and the vector
- * lists the rule. The selection covers every pair that some vector the
- * export can write covers, with as few vectors as a greedy cover finds:
- * vectors whose results hold on every machine first (no processor guard),
- * then, for pairs only the others cover, those; among equals the vector
- * covering the most pairs not yet covered, then the one of fewer steps,
- * then the first in the files. Nothing is listed by hand. */
+ * lists the rule, and the pair (function, status) when such a step gives
+ * the status (or Win32 error) on the newest Windows, which the test's ok()
+ * checks, for a caller width the test has. The selection covers every pair
+ * that some vector the export can write covers, with as few vectors as a
+ * greedy cover finds: vectors whose results hold on every machine first
+ * (no processor guard), then, for pairs only the others cover, those;
+ * among equals the vector covering the most pairs not yet covered, then
+ * the one of fewer steps, then the first in the files. Nothing is listed
+ * by hand. */
 
 #define UPSTREAM_MAX_BLOCKS 16
 #define UPSTREAM_MAX_RULES  48
@@ -334,16 +338,38 @@ static unsigned char vector_tier(const np_vector *v, const np_export_options *o,
 	return 0;
 }
 
-static void vector_pairs(upstream_cover *c, unsigned row, const np_vector *v, const order_of_checks *order)
+static bool has_block(const order_of_checks *order, np_function_id fn)
+{
+	for (unsigned b = 0; b < order->n; b++)
+		for (unsigned i = 0; i < order->b[b].nfn; i++)
+			if (order->b[b].fn[i] == fn)
+				return true;
+	return false;
+}
+
+/* The pairs of v: its rules in the blocks of the functions it calls, and
+ * each status or error those calls return on the newest Windows (the ok()
+ * of the test), for each caller width the test has. */
+static void vector_pairs(upstream_cover *c, unsigned row, const np_vector *v, const order_of_checks *order,
+			 const np_export_plan plan[2])
 {
 	for (unsigned s = 0; s < v->nstep; s++) {
-		if (!v->step[s].catalog)
+		if (!v->step[s].catalog || !has_block(order, v->step[s].catalog->id))
 			continue;
 		np_function_id fn = v->step[s].catalog->id;
 		for (unsigned r = 0; r < v->nrule; r++)
 			for (unsigned b = 0; b < order->n; b++)
 				if (in_block(&order->b[b], fn, v->rule[r]))
 					cover_pair(c, row, fn, v->rule[r]);
+		for (unsigned w = 0; w < 2; w++) {
+			if (!plan[w].usable || plan[w].step[s].count == 0)
+				continue;
+			np_outcome out = plan[w].step[s].result[0].outcome;
+			const char *name = out.kind == NP_RESULT_STATUS ? np_status_name(out.code)
+					 : out.kind == NP_RESULT_WIN32 ? np_win32_name(out.code) : NULL;
+			if (name)
+				cover_pair(c, row, fn, name);
+		}
 	}
 }
 
@@ -398,13 +424,13 @@ bool np_export_upstream(const np_vector_set *set, np_export_options *o, const ch
 	bool ok = model && plan && c.covers && c.tier && picked && only;
 	for (unsigned i = 0; ok && i < set->count; i++)
 		if ((c.tier[i] = vector_tier(&set->v[i], o, model, plan)) < 2)
-			vector_pairs(&c, i, &set->v[i], &order);
+			vector_pairs(&c, i, &set->v[i], &order, plan);
 	if (ok && c.npair == UPSTREAM_MAX_PAIRS) {
 		snprintf(why, cap, "--upstream: more than %d (function, rule) pairs", UPSTREAM_MAX_PAIRS - 1);
 		ok = false;
 	}
 	if (ok && pick(&c, set, picked) == 0) {
-		snprintf(why, cap, "--upstream: no vector the export can write covers a rule of %s", spec);
+		snprintf(why, cap, "--upstream: no vector the export can write covers a rule of %s or a status of a function it names", spec);
 		ok = false;
 	}
 	o->nonly = 0;

@@ -186,9 +186,10 @@ fi
 for lists in both win10 win7; do
 	c=$tmp/$lists.c with="the $lists list alone"
 	[ $lists = both ] && c=$tmp/up.c with="both lists"
-	if [ $lists != both ] && ! { build x86_64-w64-mingw32-gcc "$c" "$tmp/$lists.exe" &&
-		build i686-w64-mingw32-gcc "$c" "$tmp/$lists.32.exe"; }; then
-		not_ok "with $with: it builds for x86_64 and i686" "$(head -5 "$tmp/cc.err")"
+	# (i686 builds the file with both lists above: a list changes checks,
+	# not the code's shape, and the script's time limit is short)
+	if [ $lists != both ] && ! build x86_64-w64-mingw32-gcc "$c" "$tmp/$lists.exe"; then
+		not_ok "with $with: it builds" "$(head -5 "$tmp/cc.err")"
 		continue
 	fi
 	rc=0 said=

@@ -23,11 +23,11 @@
 	"  expect STATUS_PRIVILEGE_NOT_HELD on >=6.2\n  expect STATUS_SUCCESS on <6.2\n"
 #define QUERY_NULL_STEP "  call NtQueryIntervalProfile Interval=null\n  expect STATUS_ACCESS_VIOLATION Interval=-\n"
 
-/* SI-9 is a rule of SPEC.md but of no function's block. */
+/* SI-8 is a rule of SPEC.md but of no function's block. */
 static const char spec_text[] =
-	"# a SPEC.md\n\n## NtSetIntervalProfile\n\n### SI-9 - another rule\n\n## Order of checks\n\n"
+	"# a SPEC.md\n\n## NtSetIntervalProfile\n\n### SI-8 - another rule\n\n## Order of checks\n\n"
 	"**NtSetIntervalProfile**\n\n1. SI-1: privilege.\n2. SI-2: STATUS_SUCCESS.\n\n"
-	"**NtQueryIntervalProfile** (user mode)\n\n1. QI-1: range.\n\n## Knobs\n\nSI-9 and QI-2.\n";
+	"**NtQueryIntervalProfile** (user mode)\n\n1. QI-1: range.\n\n## Knobs\n\nSI-8 and QI-2.\n";
 
 typedef struct fx {
 	char dir[256], spec[300];
@@ -117,11 +117,11 @@ static void test_upstream_fewer_steps_then_first(void **state)
 }
 
 /* A rule counts for the functions whose block lists it, called by the
- * vector: SI-1 of a query, and SI-9 of no block, are no pairs. */
+ * vector: SI-1 of a query, and SI-8 of no block, are no pairs. */
 static void test_upstream_rule_of_the_function(void **state)
 {
 	fx *f = *state;
-	load(f, HEAD("t/query", "SI-1 SI-9 QI-1") QUERY_NULL_STEP HEAD("t/set", "SI-1 SI-9") THRESHOLD_STEP);
+	load(f, HEAD("t/query", "SI-1 SI-8 QI-1") QUERY_NULL_STEP HEAD("t/set", "SI-1 SI-8") THRESHOLD_STEP);
 	assert_string_equal(chosen(f), "t/query t/set");
 	/* (NtQueryIntervalProfile, QI-1), (NtSetIntervalProfile, SI-1), and a status of each */
 	assert_int_equal(f->npairs, 4);
@@ -129,7 +129,7 @@ static void test_upstream_rule_of_the_function(void **state)
 	memset(&f->set, 0, sizeof f->set);
 	free((void *)f->o.only);
 	/* a call no block names covers nothing, whatever its rules and status */
-	load(f, HEAD("t/stray", "SI-1 SI-9") "  call NtClose Handle=null\n  expect STATUS_INVALID_HANDLE\n");
+	load(f, HEAD("t/stray", "SI-1 SI-8") "  call NtClose Handle=null\n  expect STATUS_INVALID_HANDLE\n");
 	assert_false(np_export_upstream(&f->set, &f->o, f->spec, &f->npairs, f->why, sizeof f->why));
 	assert_non_null(strstr(f->why, "no vector the export can write covers"));
 }

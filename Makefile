@@ -178,11 +178,12 @@ TEST_SRC    := $(wildcard conformance/model/test_*.c conformance/harness/test_*.
 # and neither does `make test`, the quick loop (they need other trees or
 # take most of the suite's time).
 SLOW_SH     := conformance/cli/test_wine.sh conformance/cli/test_wine_restore.sh conformance/cli/test_fuzz_corpus.sh \
-	conformance/cli/test_export_wine.sh conformance/cli/test_export_wine_lists.sh conformance/cli/test_windows_ci.sh conformance/cli/test_workflow.sh \
+	conformance/cli/test_export_wine.sh conformance/cli/test_export_wine_lists.sh conformance/cli/test_export_upstream.sh \
+	conformance/cli/test_windows_ci.sh conformance/cli/test_workflow.sh \
 	conformance/cli/test_golden.sh conformance/cli/test_install.sh conformance/cli/test_reproducible.sh \
 	conformance/cli/test_rule_scratch.sh
-# tap.sh is the helpers the scripts source, not a test.
-TEST_SH     := $(filter-out conformance/cli/tap.sh $(if $(VARIANT),$(SLOW_SH)),$(wildcard conformance/cli/*.sh))
+# tap.sh and export_build.sh are helpers the scripts source, not tests.
+TEST_SH     := $(filter-out conformance/cli/tap.sh conformance/cli/export_build.sh $(if $(VARIANT),$(SLOW_SH)),$(wildcard conformance/cli/*.sh))
 
 MODEL_OBJ   := $(MODEL_SRC:%.c=$(B)/%.o)
 HARNESS_OBJ := $(HARNESS_SRC:%.c=$(B)/%.o)

@@ -41,29 +41,9 @@ trap 'exit 2' HUP INT TERM
 
 . "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 
-# The shim reached as "wine/test.h", as a Wine tree names its header.
-mkdir -p "$tmp/include/wine"
-printf '#include "%s/conformance/win/wine_test_shim.h"\n' "$root" >"$tmp/include/wine/test.h"
-
-# testlist NAME FILE: the test list Wine's makedep generates for a test
-# program of one test, which compiles the harness (STANDALONE) and names
-# func_NAME
-testlist() {
-	printf '#define STANDALONE\n#include "wine/test.h"\nextern void func_%s(void);\n' "$1" >"$2"
-	printf 'const struct test winetest_testlist[] = { { "%s", func_%s }, { 0, 0 } };\n' "$1" "$1" >>"$2"
-}
-testlist profile "$tmp/testlist.c"
-
-# build CC NAME.c EXE [TESTLIST]: 0 when it compiles warning-free at -O2,
-# the test file and the test list as two translation units, as in Wine's tree
-build() {
-	"$1" -std=c11 -Wall -Wextra -Werror -O2 -I"$tmp/include" -o "$3" "$2" "${4:-$tmp/testlist.c}" 2>"$tmp/cc.err"
-}
-
-# summary FILE: the shim's last line, "NAME: N tests executed (T marked as todo, F failures), S skipped."
-summary() {
-	tr -d '\r' <"$1" | grep 'tests executed' | tail -1
-}
+# testlist, build and summary: the test list, a warning-free build against
+# the stand-in, the harness's summary line
+. "$NTPROF_SOURCE_ROOT/conformance/cli/export_build.sh"
 
 # run_twin NAME.c: the exe's exit status and summary under Wine as Windows 10
 run_twin() {

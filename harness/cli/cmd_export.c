@@ -5,10 +5,12 @@
  * exported, with nothing written. */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "export/export.h"
+#include "ntprof/rules_index.h"
 #include "vectors/catalog.h"
 
 #ifndef NTPROF_VERSION
@@ -17,7 +19,7 @@
 
 typedef struct export_settings {
 	const char *format, *output, *root, *name;
-	bool hal_dependent;
+	bool hal_dependent, upstream;
 	np_ver since;
 	bool since_given;
 	const char *function[NP_EXPORT_MAX_FUNCTIONS];
@@ -111,6 +113,8 @@ static const cli_option export_options[] = {
 	  "export: --since needs a version", "the oldest Windows whose results are broken() (default win7, the oldest Wine tests on)" },
 	{ "--hal-dependent", NULL, NULL, AT(hal_dependent), NULL,
 	  NULL, "keep the vectors whose outcome depends on the HAL's sources (machine-dependent)" },
+	{ "--upstream", NULL, NULL, AT(upstream), NULL,
+	  NULL, "only the few vectors that cover each function's main rules and statuses" },
 	{ "--name", NULL, "NAME", AT(name), check_name,
 	  "export: --name needs a C identifier", "START_TEST's name (default profile)" },
 	{ "--output", "-o", "FILE", AT(output), NULL,
@@ -134,7 +138,7 @@ static const cli_syntax export_syntax = {
 
 static const char *const export_usage[] = {
 	"ntprof export [--format wine] [--function NAME]... [--known FILE]... [--known-ros FILE]...",
-	"              [--since VERSION]",
+	"              [--since VERSION] [--upstream]",
 	"              [--hal-dependent] [--name NAME] [--output FILE] [--root DIR] [FILE|DIR]...",
 	NULL,
 };
@@ -205,6 +209,28 @@ static int write_export(const export_settings *s, const np_vector_set *set, cons
 	return 0;
 }
 
+/* --upstream: the selection (export_select.c), from the Order of checks of
+ * the tree's SPEC.md. 0, or EXIT_BAD_INPUT after saying why. */
+static int choose_upstream(const export_settings *s, const np_vector_set *set, np_export_options *o)
+{
+	char spec[600], why[NP_TEXT_MAX * 4];
+	unsigned npairs = 0;
+	const char *root = np_find_root(s->root);
+	if (!root) {
+		fprintf(stderr, "ntprof: export: --upstream: cannot find SPEC.md (use --root DIR)\n");
+		return EXIT_BAD_INPUT;
+	}
+	snprintf(spec, sizeof spec, "%s/SPEC.md", root);
+	if (!np_export_upstream(set, o, spec, &npairs, why, sizeof why)) {
+		fprintf(stderr, "ntprof: export: %s\n", why);
+		return EXIT_BAD_INPUT;
+	}
+	fprintf(stderr, "ntprof: export: --upstream: %u vectors cover the %u pairs of a function and a main "
+		"rule (SPEC.md's Order of checks) or a status on the newest Windows that the vectors test\n",
+		o->nonly, npairs);
+	return 0;
+}
+
 static int export_main(int argc, char **argv)
 {
 	static export_settings s;
@@ -225,8 +251,11 @@ static int export_main(int argc, char **argv)
 	status = load_known_ros(&s, known_ros, &o);
 	if (!status && !cli_load_vectors(&set, &s.paths, s.root))
 		status = EXIT_BAD_INPUT;
-	else if (!status)
+	else if (!status && s.upstream)
+		status = choose_upstream(&s, &set, &o);
+	if (!status)
 		status = write_export(&s, &set, &o);
+	free((void *)o.only);
 	np_vectors_free(&set);   /* a set that failed to load is empty */
 	for (unsigned k = 0; k < o.nknown; k++)
 		np_known_free(&known[k]);

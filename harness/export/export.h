@@ -44,6 +44,8 @@ typedef struct np_export_options {
 	np_ver wine_as;   /* the Windows whose results the test checks on Wine: the newest a list is
 			   * for, or the newest of all without a list */
 	bool hal_dependent;                             /* --hal-dependent: keep those vectors */
+	const char *const *only;   /* --upstream: only the vectors of these IDs (NULL: no such limit) */
+	unsigned nonly;
 	const char *test_name;                          /* START_TEST's NAME */
 	const char *version;                            /* ntprof's, for the header */
 } np_export_options;
@@ -106,6 +108,14 @@ const char *np_export_left_out(const np_vector *v, const np_export_options *o, n
 			       char *why, size_t cap);
 /* Whether --function chose the vector (every vector without --function). */
 bool np_export_chosen(const np_vector *v, const np_export_options *o);
+/* --upstream: the few vectors that cover each function's main rules
+ * (those SPEC.md's "Order of checks" at path spec lists for it) and its
+ * statuses on the newest Windows, as export_select.c says; sets o->only
+ * (the caller frees it) and *npairs, the (function, rule or status) pairs
+ * covered. False with why when spec cannot be read
+ * or no vector covers a rule. */
+bool np_export_upstream(const np_vector_set *set, np_export_options *o, const char *spec,
+			unsigned *npairs, char *why, size_t cap);
 /* Whether the export can make step's call and check its out-values. */
 bool np_export_step_supported(const np_step *st);
 

@@ -379,7 +379,7 @@ else
 fi
 
 want_out "run: a good file" \
-	"ntprof run: backend model, 1 vectors, 1 targets, 1 results; lines grouped by vector, step and outcome (--verbose: a line per target)
+	"ntprof run: backend model, 1 vectors, 1 targets, 1 results; grouped by cause: function, rule and outcome, its vectors under it (--verbose: a line per target)
 summary: 1 match, 0 match-alternative, 0 known, 0 status-mismatch, 0 output-mismatch, 0 not-exported, 0 stub, 0 crashed, 0 not-applicable, 0 skipped" \
 	run --target 6.2/x64 "$tmp/dup1.vec"
 
@@ -395,8 +395,9 @@ EOF
 nt run --target 6.2/x64 --target 1809 "$tmp/mismatch.vec"
 if [ "$rc" -ne 1 ]; then
 	fail "run: a mismatching vector" "want exit status 1"
-elif ! grep -q -F "status-mismatch   cli/mismatch on 1809/x86, 6.2..1809/x64, 1809/wow64 [SI-1] $tmp/mismatch.vec:6 step 1 NtSetIntervalProfile: expected STATUS_SUCCESS (0x00000000), got STATUS_PRIVILEGE_NOT_HELD (0xC0000061)" "$tmp/out"; then
-	fail "run: a mismatching vector" "want the status-mismatch line with file:line"
+elif ! grep -q -x -F "status-mismatch   NtSetIntervalProfile: expected STATUS_SUCCESS (0x00000000), got STATUS_PRIVILEGE_NOT_HELD (0xC0000061) <model: decided by SI-1> (1 vector, 4 results)" "$tmp/out" ||
+	! grep -q -x -F "    cli/mismatch on 1809/x86, 6.2..1809/x64, 1809/wow64 [SI-1] $tmp/mismatch.vec:6 step 1" "$tmp/out"; then
+	fail "run: a mismatching vector" "want the status-mismatch heading and the vector's line with file:line"
 elif ! grep -q -x 'summary: 0 match, 0 match-alternative, 0 known, 4 status-mismatch, 0 output-mismatch, 0 not-exported, 0 stub, 0 crashed, 0 not-applicable, 0 skipped' "$tmp/out"; then
 	fail "run: a mismatching vector" "want 4 status mismatches in the summary"
 else
@@ -404,8 +405,10 @@ else
 fi
 
 # A mismatch names its cause: the vector's hex is printed as the record
-# prints numbers (decimal), the model's deciding rule and the unknown the
-# expectation rests on follow; the twin without the flag names no unknown.
+# prints numbers (decimal), the model's deciding rule follows on the
+# heading, and the unknown the expectation rests on on the vector's line
+# under it (with --verbose, both on the row's line); the twin without the
+# flag names no unknown.
 cat >"$tmp/cause.vec" <<'EOF'
 vector cli/cause
   title   a set interval read back
@@ -421,7 +424,10 @@ EOF
 nt run --target 6.2/x64 "$tmp/cause.vec"
 sed '/^  flags/d' "$tmp/cause.vec" >"$tmp/cause-noflag.vec"
 "$NTPROF_BIN" run --target 6.2/x64 "$tmp/cause-noflag.vec" >"$tmp/out2" 2>&1
-if [ "$rc" -ne 1 ] || ! grep -q -F "expected STATUS_SUCCESS (0x00000000) Interval=39063, got STATUS_SUCCESS (0x00000000) Interval=78125 <model: decided by QI-3> <rests on unknown:K-HAL-CLAMP>" "$tmp/out"; then
+"$NTPROF_BIN" run --verbose --target 6.2/x64 "$tmp/cause.vec" >"$tmp/out3" 2>&1
+if [ "$rc" -ne 1 ] || ! grep -A1 -F "expected STATUS_SUCCESS (0x00000000) Interval=39063, got STATUS_SUCCESS (0x00000000) Interval=78125 <model: decided by QI-3> (1 vector, 1 result)" "$tmp/out" |
+	grep -q -x -F "    cli/cause on 6.2/x64 [QI-5,HL-4] $tmp/cause.vec:9 step 2 <rests on unknown:K-HAL-CLAMP>" ||
+	! grep -q -F "Interval=78125 <model: decided by QI-3> <rests on unknown:K-HAL-CLAMP>" "$tmp/out3"; then
 	fail "run: a mismatch names the model's rule and the unknown it rests on, in one spelling" "$(cat "$tmp/out")"
 elif grep -q 'rests on' "$tmp/out2" || ! grep -q -F 'Interval=78125 <model: decided by QI-3>' "$tmp/out2"; then
 	fail "run: without the flag, a mismatch names no unknown" "$(cat "$tmp/out2")"
@@ -439,7 +445,7 @@ fi
 
 # a mismatch also written with --output: the report is complete, the status still 1
 nt run --output "$tmp/outdir/mismatch.txt" --target 6.2/x64 "$tmp/mismatch.vec"
-if [ "$rc" -ne 1 ] || ! grep -q '^status-mismatch   cli/mismatch on 6.2/x64 ' "$tmp/outdir/mismatch.txt"; then
+if [ "$rc" -ne 1 ] || ! grep -q '^    cli/mismatch on 6.2/x64 ' "$tmp/outdir/mismatch.txt"; then
 	fail "run --output: a mismatching vector" "want exit 1 and the mismatch in the file"
 else
 	pass "run --output: a mismatching vector"
@@ -455,7 +461,8 @@ EOF
 nt run --known "$tmp/good.known" --target 6.2/x64 --target 1809 "$tmp/mismatch.vec" "$tmp/dup1.vec"
 if [ "$rc" -ne 0 ]; then
 	fail "run --known: every failure listed" "want exit status 0"
-elif ! grep -q -F "known             cli/mismatch on 1809/x86, 6.2..1809/x64, 1809/wow64 [SI-1] $tmp/mismatch.vec:6 step 1 NtSetIntervalProfile: expected STATUS_SUCCESS (0x00000000), got $priv {status-mismatch, listed at $tmp/good.known:2}" "$tmp/out"; then
+elif ! grep -A1 -x -F "known             NtSetIntervalProfile: expected STATUS_SUCCESS (0x00000000), got $priv <model: decided by SI-1> (1 vector, 4 results)" "$tmp/out" |
+	grep -q -x -F "    cli/mismatch on 1809/x86, 6.2..1809/x64, 1809/wow64 [SI-1] $tmp/mismatch.vec:6 step 1 {status-mismatch, listed at $tmp/good.known:2}"; then
 	fail "run --known: every failure listed" "want a known line naming $tmp/good.known:2"
 elif ! grep -q -x "known divergences $tmp/good.known: 1 entries, 4 rows known, 0 unlisted, 0 stale, 0 not run" "$tmp/out" ||
 	! grep -q -x 'summary: 4 match, 0 match-alternative, 4 known, 0 status-mismatch, 0 output-mismatch, 0 not-exported, 0 stub, 0 crashed, 0 not-applicable, 0 skipped' "$tmp/out"; then
@@ -492,7 +499,8 @@ EOF
 nt run --known "$tmp/good.known" --target 6.2/x64 "$tmp/mismatch.vec" "$tmp/query.vec"
 if [ "$rc" -ne 1 ]; then
 	fail "run --known: an unlisted failure" "want exit status 1"
-elif ! grep -q -F "output-mismatch   cli/query on 6.2/x64 [QI-5] $tmp/query.vec:5 step 1 NtQueryIntervalProfile: expected STATUS_SUCCESS (0x00000000) Interval=1221, got STATUS_SUCCESS (0x00000000) Interval=39063 <model: decided by QI-3> {unlisted: not in $tmp/good.known}" "$tmp/out" ||
+elif ! grep -A1 -x -F "output-mismatch   NtQueryIntervalProfile: expected STATUS_SUCCESS (0x00000000) Interval=1221, got STATUS_SUCCESS (0x00000000) Interval=39063 <model: decided by QI-3> (1 vector, 1 result)" "$tmp/out" |
+	grep -q -x -F "    cli/query on 6.2/x64 [QI-5] $tmp/query.vec:5 step 1 {unlisted: not in $tmp/good.known}" ||
 	! grep -q -F ' 1 rows known, 1 unlisted, 0 stale, 0 not run' "$tmp/out"; then
 	fail "run --known: an unlisted failure" "want the failure marked unlisted and counted"
 else

@@ -53,6 +53,13 @@ run() { "$NTPROF_BIN" run "$@" "$fixtures" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 tally() {
 	sed -n 's/^summary: //p' "${2:-$tmp/out}" | tr ',' '\n' | sed -n "s/^ *\([0-9]*\) $1\$/\1/p"
 }
+# under HEADING LINE FILE: the text report FILE has a vector line matching
+# LINE (a regular expression, after its indent) under a heading matching
+# HEADING (from the start of the heading).
+under() {
+	awk -v heading="^$1" -v line="^    $2" '/^[a-z]/ { h = $0 } $0 ~ line && h ~ heading { found = 1 }
+		END { exit !found }' "$3"
+}
 # failures [FILE]: the rows of the failing classes.
 failures() {
 	f=0
@@ -105,7 +112,7 @@ fi
 # the counters; the default fixtures catch it, now that Interrupt is declared.
 "$NTPROF_BIN" run --backend "dl:$dir/dl_inclusive_end.so" "$fixtures" >"$tmp/inclusive" 2>&1
 rc=$?
-if [ "$rc" -eq 1 ] && grep -q '^status-mismatch *counting/end-of-region on .*1809' "$tmp/inclusive" &&
+if [ "$rc" -eq 1 ] && under status-mismatch 'counting/end-of-region on .*1809' "$tmp/inclusive" &&
 	grep -q '; not declared (vector-targets it keeps out): .*Inject [0-9]' "$tmp/inclusive"; then
 	ok "dl_inclusive_end.so: the inclusive region end is caught; the coverage line names what it could declare"
 else
@@ -236,7 +243,7 @@ fi
 # faithful object matched, and every other row is as it was.
 run --backend "dl:$dir/dl_faithful.so" --target 1809/x64
 cp "$tmp/out" "$tmp/faithful-1809"
-run --backend "dl:$dir/dl_crash.so" --target 1809/x64
+run --verbose --backend "dl:$dir/dl_crash.so" --target 1809/x64
 if [ "$rc" -eq 1 ] && [ "$(tally crashed)" -gt 0 ] &&
 	[ $(( $(tally match) + $(tally crashed) )) -eq "$(tally match "$tmp/faithful-1809")" ] &&
 	[ "$(tally not-required)" -eq "$(tally not-required "$tmp/faithful-1809")" ] &&
@@ -246,7 +253,7 @@ else
 	not_ok "dl_crash.so: the run completes, each crash a row naming its signal and step" "rc $rc"
 fi
 start=$(date +%s)
-NTPROF_STEP_TIMEOUT=1 run --backend "dl:$dir/dl_hang.so" --target 1809/x64
+NTPROF_STEP_TIMEOUT=1 run --verbose --backend "dl:$dir/dl_hang.so" --target 1809/x64
 took=$(( $(date +%s) - start ))
 if [ "$rc" -eq 1 ] && [ "$(tally timeout)" -gt 0 ] &&
 	[ $(( $(tally match) + $(tally timeout) )) -eq "$(tally match "$tmp/faithful-1809")" ] &&
@@ -335,7 +342,7 @@ fi
 # (create/affinity-all-wow64-31-processors sets cpus=31 itself.)
 run --backend "dl:$dir/dl_faulty.so" --reference model --given cpus=31 --target 6.1/wow64
 if [ "$rc" -eq 1 ] &&
-	grep -q '^status-mismatch *create/affinity-all on 6.1/wow64 .*expected STATUS_INVALID_PARAMETER .*got STATUS_SUCCESS' "$tmp/out"; then
+	under 'status-mismatch .*expected STATUS_INVALID_PARAMETER .*got STATUS_SUCCESS' 'create/affinity-all on 6.1/wow64 ' "$tmp/out"; then
 	ok "mirrored: bug 4 caught where the mirrored model has 31 processors"
 else
 	not_ok "mirrored: bug 4 caught where the mirrored model has 31 processors" "rc $rc"

@@ -65,7 +65,7 @@ static const char run_text[] =
 	"  expect  STATUS_SUCCESS Interval=a&b<c>\"d\\e\n";
 
 #define NA_REASON "that HAL profile interface does not exist on this version and architecture (KS-3)"
-#define GROUPED "; lines grouped by vector, step and outcome (--verbose: a line per target)"
+#define GROUPED "; grouped by cause: function, rule and outcome, its vectors under it (--verbose: a line per target)"
 #define SUMMARY "5 match, 1 match-alternative, 0 known, 1 status-mismatch, 2 output-mismatch, 0 not-exported, " \
 		"0 stub, 0 crashed, 1 not-applicable, 0 skipped"
 
@@ -160,20 +160,25 @@ static void test_report_text_exact(void **state)
 	const char *p = f->path;
 	snprintf(want, sizeof want,
 		 "ntprof run: backend model, 6 vectors, 2 targets, 10 results" GROUPED "\n"
-		 "status-mismatch   report/status on 6.2/x64 [SI-1,MC-1] %s:11 step 1 NtSetIntervalProfile: "
-		 "expected STATUS_SUCCESS (0x00000000), got STATUS_PRIVILEGE_NOT_HELD (0xC0000061) <model: decided by SI-1>\n"
-		 "output-mismatch   report/output on 6.2/x64 [QI-5] %s:18 step 1 NtQueryIntervalProfile: "
-		 "expected STATUS_SUCCESS (0x00000000) Interval=1221, got STATUS_SUCCESS (0x00000000) Interval=39063 <model: decided by QI-3>\n"
-		 "match-alternative report/alternative on 6.2/x64 [SI-1] %s:32 step 1 NtSetIntervalProfile: "
-		 "expected STATUS_SUCCESS (0x00000000), got STATUS_PRIVILEGE_NOT_HELD (0xC0000061) (inferred)\n"
-		 "output-mismatch   report/esc&<>\"\\x on 5.1/x86 [QI-5] %s:40 step 1 NtQueryIntervalProfile: "
-		 "expected STATUS_SUCCESS (0x00000000) Interval=a&b<c>\"d\\e, got STATUS_SUCCESS (0x00000000) Interval=39063 <model: decided by QI-3>\n"
+		 "status-mismatch   NtSetIntervalProfile: expected STATUS_SUCCESS (0x00000000), got "
+		 "STATUS_PRIVILEGE_NOT_HELD (0xC0000061) <model: decided by SI-1> (1 vector, 1 result)\n"
+		 "    report/status on 6.2/x64 [SI-1,MC-1] %s:11 step 1\n"
+		 "output-mismatch   NtQueryIntervalProfile: expected STATUS_SUCCESS (0x00000000) Interval=1221, got "
+		 "STATUS_SUCCESS (0x00000000) Interval=39063 <model: decided by QI-3> (1 vector, 1 result)\n"
+		 "    report/output on 6.2/x64 [QI-5] %s:18 step 1\n"
+		 "match-alternative NtSetIntervalProfile: expected STATUS_SUCCESS (0x00000000), got "
+		 "STATUS_PRIVILEGE_NOT_HELD (0xC0000061) <model: decided by SI-1> (1 vector, 1 result)\n"
+		 "    report/alternative on 6.2/x64 [SI-1] %s:32 step 1 (inferred)\n"
+		 "output-mismatch   NtQueryIntervalProfile: expected STATUS_SUCCESS (0x00000000) Interval=a&b<c>\"d\\e, got "
+		 "STATUS_SUCCESS (0x00000000) Interval=39063 <model: decided by QI-3> (1 vector, 1 result)\n"
+		 "    report/esc&<>\"\\x on 5.1/x86 [QI-5] %s:40 step 1\n"
 		 "summary: " SUMMARY "\n",
 		 p, p, p, p);
 	assert_string_equal(f->out, want);
 }
 
-/* The pieces a reader looks for on a mismatch line. */
+/* The pieces a reader looks for on a mismatch: the cause on the heading,
+ * where on the vector's line under it. */
 static void test_report_text_mismatch_line(void **state)
 {
 	fx *f = *state;
@@ -183,14 +188,18 @@ static void test_report_text_mismatch_line(void **state)
 	const char *line = strstr(f->out, "\nstatus-mismatch ");
 	assert_non_null(line);
 	line++;
-	char one[1024];
+	char one[1024], two[1024];
 	snprintf(one, sizeof one, "%.*s", (int)strcspn(line, "\n"), line);
-	snprintf(where, sizeof where, " %s:11 ", f->path);
-	assert_contains(one, where);
-	assert_contains(one, " report/status ");
-	assert_contains(one, " on 6.2/x64 ");
-	assert_contains(one, "[SI-1,MC-1]");
+	line += strcspn(line, "\n") + 1;
+	snprintf(two, sizeof two, "%.*s", (int)strcspn(line, "\n"), line);
+	assert_contains(one, " NtSetIntervalProfile: ");
 	assert_contains(one, "expected STATUS_SUCCESS (0x00000000), got STATUS_PRIVILEGE_NOT_HELD (0xC0000061)");
+	assert_contains(one, " <model: decided by SI-1> ");
+	snprintf(where, sizeof where, " %s:11 ", f->path);
+	assert_contains(two, where);
+	assert_contains(two, "    report/status ");
+	assert_contains(two, " on 6.2/x64 ");
+	assert_contains(two, "[SI-1,MC-1]");
 	assert_int_equal(count_of(f->out, "\nsummary: "), 1);
 }
 
@@ -726,7 +735,9 @@ static void test_report_known_every_format(void **state)
 	report(f, NP_FORMAT_TEXT, false);
 	assert_int_equal(count_of(f->out, "\nknown             "), 2);
 	assert_contains(f->out, " {status-mismatch, listed at k&.known:1}\n");
-	assert_contains(f->out, "got STATUS_SUCCESS (0x00000000) Interval=39063 <model: decided by QI-3> {unlisted: not in k&.known}\n");
+	assert_contains(f->out, "got STATUS_SUCCESS (0x00000000) Interval=39063 <model: decided by QI-3> (1 vector, 1 result)\n"
+			"    report/output on 6.2/x64 [QI-5] ");
+	assert_contains(f->out, ":18 step 1 {unlisted: not in k&.known}\n");
 	assert_contains(f->out, "\nstale             k&.known:3: report/match output-mismatch step 1: STATUS_SUCCESS "
 			"(0x00000000): listed divergence no longer happens (now match on 6.2/x64)\n");
 	assert_contains(f->out, "\nknown divergences k&.known: 3 entries, 2 rows known, 1 unlisted, 1 stale, 0 not run\n"

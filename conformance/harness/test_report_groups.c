@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The default text report's grouping (harness/report/report_groups.c) and
+/* The default text report's grouping by cause (harness/report/report_groups.c) and
  * the target ranges it names (harness/report/target_ranges.c).
  *
  * Runs are built by hand, row by row, so that each test chooses the
@@ -183,53 +183,101 @@ static void test_ranges_room_and_cut(void **state)
 
 /* ---- grouping ---- */
 
+/* A heading: class, the cause of the one vector's step 1 (expected OK,
+ * got GOT) and its counts. */
+#define HEAD(cls, got, counts) cls "NtSetIntervalProfile: expected " OK ", got " got " (" counts ")\n"
+/* what a vector's line says after its targets */
+#define AT " [SI-1,MC-1] t.vec:11 step 1"
+
 static void test_groups_same_line_shares_a_line(void **state)
 {
 	fx *f = *state;
 	add(f, &f->v, "6.2/x86", NP_CLASS_STATUS_MISMATCH, DENY, OK);
 	add(f, &f->v, "6.3/x86", NP_CLASS_STATUS_MISMATCH, DENY, OK);
 	add(f, &f->v, "6.2/x64", NP_CLASS_STATUS_MISMATCH, DENY, OK);
-	assert_string_equal(lines(f, false),
-			    "status-mismatch   groups/one on 6.2..6.3/x86, 6.2/x64" WHERE OK ", got " DENY "\n");
-	assert_non_null(strstr(f->out, "; lines grouped by vector, step and outcome (--verbose: a line per target)\n"));
+	assert_string_equal(lines(f, false), HEAD("status-mismatch   ", DENY, "1 vector, 3 results")
+			    "    groups/one on 6.2..6.3/x86, 6.2/x64" AT "\n");
+	assert_non_null(strstr(f->out, "; grouped by cause: function, rule and outcome, its vectors under it "
+				       "(--verbose: a line per target)\n"));
 	assert_string_equal(strstr(f->out, "\nsummary: "), "\nsummary: 0 match, 0 match-alternative, 0 known, "
 			    "3 status-mismatch, 0 output-mismatch, 0 not-exported, 0 stub, 0 crashed, "
 			    "0 not-applicable, 0 skipped\n");
 }
 
-/* Another got splits the line, and the range: 6.2 ran otherwise between 6.1 and 6.3. */
+/* Another got is another cause, and splits the range: 6.2 ran otherwise
+ * between 6.1 and 6.3. */
 static void test_groups_different_got_never_merged(void **state)
 {
 	fx *f = *state;
 	add(f, &f->v, "6.1/x86", NP_CLASS_STATUS_MISMATCH, DENY, OK);
 	add(f, &f->v, "6.2/x86", NP_CLASS_STATUS_MISMATCH, BAD, OK);
 	add(f, &f->v, "6.3/x86", NP_CLASS_STATUS_MISMATCH, DENY, OK);
-	assert_string_equal(lines(f, false),
-			    "status-mismatch   groups/one on 6.1/x86, 6.3/x86" WHERE OK ", got " DENY "\n"
-			    "status-mismatch   groups/one on 6.2/x86" WHERE OK ", got " BAD "\n");
+	assert_string_equal(lines(f, false), HEAD("status-mismatch   ", DENY, "1 vector, 2 results")
+			    "    groups/one on 6.1/x86, 6.3/x86" AT "\n"
+			    HEAD("status-mismatch   ", BAD, "1 vector, 1 result")
+			    "    groups/one on 6.2/x86" AT "\n");
 }
 
-/* The same got in another class is another line. */
+/* The same got in another class is another cause. */
 static void test_groups_different_class_never_merged(void **state)
 {
 	fx *f = *state;
 	add(f, &f->v, "6.1/x64", NP_CLASS_STATUS_MISMATCH, DENY, OK);
 	add(f, &f->v, "6.2/x64", NP_CLASS_CRASHED, DENY, OK);
 	add(f, &f->v, "6.3/x64", NP_CLASS_STATUS_MISMATCH, DENY, OK);
-	assert_string_equal(lines(f, false),
-			    "status-mismatch   groups/one on 6.1/x64, 6.3/x64" WHERE OK ", got " DENY "\n"
-			    "crashed           groups/one on 6.2/x64" WHERE OK ", got " DENY "\n");
+	assert_string_equal(lines(f, false), HEAD("status-mismatch   ", DENY, "1 vector, 2 results")
+			    "    groups/one on 6.1/x64, 6.3/x64" AT "\n"
+			    HEAD("crashed           ", DENY, "1 vector, 1 result")
+			    "    groups/one on 6.2/x64" AT "\n");
 }
 
-/* Rows of two vectors that say the same after their targets stay apart. */
-static void test_groups_different_vector_never_merged(void **state)
+/* Two vectors that fail for one cause: one heading, a line each under it. */
+static void test_groups_vectors_of_one_cause_share_a_heading(void **state)
 {
 	fx *f = *state;
 	add(f, &f->v, "6.1/x86", NP_CLASS_STATUS_MISMATCH, DENY, OK);
+	add(f, &f->v, "6.2/x86", NP_CLASS_STATUS_MISMATCH, DENY, OK);
 	add(f, &f->w, "6.2/x86", NP_CLASS_STATUS_MISMATCH, DENY, OK);
+	assert_string_equal(lines(f, false), HEAD("status-mismatch   ", DENY, "2 vectors, 3 results")
+			    "    groups/one on 6.1..6.2/x86" AT "\n"
+			    "    groups/two on 6.2/x86" AT "\n");
+}
+
+/* The rule the model decided by is part of the cause: the same function,
+ * expected and got decided by two rules are two headings, each naming its
+ * rule, in the order of their first rows. */
+static void test_groups_different_rule_never_merged(void **state)
+{
+	fx *f = *state;
+	add(f, &f->v, "6.1/x86", NP_CLASS_STATUS_MISMATCH, DENY, OK)->rule = NP_RULE(SI_1);
+	add(f, &f->w, "6.1/x86", NP_CLASS_STATUS_MISMATCH, DENY, OK)->rule = NP_RULE(SI_8);
+	add(f, &f->w, "6.2/x86", NP_CLASS_STATUS_MISMATCH, DENY, OK)->rule = NP_RULE(SI_1);
 	assert_string_equal(lines(f, false),
-			    "status-mismatch   groups/one on 6.1/x86" WHERE OK ", got " DENY "\n"
-			    "status-mismatch   groups/two on 6.2/x86" WHERE OK ", got " DENY "\n");
+			    HEAD("status-mismatch   ", DENY " <model: decided by SI-1>", "2 vectors, 2 results")
+			    "    groups/one on 6.1/x86" AT "\n"
+			    "    groups/two on 6.2/x86" AT "\n"
+			    HEAD("status-mismatch   ", DENY " <model: decided by SI-8>", "1 vector, 1 result")
+			    "    groups/two on 6.1/x86" AT "\n");
+}
+
+/* A row without a deciding step (skipped, refused at the start) has its
+ * note for a cause. */
+static void test_groups_no_step_by_note(void **state)
+{
+	fx *f = *state;
+	const char *note[] = { "hazard: may fault", "hazard: may fault", "another reason" };
+	const np_vector *vec[] = { &f->v, &f->w, &f->w };
+	for (unsigned i = 0; i < 3; i++) {
+		np_row *r = add(f, vec[i], "6.1/x86", NP_CLASS_SKIPPED, "", "");
+		r->step = -1;
+		snprintf(r->note, sizeof r->note, "%s", note[i]);
+		r->target.version = (np_ver)(r->target.version + (i == 2));
+	}
+	assert_string_equal(lines(f, false), "skipped           hazard: may fault (2 vectors, 2 results)\n"
+			    "    groups/one on 6.1/x86 [SI-1,MC-1] t.vec:7\n"
+			    "    groups/two on 6.1/x86 [SI-1,MC-1] t.vec:7\n"
+			    "skipped           another reason (1 vector, 1 result)\n"
+			    "    groups/two on 6.2/x86 [SI-1,MC-1] t.vec:7\n");
 }
 
 /* Targets are named in the version table's order whatever the rows' order;
@@ -244,29 +292,28 @@ static void test_groups_targets_in_version_order(void **state)
 	add(f, &f->v, "1507/x64", NP_CLASS_MATCH, "", "");
 	add(f, &f->v, "6.3/x64", NP_CLASS_NOT_APPLICABLE, "", "");
 	add(f, &f->v, "1607/x64", NP_CLASS_OUTPUT_MISMATCH, OK " Interval=1", OK " Interval=1");
-	assert_string_equal(lines(f, false),
-			    "output-mismatch   groups/one on 6.2/x86, 6.1..6.2/x64, 1607..1809/x64"
-			    WHERE OK ", got " OK " Interval=1 [model: " OK " Interval=1]\n");
+	assert_string_equal(lines(f, false), HEAD("output-mismatch   ", OK " Interval=1", "1 vector, 5 results")
+			    "    groups/one on 6.2/x86, 6.1..6.2/x64, 1607..1809/x64" AT " [model: " OK " Interval=1]\n");
 }
 
 /* The model's outcome only where it is not the vector's expectation; a
- * model that agrees with one target and not another splits the line.
- * --verbose shows it on every line, a line per target. */
+ * model that agrees with one target and not another splits the vector's
+ * line under one heading. --verbose shows it on every line, a line per
+ * target. */
 static void test_groups_model_only_where_it_differs(void **state)
 {
 	fx *f = *state;
 	add(f, &f->v, "6.1/x86", NP_CLASS_STATUS_MISMATCH, DENY, OK);
 	add(f, &f->v, "6.2/x86", NP_CLASS_STATUS_MISMATCH, DENY, DENY);
 	add(f, &f->v, "6.3/x86", NP_CLASS_STATUS_MISMATCH, DENY, DENY);
-	assert_string_equal(lines(f, false),
-			    "status-mismatch   groups/one on 6.1/x86" WHERE OK ", got " DENY "\n"
-			    "status-mismatch   groups/one on 6.2..6.3/x86" WHERE OK ", got " DENY
-			    " [model: " DENY "]\n");
+	assert_string_equal(lines(f, false), HEAD("status-mismatch   ", DENY, "1 vector, 3 results")
+			    "    groups/one on 6.1/x86" AT "\n"
+			    "    groups/one on 6.2..6.3/x86" AT " [model: " DENY "]\n");
 	assert_string_equal(lines(f, true),
 			    "status-mismatch   groups/one on 6.1/x86" WHERE OK ", got " DENY " [model: " OK "]\n"
 			    "status-mismatch   groups/one on 6.2/x86" WHERE OK ", got " DENY " [model: " DENY "]\n"
 			    "status-mismatch   groups/one on 6.3/x86" WHERE OK ", got " DENY " [model: " DENY "]\n");
-	assert_null(strstr(f->out, "lines grouped"));
+	assert_null(strstr(f->out, "grouped by cause"));
 }
 
 /* Every class the default report shows is grouped the same way, known rows
@@ -291,7 +338,8 @@ static void test_groups_every_class(void **state)
 			snprintf(note, sizeof note, " {status-mismatch, listed at t.known:3}");
 		else if (np_class_is_failure((np_class)c))
 			snprintf(note, sizeof note, " {unlisted: t.known:3 lists status-mismatch step 1: %s}", DENY);
-		snprintf(want, sizeof want, "%-17s groups/one on 6.1..6.2/x86" WHERE OK ", got " DENY "%s\n",
+		snprintf(want, sizeof want, "%-17s NtSetIntervalProfile: expected " OK ", got " DENY
+			 " (1 vector, 2 results)\n    groups/one on 6.1..6.2/x86" AT "%s\n",
 			 np_class_name((np_class)c), note);
 		if (!shown)
 			assert_string_equal(got, "");
@@ -308,7 +356,9 @@ static const struct CMUnitTest tests[] = {
 	T(test_groups_same_line_shares_a_line),
 	T(test_groups_different_got_never_merged),
 	T(test_groups_different_class_never_merged),
-	T(test_groups_different_vector_never_merged),
+	T(test_groups_vectors_of_one_cause_share_a_heading),
+	T(test_groups_different_rule_never_merged),
+	T(test_groups_no_step_by_note),
 	T(test_groups_targets_in_version_order),
 	T(test_groups_model_only_where_it_differs),
 	T(test_groups_every_class),

@@ -112,7 +112,8 @@ static void summary_line(FILE *out, const np_run *run, const char *prefix)
 
 void np_report_text(FILE *out, const np_run *run, bool verbose)
 {
-	const char *grouped = verbose ? "" : "; lines grouped by vector, step and outcome (--verbose: a line per target)";
+	const char *grouped = verbose ? "" : "; grouped by cause: function, rule and outcome, "
+					     "its vectors under it (--verbose: a line per target)";
 	if (run->system[0])   /* a live run: where it ran */
 		fprintf(out, "ntprof %s on %s: %u vectors, %u results%s\n", run->command, run->system,
 			run->vectors, run->count, grouped);
@@ -121,10 +122,11 @@ void np_report_text(FILE *out, const np_run *run, bool verbose)
 			run->vectors, run->targets, run->count, grouped);
 	for (unsigned i = 0; i < run->nenv; i++)
 		fprintf(out, "env %s: %s\n", run->env[i].name, run->env[i].value);
-	if (!verbose)
-		np_report_groups(out, run);
-	for (unsigned i = 0; verbose && i < run->count; i++)
-		text_row(out, run, &run->row[i]);
+	/* short of memory to group them, the rows shown by default a line each */
+	bool grouped_rows = !verbose && np_report_groups(out, run);
+	for (unsigned i = 0; !grouped_rows && i < run->count; i++)
+		if (verbose || !np_class_is_quiet(run->row[i].cls))
+			text_row(out, run, &run->row[i]);
 	if (run->known) {
 		for (unsigned i = 0; i < run->known->count; i++) {
 			const np_known_entry *e = &run->known->e[i];

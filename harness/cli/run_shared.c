@@ -31,7 +31,7 @@ const cli_option cli_run_shared_options[] = {
 	{ "--known-write", NULL, "FILE", AT(known_write), NULL,
 	  "--known-write needs a file", "write the divergences found as a known-divergence list" },
 	{ "--verbose", "-v", NULL, AT(verbose), NULL,
-	  NULL, "text: a line per target, matches too (else a line per step and outcome)" },
+	  NULL, "text: a line per target, matches too (else a heading per cause)" },
 	{ NULL, NULL, NULL, 0, NULL, NULL, NULL },
 };
 #undef AT

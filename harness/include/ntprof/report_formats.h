@@ -17,7 +17,7 @@
 #define NTPROF_REPORT_FORMATS_H
 
 #define NP_REPORT_FORMATS(FIRST, OTHER)                                                                     \
-	FIRST(TEXT, "text", np_report_text, "for people: each difference with its targets (--verbose: a line per target)") \
+	FIRST(TEXT, "text", np_report_text, "for people: a heading per cause, its vectors under it") \
 	OTHER(TAP, "tap", np_report_tap, "TAP version 13, a test per target (Kyua, prove)")                     \
 	OTHER(JUNIT, "junit", np_report_junit, "JUnit XML, a test case per target (CI)")                        \
 	OTHER(JSON, "json", np_report_json_rows, "JSON, a result per target (ntprof compare reads it)")

@@ -12,14 +12,15 @@
  *   writer is void writer(FILE *out, const np_run *run, bool verbose).
  *
  * Adding a format: a line here, its writer in a file of its own under
- * harness/report/, its entry in man/ntprof.1 and a test. */
+ * harness/report/, its entry in man/ntprof.1 and a test (and the golden
+ * outputs of the usage text recorded anew: tools/golden.sh). */
 #ifndef NTPROF_REPORT_FORMATS_H
 #define NTPROF_REPORT_FORMATS_H
 
-#define NP_REPORT_FORMATS(FIRST, OTHER)                                                                     \
+#define NP_REPORT_FORMATS(FIRST, OTHER) \
 	FIRST(TEXT, "text", np_report_text, "for people: a heading per cause, its vectors under it") \
-	OTHER(TAP, "tap", np_report_tap, "TAP version 13, a test per target (Kyua, prove)")                     \
-	OTHER(JUNIT, "junit", np_report_junit, "JUnit XML, a test case per target (CI)")                        \
+	OTHER(TAP, "tap", np_report_tap, "TAP version 13, a test per target (Kyua, prove)") \
+	OTHER(JUNIT, "junit", np_report_junit, "JUnit XML, a test case per target (CI)") \
 	OTHER(JSON, "json", np_report_json_rows, "JSON, a result per target (ntprof compare reads it)")
 
 /* "text|tap|junit|json": the names as usage lines spell them. */

@@ -6,6 +6,7 @@
  * targets, classes and outcomes it needs; each report is written into
  * memory and its result lines compared whole. */
 #include "np_test.h"
+#include "np_row_text.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -87,9 +88,11 @@ static np_row *add(fx *f, const np_vector *v, const char *at, np_class cls, cons
 	r->cls = cls;
 	r->step = cls == NP_CLASS_MATCH || cls == NP_CLASS_NOT_APPLICABLE ? -1 : 0;
 	if (r->step == 0) {
-		snprintf(r->expected, sizeof r->expected, "%s", OK);
-		snprintf(r->got, sizeof r->got, "%s", got);
-		snprintf(r->model, sizeof r->model, "%s", model);
+		np_row_detail *d = np_row_detail_of(r);
+		np_answer_of_text(OK, &d->expected);
+		np_answer_of_text(got, &d->got);
+		np_answer_of_text(model, &d->model);
+		np_keep_row(r);
 	}
 	f->run.tally[cls]++;
 	return r;

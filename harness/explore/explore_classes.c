@@ -233,6 +233,7 @@ static np_class class_of(const divergence *d, const np_record *r)
 static bool listed(explorer *x, const np_xpoint *p, unsigned t, const divergence *d)
 {
 	static np_row row;
+	static np_row_detail detail;   /* the row's, here: no allocation per combination */
 	if (!x->o->known)
 		return false;
 	const np_record *r = &x->bres->rec[t][d->step];
@@ -242,11 +243,8 @@ static bool listed(explorer *x, const np_xpoint *p, unsigned t, const divergence
 	row.target = x->run.t[t];
 	row.step = d->step;
 	row.cls = class_of(d, r);
-	np_format_outcome(&r->outcome, row.got, sizeof row.got);
-	for (unsigned i = 0; i < r->nout; i++) {
-		size_t used = strlen(row.got);
-		snprintf(row.got + used, sizeof row.got - used, " %s=%s", r->out[i].name, r->out[i].value);
-	}
+	row.detail = &detail;
+	np_answer_from_record(r, &detail.got);
 	return np_known_listing(x->o->known, &row) != NULL;
 }
 

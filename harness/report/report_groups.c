@@ -57,9 +57,13 @@ void np_row_tail(const np_run *run, const np_row *r, bool model_always, char *bu
 	for (unsigned i = 0; i < v->nrule; i++)
 		used = append(buf, cap, used, "%s%s", i ? "," : "", v->rule[i]);
 	used = append(buf, cap, used, "] %s:%d", v->file, step_line(r));
-	if (r->step >= 0)
+	char text[NP_TEXT_MAX * 3], got[NP_TEXT_MAX * 3];
+	if (r->step >= 0) {
+		np_row_expected_text(r, text, sizeof text);
+		np_row_got_text(r, got, sizeof got);
 		used = append(buf, cap, used, " step %d %s: expected %s, got %s", r->step + 1,
-			      v->step[r->step].function, r->expected, r->got);
+			      v->step[r->step].function, text, got);
+	}
 	/* why: the rule the model decided by, and the unknowns the vector's
 	 * expectation rests on */
 	if (r->step >= 0 && r->rule != NP_RULE_NONE && np_class_is_failure(r->cls))
@@ -67,16 +71,20 @@ void np_row_tail(const np_run *run, const np_row *r, bool model_always, char *bu
 	for (unsigned i = 0; r->step >= 0 && np_class_is_failure(r->cls) && i < v->nflag; i++)
 		if (strncmp(v->flag[i], "unknown:", 8) == 0)
 			used = append(buf, cap, used, " <rests on %s>", v->flag[i]);
-	if (r->note[0])
-		used = append(buf, cap, used, " (%s)", r->note);
+	np_row_note_text(r, text, sizeof text);
+	if (text[0])
+		used = append(buf, cap, used, " (%s)", text);
 	/* beside a difference, the model's outcome is news only where it is
 	 * not what the vector expects */
-	if (r->model[0] && (model_always || strcmp(r->model, r->expected) != 0))
-		used = append(buf, cap, used, " [model: %s]", r->model);
-	if (r->fixture[0])
-		used = append(buf, cap, used, " [fixture: %s]", r->fixture);
-	if (r->reading[0])
-		used = append(buf, cap, used, " [judged under its reading %s]", r->reading);
+	if (np_row_model_differs(r, model_always)) {
+		np_row_model_text(r, text, sizeof text);
+		used = append(buf, cap, used, " [model: %s]", text);
+	}
+	np_row_fixture_text(r, text, sizeof text);
+	if (text[0])
+		used = append(buf, cap, used, " [fixture: %s]", text);
+	if (np_row_reading(r)[0])
+		used = append(buf, cap, used, " [judged under its reading %s]", np_row_reading(r));
 	if (run->known)
 		known_note(buf, cap, used, run, r);
 }

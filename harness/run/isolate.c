@@ -110,7 +110,8 @@ static bool write_all(int fd, const void *data, size_t n)
 	return true;
 }
 
-/* The child: rows first..n-1, each written whole to fd as it ends. */
+/* The child: rows first..n-1, each written whole to fd as it ends, its
+ * detail (when it has one) right after it. */
 static _Noreturn void child(np_backend *b, np_backend *ref, const np_vector *v, const np_target *t,
 			    unsigned first, unsigned n, const np_isolation *how, int fd, progress *p)
 {
@@ -131,8 +132,9 @@ static _Noreturn void child(np_backend *b, np_backend *ref, const np_vector *v, 
 	for (unsigned i = first; i < n; i++) {
 		np_row row;
 		how->run(&view, ref, v, t[i], &row);
-		if (!write_all(fd, &row, sizeof row))
+		if (!write_all(fd, &row, sizeof row) || (row.detail && !write_all(fd, row.detail, sizeof *row.detail)))
 			_exit(1);
+		np_row_free(&row);
 	}
 	_exit(0);
 }
@@ -222,12 +224,36 @@ static size_t collect(pid_t pid, int fd, const progress *p, unsigned timeout, ch
 	return got;
 }
 
+/* The most bytes a row takes down the pipe: itself and its detail. */
+#define ROW_WIRE_MAX (sizeof(np_row) + sizeof(np_row_detail))
+
+/* The whole rows among the bytes the child sent (at most cap), into rows;
+ * how many. A row the child sent with a detail gets its own copy of it. */
+static unsigned unpack(const char *wire, size_t bytes, np_row *rows, unsigned cap)
+{
+	unsigned k = 0;
+	for (size_t at = 0; k < cap && bytes - at >= sizeof *rows; k++) {
+		np_row *r = &rows[k];
+		memcpy(r, wire + at, sizeof *r);
+		at += sizeof *r;
+		if (!r->detail)
+			continue;
+		if (bytes - at < sizeof *r->detail)
+			break;   /* cut off with its detail: the row was not sent whole */
+		r->detail = NULL;
+		memcpy(np_row_detail_of(r), wire + at, sizeof *r->detail);
+		at += sizeof *r->detail;
+	}
+	return k;
+}
+
 void np_isolated_rows(np_backend *b, np_backend *ref, const np_vector *v, const np_target *t,
 		      unsigned n, np_row *rows, const np_isolation *how)
 {
 	progress *p = mmap(NULL, sizeof *p, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	char *wire = malloc((size_t)n * ROW_WIRE_MAX);
 	unsigned next = 0;
-	while (p != MAP_FAILED && next < n) {
+	while (p != MAP_FAILED && wire && next < n) {
 		int fds[2];
 		if (pipe(fds) != 0)
 			break;
@@ -246,10 +272,10 @@ void np_isolated_rows(np_backend *b, np_backend *ref, const np_vector *v, const 
 		}
 		int status = 0;
 		bool timed_out;
-		size_t bytes = collect(pid, fds[0], p, b->step_timeout, (char *)&rows[next],
-				       (n - next) * sizeof *rows, &status, &timed_out);
+		size_t bytes = collect(pid, fds[0], p, b->step_timeout, wire, (n - next) * ROW_WIRE_MAX,
+				       &status, &timed_out);
 		close(fds[0]);
-		next += (unsigned)(bytes / sizeof *rows);
+		next += unpack(wire, bytes, &rows[next], n - next);
 		bool clean = !timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 		if (next < n && !clean) {
 			np_lost lost;
@@ -265,6 +291,7 @@ void np_isolated_rows(np_backend *b, np_backend *ref, const np_vector *v, const 
 		how->run(b, ref, v, t[next], &rows[next]);
 	if (p != MAP_FAILED)
 		munmap(p, sizeof *p);
+	free(wire);
 }
 
 #endif

@@ -133,6 +133,12 @@ void np_answer_open(np_answer *out, const char *why)
 		out->why = keep_text(out, why);
 }
 
+void np_answer_outcome(np_answer *out, np_outcome o)
+{
+	result_start(out, NP_STAGE_STEP);
+	out->outcome = o;
+}
+
 void np_answer_timeout(np_answer *out)
 {
 	result_start(out, NP_STAGE_TIMEOUT);
@@ -212,4 +218,53 @@ bool np_answer_equal(const np_answer *a, const np_answer *b)
 			return false;
 	}
 	return true;
+}
+
+/* The kinds as result files name them, by number. */
+static const char *const kind_words[NP_RESULT_LAST + 1] = {
+	"status", "win32", "fault", "bugcheck", "not-exported", "not-applicable", "none", "corruption",
+	"stub", "crashed",
+};
+
+const char *np_result_kind_word(np_result_kind k)
+{
+	return (unsigned)k <= NP_RESULT_LAST ? kind_words[k] : "?";
+}
+
+bool np_result_kind_parse(const char *word, np_result_kind *k)
+{
+	for (unsigned i = 0; i <= NP_RESULT_LAST; i++)
+		if (strcmp(word, kind_words[i]) == 0)
+			return *k = (np_result_kind)i, true;
+	return false;
+}
+
+bool np_result_kind_coded(np_result_kind k)
+{
+	return k == NP_RESULT_STATUS || k == NP_RESULT_WIN32 || k == NP_RESULT_FAULT || k == NP_RESULT_BUGCHECK;
+}
+
+const char *np_outcome_name(const np_outcome *o)
+{
+	switch (o->kind) {
+	case NP_RESULT_STATUS:
+	case NP_RESULT_FAULT:    return np_status_name(o->code);
+	case NP_RESULT_WIN32:    return np_win32_name(o->code);
+	case NP_RESULT_BUGCHECK: return np_bugcheck_name(o->code);
+	default:                 return NULL;
+	}
+}
+
+void np_answer_brief(const np_answer *a, char *buf, size_t cap)
+{
+	np_answer_text(a, buf, cap);
+	if (a->stage != NP_STAGE_STEP || !np_outcome_name(&a->outcome))
+		return;
+	/* a named outcome's code in parentheses follows its name: cut it out */
+	char outcome[96];
+	np_format_outcome(&a->outcome, outcome, sizeof outcome);
+	char *code = strrchr(outcome, '(');
+	size_t keep = code ? (size_t)(code - outcome) - 1 : strlen(outcome), full = strlen(outcome);
+	if (code && full <= strlen(buf))
+		memmove(buf + keep, buf + full, strlen(buf + full) + 1);
 }

@@ -12,7 +12,6 @@
 
 #include "ntprof/coverage.h"
 #include "ntprof/known.h"
-#include "ntprof/status.h"
 #include "report/report_json.h"
 
 #ifndef NTPROF_VERSION
@@ -70,29 +69,6 @@ bool np_report_timestamp(char *buf, size_t cap, char *why, size_t whycap)
 
 /* ---- outcomes: a row's typed answers as objects ---- */
 
-/* The JSON kinds of np_result_kind, by number. */
-static const char *const kind_names[NP_RESULT_LAST + 1] = {
-	"status", "win32", "fault", "bugcheck", "not-exported", "not-applicable", "none", "corruption",
-	"stub", "crashed",
-};
-
-/* The name of a coded outcome, or NULL for one without a code or a name. */
-static const char *outcome_name(const np_outcome *o)
-{
-	switch (o->kind) {
-	case NP_RESULT_STATUS:
-	case NP_RESULT_FAULT:    return np_status_name(o->code);
-	case NP_RESULT_WIN32:    return np_win32_name(o->code);
-	case NP_RESULT_BUGCHECK: return np_bugcheck_name(o->code);
-	default:                 return NULL;
-	}
-}
-
-static bool coded(np_result_kind k)
-{
-	return k == NP_RESULT_STATUS || k == NP_RESULT_WIN32 || k == NP_RESULT_FAULT || k == NP_RESULT_BUGCHECK;
-}
-
 static void out_values(FILE *out, const np_answer *a)
 {
 	fputs("\"out\":{", out);
@@ -120,10 +96,10 @@ static void outcome(FILE *out, const np_answer *a, int step)
 	if (step >= 0)
 		fprintf(out, "\"step\":%d,", step + 1);
 	const char *kind = a->stage == NP_STAGE_OPEN_TOOK ? "applicable"
-			   : a->stage == NP_STAGE_OPEN_REFUSED ? "not-applicable" : kind_names[a->outcome.kind];
+			   : a->stage == NP_STAGE_OPEN_REFUSED ? "not-applicable" : np_result_kind_word(a->outcome.kind);
 	fprintf(out, "\"kind\":\"%s\",", kind);
-	bool with_code = a->stage == NP_STAGE_STEP && coded(a->outcome.kind);
-	member(out, "name", with_code ? outcome_name(&a->outcome) : NULL, true);
+	bool with_code = a->stage == NP_STAGE_STEP && np_result_kind_coded(a->outcome.kind);
+	member(out, "name", with_code ? np_outcome_name(&a->outcome) : NULL, true);
 	if (with_code)
 		fprintf(out, "\"code\":%lu,\"hex\":\"0x%08lX\",", (unsigned long)a->outcome.code,
 			(unsigned long)a->outcome.code);

@@ -150,6 +150,8 @@ void np_answer_from_record(const np_record *rec, np_answer *out);
 void np_answer_from_expect(const np_expect *e, np_answer *out);
 void np_answer_open(np_answer *out, const char *why);   /* why NULL: "applicable" */
 void np_answer_timeout(np_answer *out);
+/* A step's answer: outcome o and, so far, no out-values. */
+void np_answer_outcome(np_answer *out, np_outcome o);
 /* Adds an out-value read from its text as a vector or record writes it. */
 void np_answer_add(np_answer *res, const char *name, const char *value);
 const char *np_answer_name(const np_answer *res, unsigned i);
@@ -238,6 +240,17 @@ void np_run_one(np_backend *b, const np_vector *v, np_target t, np_row *row);
 /* Canonical text. */
 void np_format_outcome(const np_outcome *o, char *buf, size_t cap);
 void np_format_record(const char *function, const np_record *r, char *buf, size_t cap);
+/* An outcome's name (STATUS_..., ERROR_..., a bug check's), or NULL for
+ * a kind without a code or a code without a name here. */
+const char *np_outcome_name(const np_outcome *o);
+/* A kind as result files name it ("status", "not-exported", ...), and back. */
+const char *np_result_kind_word(np_result_kind k);
+bool np_result_kind_parse(const char *word, np_result_kind *k);
+/* Whether outcomes of kind k carry a code. */
+bool np_result_kind_coded(np_result_kind k);
+/* An answer as a table cell prints it: np_answer_text without the code of
+ * an outcome whose name says it ("STATUS_SUCCESS Interval=5"). */
+void np_answer_brief(const np_answer *a, char *buf, size_t cap);
 
 typedef enum np_format { NP_FORMAT_TEXT, NP_FORMAT_TAP, NP_FORMAT_JUNIT, NP_FORMAT_JSON } np_format;
 bool np_format_parse(const char *text, np_format *out);

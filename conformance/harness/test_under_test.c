@@ -425,6 +425,39 @@ static void test_isolated_hang(void **state)
 	np_vectors_free(&set);
 }
 
+/* A mismatching row run in a child process comes back whole: its expected
+ * and got answers and its note travel after it down the pipe. The twin is
+ * the same run in this process, which must say exactly the same. */
+static void test_isolated_detail(void **state)
+{
+	(void)state;
+	np_vector_set set;
+	np_run run, here;
+	np_target_list l = { .count = 0 };
+	scripted s = { .kind = NP_RESULT_WIN32 };
+	load(&set, HEAD("t/differs") QUERY HEAD("t/also") QUERY);
+	assert_null(np_targets_add(&l, "6.1/x86"));
+	assert_null(np_targets_add(&l, "6.2/x86"));
+	np_backend b = backend(&s, true);
+	b.step_timeout = 5;
+	assert_true(np_run_vectors(&b, &set, &l, &run));
+	b.step_timeout = 0;
+	assert_true(np_run_vectors(&b, &set, &l, &here));
+	assert_int_equal(run.count, 4);
+	assert_int_equal(run.tally[NP_CLASS_STATUS_MISMATCH], 4);
+	for (unsigned i = 0; i < run.count; i++) {
+		assert_non_null(run.row[i].detail);
+		assert_ptr_not_equal(run.row[i].detail, here.row[i].detail);   /* each its own */
+		assert_string_equal(ROW_EXPECTED(&run.row[i]), "STATUS_SUCCESS (0x00000000)");
+		assert_string_equal(ROW_GOT(&run.row[i]), "ERROR_SUCCESS (0)");
+		assert_string_equal(ROW_GOT(&run.row[i]), ROW_GOT(&here.row[i]));
+		assert_string_equal(ROW_NOTE(&run.row[i]), ROW_NOTE(&here.row[i]));
+	}
+	np_run_free(&run);
+	np_run_free(&here);
+	np_vectors_free(&set);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_model_only_not_required),
 	cmocka_unit_test(test_expects_not_applicable_not_required),
@@ -439,6 +472,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_coverage),
 	cmocka_unit_test(test_isolated_crash),
 	cmocka_unit_test(test_isolated_hang),
+	cmocka_unit_test(test_isolated_detail),
 };
 
 NP_TEST_MAIN(tests)

@@ -16,7 +16,7 @@
 
 /* A row's part by the accessor fn, in one of eight buffers used in turn, so
  * that one assertion may print several. */
-static inline const char *np_row_part(const np_row *r, void (*fn)(const np_row *, char *, size_t))
+static inline const char *np_row_words(const np_row *r, void (*fn)(const np_row *, char *, size_t))
 {
 	static char buf[8][NP_TEXT_MAX * 3];
 	static unsigned next;
@@ -24,11 +24,11 @@ static inline const char *np_row_part(const np_row *r, void (*fn)(const np_row *
 	fn(r, b, sizeof buf[0]);
 	return b;
 }
-#define ROW_EXPECTED(r) np_row_part((r), np_row_expected_text)
-#define ROW_GOT(r)      np_row_part((r), np_row_got_text)
-#define ROW_MODEL(r)    np_row_part((r), np_row_model_text)
-#define ROW_FIXTURE(r)  np_row_part((r), np_row_fixture_text)
-#define ROW_NOTE(r)     np_row_part((r), np_row_note_text)
+#define ROW_EXPECTED(r) np_row_words((r), np_row_expected_text)
+#define ROW_GOT(r)      np_row_words((r), np_row_got_text)
+#define ROW_MODEL(r)    np_row_words((r), np_row_model_text)
+#define ROW_FIXTURE(r)  np_row_words((r), np_row_fixture_text)
+#define ROW_NOTE(r)     np_row_words((r), np_row_note_text)
 
 /* text as a report prints an answer ("" for none, "applicable", "not
  * applicable (why)", or an outcome with out-values) into out; a test's
@@ -70,7 +70,7 @@ static bool np_kept_freed_at_exit;
 static inline void np_free_kept(void)
 {
 	while (np_nkept)
-		free(np_kept_detail[--np_nkept]);
+		np_row_detail_free(np_kept_detail[--np_nkept]);
 }
 
 /* Keeps r's detail to free at exit (the row may be run again). */

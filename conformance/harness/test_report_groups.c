@@ -88,10 +88,9 @@ static np_row *add(fx *f, const np_vector *v, const char *at, np_class cls, cons
 	r->cls = cls;
 	r->step = cls == NP_CLASS_MATCH || cls == NP_CLASS_NOT_APPLICABLE ? -1 : 0;
 	if (r->step == 0) {
-		np_row_detail *d = np_row_detail_of(r);
-		np_answer_of_text(OK, &d->expected);
-		np_answer_of_text(got, &d->got);
-		np_answer_of_text(model, &d->model);
+		np_answer_of_text(OK, np_row_answer_of(r, NP_PART_EXPECTED));
+		np_answer_of_text(got, np_row_answer_of(r, NP_PART_GOT));
+		np_answer_of_text(model, np_row_answer_of(r, NP_PART_MODEL));
 		np_keep_row(r);
 	}
 	f->run.tally[cls]++;

@@ -91,8 +91,8 @@ static const np_json *got_of(np_json **doc, const char *text, const char *field)
 		d->fixture_step = atoi(step + 7) - 1;
 		*step = '\0';
 	}
-	np_answer_of_text(answer, strcmp(field, "got") == 0 ? &d->got : strcmp(field, "model") == 0 ? &d->model
-													: &d->fixture);
+	np_answer_of_text(answer, np_row_answer_of(&row, strcmp(field, "got") == 0 ? NP_PART_GOT
+							 : strcmp(field, "model") == 0 ? NP_PART_MODEL : NP_PART_FIXTURE));
 	char *out = render(&run, NP_FORMAT_JSON);
 	*doc = read_json("report.json", out);
 	free(out);

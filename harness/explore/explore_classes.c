@@ -233,7 +233,8 @@ static np_class class_of(const divergence *d, const np_record *r)
 static bool listed(explorer *x, const np_xpoint *p, unsigned t, const divergence *d)
 {
 	static np_row row;
-	static np_row_detail detail;   /* the row's, here: no allocation per combination */
+	static np_answer got;         /* the row's, here: no allocation per combination */
+	static np_row_detail detail = { .answer[NP_PART_GOT] = &got };
 	if (!x->o->known)
 		return false;
 	const np_record *r = &x->bres->rec[t][d->step];
@@ -244,7 +245,7 @@ static bool listed(explorer *x, const np_xpoint *p, unsigned t, const divergence
 	row.step = d->step;
 	row.cls = class_of(d, r);
 	row.detail = &detail;
-	np_answer_from_record(r, &detail.got);
+	np_answer_from_record(r, &got);
 	return np_known_listing(x->o->known, &row) != NULL;
 }
 

@@ -110,8 +110,21 @@ static bool write_all(int fd, const void *data, size_t n)
 	return true;
 }
 
-/* The child: rows first..n-1, each written whole to fd as it ends, its
- * detail (when it has one) right after it. */
+/* Writes row to fd, then its detail and the answers it has, if any. */
+static bool send_row(int fd, const np_row *row)
+{
+	if (!write_all(fd, row, sizeof *row))
+		return false;
+	for (unsigned p = 0; row->detail && p <= NP_PART_COUNT; p++) {
+		const void *what = p == 0 ? (const void *)row->detail : row->detail->answer[p - 1];
+		size_t size = p == 0 ? sizeof *row->detail : sizeof(np_answer);
+		if (what && !write_all(fd, what, size))
+			return false;
+	}
+	return true;
+}
+
+/* The child: rows first..n-1, each written whole to fd as it ends. */
 static _Noreturn void child(np_backend *b, np_backend *ref, const np_vector *v, const np_target *t,
 			    unsigned first, unsigned n, const np_isolation *how, int fd, progress *p)
 {
@@ -132,7 +145,7 @@ static _Noreturn void child(np_backend *b, np_backend *ref, const np_vector *v, 
 	for (unsigned i = first; i < n; i++) {
 		np_row row;
 		how->run(&view, ref, v, t[i], &row);
-		if (!write_all(fd, &row, sizeof row) || (row.detail && !write_all(fd, row.detail, sizeof *row.detail)))
+		if (!send_row(fd, &row))
 			_exit(1);
 		np_row_free(&row);
 	}
@@ -224,26 +237,50 @@ static size_t collect(pid_t pid, int fd, const progress *p, unsigned timeout, ch
 	return got;
 }
 
-/* The most bytes a row takes down the pipe: itself and its detail. */
-#define ROW_WIRE_MAX (sizeof(np_row) + sizeof(np_row_detail))
+/* The most bytes a row takes down the pipe: itself, its detail, its answers. */
+#define ROW_WIRE_MAX (sizeof(np_row) + sizeof(np_row_detail) + NP_PART_COUNT * sizeof(np_answer))
+
+/* The row at wire (bytes long) into r, with copies of its detail and
+ * answers of its own; the bytes it took, or 0 when it was cut off. */
+static size_t unpack_row(const char *wire, size_t bytes, np_row *r)
+{
+	size_t at = sizeof *r;
+	if (bytes < at)
+		return 0;
+	memcpy(r, wire, sizeof *r);
+	if (!r->detail)
+		return at;
+	np_row_detail d;
+	if (bytes - at < sizeof d)
+		return 0;
+	memcpy(&d, wire + at, sizeof d);
+	at += sizeof d;
+	for (unsigned p = 0; p < NP_PART_COUNT; p++)
+		if (d.answer[p] && bytes - at >= sizeof(np_answer))
+			at += sizeof(np_answer);
+		else if (d.answer[p])
+			return 0;
+	r->detail = NULL;
+	np_row_detail *mine = np_row_detail_of(r);
+	*mine = d;
+	at = sizeof *r + sizeof d;
+	for (unsigned p = 0; p < NP_PART_COUNT; p++) {
+		mine->answer[p] = NULL;
+		if (d.answer[p]) {
+			memcpy(np_row_answer_of(r, (np_row_part)p), wire + at, sizeof(np_answer));
+			at += sizeof(np_answer);
+		}
+	}
+	return at;
+}
 
 /* The whole rows among the bytes the child sent (at most cap), into rows;
- * how many. A row the child sent with a detail gets its own copy of it. */
+ * how many. */
 static unsigned unpack(const char *wire, size_t bytes, np_row *rows, unsigned cap)
 {
 	unsigned k = 0;
-	for (size_t at = 0; k < cap && bytes - at >= sizeof *rows; k++) {
-		np_row *r = &rows[k];
-		memcpy(r, wire + at, sizeof *r);
-		at += sizeof *r;
-		if (!r->detail)
-			continue;
-		if (bytes - at < sizeof *r->detail)
-			break;   /* cut off with its detail: the row was not sent whole */
-		r->detail = NULL;
-		memcpy(np_row_detail_of(r), wire + at, sizeof *r->detail);
-		at += sizeof *r->detail;
-	}
+	for (size_t at = 0, took; k < cap && (took = unpack_row(wire + at, bytes - at, &rows[k])) > 0; k++)
+		at += took;
 	return k;
 }
 

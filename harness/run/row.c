@@ -2,7 +2,6 @@
 /* A run's row beyond its class (ntprof/runner.h): its typed results and
  * its note, kept in a detail only the rows that say more have, and the
  * words the reports print for them. */
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,22 +17,37 @@ np_row_detail *np_row_detail_of(np_row *r)
 	return r->detail;
 }
 
+np_answer *np_row_answer_of(np_row *r, np_row_part part)
+{
+	np_answer **a = &np_row_detail_of(r)->answer[part];
+	if (!*a && !(*a = calloc(1, sizeof **a)))
+		abort(); /* LCOV_EXCL_LINE: out of memory, as above */
+	return *a;
+}
+
+void np_row_detail_free(np_row_detail *d)
+{
+	for (unsigned p = 0; d && p < NP_PART_COUNT; p++)
+		free(d->answer[p]);
+	free(d);
+}
+
 void np_row_free(np_row *r)
 {
-	free(r->detail);
+	np_row_detail_free(r->detail);
 	r->detail = NULL;
 }
 
-static const np_answer *part(const np_row *r, size_t offset)
+static const np_answer *part(const np_row *r, np_row_part p)
 {
-	const np_answer *res = r->detail ? (const np_answer *)((const char *)r->detail + offset) : NULL;
-	return res && res->stage != NP_STAGE_NONE ? res : NULL;
+	const np_answer *a = r->detail ? r->detail->answer[p] : NULL;
+	return a && a->stage != NP_STAGE_NONE ? a : NULL;
 }
 
-const np_answer *np_row_expected(const np_row *r) { return part(r, offsetof(np_row_detail, expected)); }
-const np_answer *np_row_got(const np_row *r) { return part(r, offsetof(np_row_detail, got)); }
-const np_answer *np_row_model(const np_row *r) { return part(r, offsetof(np_row_detail, model)); }
-const np_answer *np_row_fixture(const np_row *r) { return part(r, offsetof(np_row_detail, fixture)); }
+const np_answer *np_row_expected(const np_row *r) { return part(r, NP_PART_EXPECTED); }
+const np_answer *np_row_got(const np_row *r) { return part(r, NP_PART_GOT); }
+const np_answer *np_row_model(const np_row *r) { return part(r, NP_PART_MODEL); }
+const np_answer *np_row_fixture(const np_row *r) { return part(r, NP_PART_FIXTURE); }
 
 const char *np_row_reading(const np_row *r)
 {

@@ -294,9 +294,8 @@ static const np_expect *step_against_reference(np_backend *b, np_backend *ref, c
 	b->step(b, st, rec);
 	expect_from(&ref_rec, e, rec, from_ref);
 	if (compare(e, &ref_rec) != 0 && !np_row_fixture(row)) {
-		np_row_detail *d = np_row_detail_of(row);
-		np_answer_from_expect(e, &d->fixture);
-		d->fixture_step = (int)s;
+		np_answer_from_expect(e, np_row_answer_of(row, NP_PART_FIXTURE));
+		row->detail->fixture_step = (int)s;
 	}
 	return from_ref;
 }
@@ -308,9 +307,8 @@ static bool classify_difference(const np_step *st, unsigned s, np_target t, cons
 				const np_record *rec, int diff, bool must_answer, np_row *row)
 {
 	row->step = (int)s;
-	np_row_detail *d = np_row_detail_of(row);
-	np_answer_from_expect(e, &d->expected);
-	np_answer_from_record(rec, &d->got);
+	np_answer_from_expect(e, np_row_answer_of(row, NP_PART_EXPECTED));
+	np_answer_from_record(rec, np_row_answer_of(row, NP_PART_GOT));
 	const np_expect *alt = NULL;
 	for (unsigned k = 0; k < st->nexpect && !alt; k++)
 		if (st->expect[k].alternative && np_applies(&st->expect[k].when, t.version, t.arch) &&
@@ -438,12 +436,12 @@ static void lost_row(const np_vector *v, np_target t, const np_lost *lost, np_ro
 	np_row_set_note(row, NP_NOTE_WHY, lost->step, lost->why);
 	const np_expect *e = lost->step >= 0 ? primary_for(&v->step[lost->step], t) : NULL;
 	if (e)
-		np_answer_from_expect(e, &row->detail->expected);
+		np_answer_from_expect(e, np_row_answer_of(row, NP_PART_EXPECTED));
 	if (lost->cls == NP_CLASS_TIMEOUT) {
-		np_answer_timeout(&row->detail->got);
+		np_answer_timeout(np_row_answer_of(row, NP_PART_GOT));
 	} else {
 		np_record crashed = { .outcome = { NP_RESULT_CRASHED, 0 } };
-		np_answer_from_record(&crashed, &row->detail->got);
+		np_answer_from_record(&crashed, np_row_answer_of(row, NP_PART_GOT));
 	}
 }
 
@@ -537,7 +535,7 @@ void np_run_beside(np_run *run, np_backend *reference)
 		if (row->cls != NP_CLASS_MATCH && row->cls != NP_CLASS_ALTERNATIVE &&
 		    row->cls != NP_CLASS_NOT_REQUIRED && row->cls != NP_CLASS_NOT_IMPLEMENTED &&
 		    !np_row_reading(row)[0])
-			reference_at(reference, row, &np_row_detail_of(row)->model);
+			reference_at(reference, row, np_row_answer_of(row, NP_PART_MODEL));
 	}
 }
 

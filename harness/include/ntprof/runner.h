@@ -90,15 +90,22 @@ typedef enum np_note {
 	NP_NOTE_REFUSED_BOTH,     /* the model could not take the state either, why */
 } np_note;
 
+/* The answers a row may have. */
+typedef enum np_row_part {
+	NP_PART_EXPECTED,     /* the step's expectation: the vector's, or the reference's */
+	NP_PART_GOT,          /* what the backend gave at the deciding step */
+	NP_PART_MODEL,        /* np_run_beside: what the model gives there */
+	NP_PART_FIXTURE,      /* mirrored runs: the vector's own expectation where the reference differs */
+	NP_PART_COUNT
+} np_row_part;
+
 /* What a row says beyond its class, for the rows that say more (a
- * difference, a reason): kept apart from the row, so that a run's many
- * matching rows stay small. */
+ * difference, a reason): kept apart from the row, and each answer apart
+ * from it, so that a run's many matching rows stay small and a
+ * mismatching one holds only the answers it has. */
 typedef struct np_row_detail {
-	np_answer expected;   /* the step's expectation: the vector's, or the reference's */
-	np_answer got;        /* what the backend gave at the deciding step */
-	np_answer model;      /* np_run_beside: what the model gives there */
-	np_answer fixture;    /* mirrored runs: the vector's own expectation where the reference differs */
-	int fixture_step;     /* fixture: its step (0-based) */
+	np_answer *answer[NP_PART_COUNT];   /* NULL: none */
+	int fixture_step;     /* the fixture's step (0-based) */
 	char why[NP_TEXT_MAX];     /* the note's reason or flag */
 	char reading[NP_TEXT_MAX]; /* the knob readings the object declares that judged it ("" = the fixture's) */
 } np_row_detail;
@@ -123,8 +130,11 @@ typedef struct np_row {
 
 /* The row's detail, made when first wanted (aborts when out of memory). */
 np_row_detail *np_row_detail_of(np_row *r);
-/* Frees the row's detail. */
+/* The row's answer of that part, made (empty) when first wanted. */
+np_answer *np_row_answer_of(np_row *r, np_row_part part);
+/* Frees the row's detail and its answers. */
 void np_row_free(np_row *r);
+void np_row_detail_free(np_row_detail *d);
 /* The row's results (NULL when it has none of that kind), its reading
  * ("" for none) and its note's reason ("" for none). */
 const np_answer *np_row_expected(const np_row *r);

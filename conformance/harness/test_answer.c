@@ -101,6 +101,32 @@ static void test_answer_differences(void **state)
 	assert_false(np_answer_equal(&open, &want));
 }
 
+/* A stub's or a crash's code is printed nowhere, so an answer keeps none:
+ * Wine's stub (code 0x80000100) is the known list's `stub`. The twin: a
+ * status's code is kept, and another code differs. */
+static void test_answer_uncoded_kinds(void **state)
+{
+	(void)state;
+	np_record r;
+	np_answer got, listed;
+	np_known_value a, b;
+	memset(&r, 0, sizeof r);
+	r.outcome = (np_outcome){ NP_RESULT_STUB, 0x80000100u };
+	np_answer_from_record(&r, &got);
+	np_answer_of_text("stub", &listed);
+	assert_true(np_answer_equal(&got, &listed));
+	assert_true(np_known_value_of(&got, &a));
+	assert_null(np_known_value_parse("stub", &b));
+	assert_true(np_known_value_equal(&a, &b));
+	r.outcome = (np_outcome){ NP_RESULT_STATUS, 0x80000100u };
+	np_answer_from_record(&r, &got);
+	np_answer_of_text("STATUS_SUCCESS", &listed);
+	assert_false(np_answer_equal(&got, &listed));
+	assert_true(np_known_value_of(&got, &a));
+	assert_null(np_known_value_parse("STATUS_SUCCESS", &b));
+	assert_false(np_known_value_equal(&a, &b));
+}
+
 /* A table cell drops the code a name already says, never an unnamed one's. */
 static void test_answer_brief(void **state)
 {
@@ -164,6 +190,7 @@ static void test_answer_notes(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_answer_one_spelling),
 	cmocka_unit_test(test_answer_differences),
+	cmocka_unit_test(test_answer_uncoded_kinds),
 	cmocka_unit_test(test_answer_brief),
 	cmocka_unit_test(test_answer_notes),
 };

@@ -65,6 +65,15 @@ static uint16_t keep_text(np_answer *res, const char *text)
 	return (uint16_t)(res->used - n);
 }
 
+/* An outcome as an answer keeps it: a kind that prints no code (a stub,
+ * a crash) keeps none, so that answers equal in every report are equal. */
+static np_outcome kept_outcome(np_outcome o)
+{
+	if (!np_result_kind_coded(o.kind))
+		o.code = 0;
+	return o;
+}
+
 static void result_start(np_answer *out, np_stage stage)
 {
 	out->stage = (uint8_t)stage;
@@ -113,7 +122,7 @@ void np_answer_add(np_answer *res, const char *name, const char *value)
 void np_answer_from_record(const np_record *rec, np_answer *out)
 {
 	result_start(out, NP_STAGE_STEP);
-	out->outcome = rec->outcome;
+	out->outcome = kept_outcome(rec->outcome);
 	for (unsigned i = 0; i < rec->nout; i++)
 		np_answer_add(out, rec->out[i].name, rec->out[i].value);
 }
@@ -121,7 +130,7 @@ void np_answer_from_record(const np_record *rec, np_answer *out)
 void np_answer_from_expect(const np_expect *e, np_answer *out)
 {
 	result_start(out, NP_STAGE_STEP);
-	out->outcome = e->outcome;
+	out->outcome = kept_outcome(e->outcome);
 	for (unsigned i = 0; i < e->nout; i++)
 		np_answer_add(out, e->out[i].name, e->out[i].value);
 }
@@ -136,7 +145,7 @@ void np_answer_open(np_answer *out, const char *why)
 void np_answer_outcome(np_answer *out, np_outcome o)
 {
 	result_start(out, NP_STAGE_STEP);
-	out->outcome = o;
+	out->outcome = kept_outcome(o);
 }
 
 void np_answer_timeout(np_answer *out)

@@ -435,6 +435,26 @@ else
 	pass "run: a mismatch names the model's rule and the unknown it rests on, in one spelling"
 fi
 
+# An address reads in hex on both sides, whichever way the vector wrote it
+# (here in decimal); no decimal spelling of either value is left.
+cat >"$tmp/address.vec" <<'EOF'
+vector cli/address
+  title   a control area at another address
+  rules   SY-8 SY-9
+  source  test_cli.sh
+  applies >=6.2 arch=x86
+  given   mode=kernel
+  call    NtSetSystemInformation SystemInformationLength=8
+  expect  STATUS_SUCCESS ProcessorProfileControlArea=2317352960
+EOF
+nt run --target 6.2/x86 "$tmp/address.vec"
+if [ "$rc" -ne 1 ] || ! grep -q -F "expected STATUS_SUCCESS (0x00000000) ProcessorProfileControlArea=0x8A200000, got STATUS_SUCCESS (0x00000000) ProcessorProfileControlArea=0x8A100000" "$tmp/out" ||
+	grep -q '2317352960\|2316304384' "$tmp/out"; then
+	fail "run: an address is printed in hex on both sides" "$(cat "$tmp/out")"
+else
+	pass "run: an address is printed in hex on both sides"
+fi
+
 nt run --format tap --target 6.2/x64 "$tmp/mismatch.vec"
 if [ "$rc" -ne 1 ] || [ "$(sed -n 2p "$tmp/out")" != '1..1' ] ||
 	[ "$(sed -n 3p "$tmp/out")" != 'not ok 1 - cli/mismatch on 6.2/x64 # status-mismatch' ]; then

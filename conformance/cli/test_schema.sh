@@ -166,7 +166,8 @@ else
 		"$(cat "$tmp/cmp.txt" "$tmp/cmp.err" | head -5)"
 fi
 # Its twin: the same file of format 2 is read, its cells beside the live file's.
-sed '1s/"format":1/"format":2/; s/"got":\("[^"]*"\)/"got":{"text":\1}/' "$tmp/old.json" >"$tmp/two.json"
+sed '1s/"format":1/"format":2/; s/"got":\("STATUS_SUCCESS[^"]*"\)/"got":{"kind":"status","code":0,"out":{},"text":\1}/' \
+	"$tmp/old.json" >"$tmp/two.json"
 "$NTPROF_BIN" compare "$tmp/two.json" "$live" >"$tmp/cmp.txt" 2>"$tmp/cmp.err"
 rc=$?
 if [ "$rc" -eq 1 ] && grep -q '^  set-interval/privilege-threshold  *status-mismatch step 1: STATUS_SUCCESS  *status-mismatch step 1: STATUS_SUCCESS$' "$tmp/cmp.txt"; then

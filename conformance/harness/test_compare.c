@@ -383,11 +383,11 @@ static void test_compare_columns_and_labels(void **state)
 	static const char one[] =
 		"{\"tool\":\"ntprof\",\"format\":3,\"results\":[\n"
 		"{\"vector\":\"cmp/query\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"output-mismatch\",\"step\":1,"
-		"\"got\":{\"text\":\"STATUS_SUCCESS (0x00000000) Interval=39063\"}},\n"
+		"\"got\":{\"kind\":\"status\",\"code\":0,\"out\":{\"Interval\":\"39063\"}}},\n"
 		"{\"vector\":\"cmp/other\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":2,"
-		"\"got\":{\"text\":\"stub\"},\"observed\":\"stub\"},\n"
+		"\"got\":{\"kind\":\"stub\"},\"observed\":\"stub\"},\n"
 		"{\"vector\":\"cmp/odd\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"status-mismatch\",\"step\":1,"
-		"\"got\":{\"text\":\"STATUS_? (0x12345678)\"}}]}";
+		"\"got\":{\"kind\":\"status\",\"code\":305419896}}]}";
 	assert_true(np_compare_add(f->c, "old.json", one, strlen(one), &f->err));
 	assert_int_equal(np_compare_columns(f->c), 6);
 	assert_int_equal(np_compare_rows(f->c), 6);
@@ -399,6 +399,14 @@ static void test_compare_columns_and_labels(void **state)
 	cell(f, 5, 5, "status-mismatch step 1: STATUS_? (0x12345678)");   /* no name: the number stays */
 	assert_false(np_compare_row_differs(f->c, 1));
 	assert_true(np_compare_row_differs(f->c, 2));
+	/* the cell is the fields' (kind, code, out), not the text beside them */
+	static const char lying[] =
+		"{\"tool\":\"ntprof\",\"format\":3,\"results\":[\n"
+		"{\"vector\":\"cmp/query\",\"version\":\"6.1\",\"arch\":\"x86\",\"class\":\"output-mismatch\",\"step\":1,"
+		"\"got\":{\"kind\":\"status\",\"code\":3221225569,\"out\":{\"Interval\":\"0x10\"},"
+		"\"text\":\"STATUS_SUCCESS (0x00000000) Interval=7\"}}]}";
+	assert_true(np_compare_add(f->c, "lying.json", lying, strlen(lying), &f->err));
+	cell(f, 1, 6, "output-mismatch step 1: STATUS_PRIVILEGE_NOT_HELD Interval=16");
 }
 
 /* Only behaviour counts: a known divergence equals the same unlisted one;
@@ -408,13 +416,13 @@ static void test_compare_differences(void **state)
 {
 	fx *f = *state;
 	static const char *const got[] = {
-		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"known\",\"observed\":\"stub\",\"step\":1,\"got\":{\"text\":\"stub\"}}",
-		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":{\"text\":\"stub\"}}",
-		"{\"vector\":\"v\",\"version\":\"1809\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":{\"text\":\"stub\"}}",
-		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":2,\"got\":{\"text\":\"stub\"}}",
-		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"crashed\",\"step\":1,\"got\":{\"text\":\"stub\"}}",
-		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":{\"text\":\"stub \"}}",
-		"{\"vector\":\"w\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":{\"text\":\"stub\"}}",
+		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"known\",\"observed\":\"stub\",\"step\":1,\"got\":{\"kind\":\"stub\"}}",
+		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":{\"kind\":\"stub\"}}",
+		"{\"vector\":\"v\",\"version\":\"1809\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":{\"kind\":\"stub\"}}",
+		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":2,\"got\":{\"kind\":\"stub\"}}",
+		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"crashed\",\"step\":1,\"got\":{\"kind\":\"stub\"}}",
+		"{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":{\"kind\":\"stub\",\"out\":{\"Interval\":\"1\"}}}",
+		"{\"vector\":\"w\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":{\"kind\":\"stub\"}}",
 	};
 	static const bool differs[] = { false, false, false, true, true, true, true };
 	for (size_t i = 0; i < sizeof got / sizeof *got; i++) {
@@ -450,28 +458,42 @@ static void test_compare_refused_files(void **state)
 		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[\n1]}", "x.json:2: a result must be an object, not a number" },
 		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[\n{\"version\":\"6.2\"}]}", "x.json:2: a result without \"vector\"" },
 		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
-		  "\"class\":\"great\",\"step\":0,\"got\":{\"text\":\"\"}}]}", "x.json:2: unknown class \"great\" in \"class\"" },
+		  "\"class\":\"great\",\"step\":0,\"got\":null}]}", "x.json:2: unknown class \"great\" in \"class\"" },
 		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
-		  "\"class\":\"known\",\n\"observed\":\"match\",\"step\":0,\"got\":{\"text\":\"\"}}]}",
+		  "\"class\":\"known\",\n\"observed\":\"match\",\"step\":0,\"got\":null}]}",
 		  "x.json:3: class \"known\" cannot have been observed as \"match\"" },
 		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
-		  "\"class\":\"stub\",\"observed\":\"crashed\",\"step\":0,\"got\":{\"text\":\"\"}}]}",
+		  "\"class\":\"stub\",\"observed\":\"crashed\",\"step\":0,\"got\":null}]}",
 		  "x.json:2: class \"stub\" cannot have been observed as \"crashed\"" },
 		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
-		  "\"class\":\"stub\",\"observed\":7,\"step\":0,\"got\":{\"text\":\"\"}}]}", "x.json:2: \"observed\" must be a string, not a number" },
+		  "\"class\":\"stub\",\"observed\":7,\"step\":0,\"got\":null}]}", "x.json:2: \"observed\" must be a string, not a number" },
 		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
-		  "\"class\":\"stub\",\n\"step\":1.5,\"got\":{\"text\":\"\"}}]}", "x.json:3: \"step\" must be a whole number from 0 to 1000" },
+		  "\"class\":\"stub\",\n\"step\":1.5,\"got\":null}]}", "x.json:3: \"step\" must be a whole number from 0 to 1000" },
 		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
-		  "\"class\":\"stub\",\"step\":-1,\"got\":{\"text\":\"\"}}]}", "x.json:2: \"step\" must be a whole number" },
+		  "\"class\":\"stub\",\"step\":-1,\"got\":null}]}", "x.json:2: \"step\" must be a whole number" },
 		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
-		  "\"class\":\"stub\",\"got\":{\"text\":\"\"}}]}", "x.json:1: a result without \"step\"" },
+		  "\"class\":\"stub\",\"got\":null}]}", "x.json:1: a result without \"step\"" },
 		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
-		  "\"class\":\"stub\",\"step\":0,\"got\":{\"text\":\"\"}}]}", "x.json:1: a result with an empty vector, version or arch" },
+		  "\"class\":\"stub\",\"step\":0,\"got\":null}]}", "x.json:1: a result with an empty vector, version or arch" },
 		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[\n"
-		  "{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"match\",\"step\":0,\"got\":{\"text\":\"\"}},\n"
-		  "{\"vector\":\"w\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"match\",\"step\":0,\"got\":{\"text\":\"\"}},\n"
-		  "{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":{\"text\":\"stub\"}}]}",
+		  "{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"match\",\"step\":0,\"got\":null},\n"
+		  "{\"vector\":\"w\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"match\",\"step\":0,\"got\":null},\n"
+		  "{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"stub\",\"step\":1,\"got\":{\"kind\":\"stub\"}}]}",
 		  "x.json:4: vector v on 6.2/x64 is in this file twice (first at line 2)" },
+		/* got is read by its fields, each checked */
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
+		  "\"class\":\"stub\",\"step\":1,\"got\":{\"text\":\"stub\"}}]}", "x.json:2: a result without \"kind\"" },
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
+		  "\"class\":\"stub\",\"step\":1,\"got\":{\n\"kind\":\"teapot\"}}]}", "x.json:3: unknown kind \"teapot\" in \"got\"" },
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
+		  "\"class\":\"stub\",\"step\":1,\"got\":{\"kind\":\"status\",\n\"code\":-1}}]}",
+		  "x.json:3: \"got\" of this kind needs \"code\": a whole number from 0 to 0xFFFFFFFF" },
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
+		  "\"class\":\"stub\",\"step\":1,\"got\":{\"kind\":\"win32\"}}]}",
+		  "x.json:2: \"got\" of this kind needs \"code\"" },
+		{ "{\"tool\":\"ntprof\",\"format\":3,\"results\":[{\"vector\":\"v\",\"version\":\"6.2\",\"arch\":\"x64\",\n"
+		  "\"class\":\"stub\",\"step\":1,\"got\":{\"kind\":\"stub\",\"out\":{\n\"Interval\":5}}}]}",
+		  "x.json:3: out-value \"Interval\" must be a string" },
 	};
 	add(f, "good.json", report_json(f, "6.2/x64", NULL, NULL));
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {

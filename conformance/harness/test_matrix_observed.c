@@ -99,13 +99,13 @@ static void test_matrix_observed_classes(void **state)
 	static const char text[] =
 		"{\"tool\":\"ntprof\",\"format\":2,\"results\":[\n"
 		"{\"vector\":\"set-interval/privilege-threshold\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"known\","
-		"\"observed\":\"status-mismatch\",\"step\":1,\"got\":{\"text\":\"STATUS_SUCCESS (0x00000000)\"}},\n"
+		"\"observed\":\"status-mismatch\",\"step\":1,\"got\":{\"kind\":\"status\",\"code\":0}},\n"
 		"{\"vector\":\"set-interval/timer-boundaries-low\",\"version\":\"6.2\",\"arch\":\"x64\","
-		"\"class\":\"match-alternative\",\"step\":2,\"got\":{\"text\":\"STATUS_SUCCESS (0x00000000) Interval=1000\"}},\n"
+		"\"class\":\"match-alternative\",\"step\":2,\"got\":{\"kind\":\"status\",\"code\":0,\"out\":{\"Interval\":\"1000\"}}},\n"
 		"{\"vector\":\"set-interval/privilege-held\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"not-applicable\","
 		"\"step\":null,\"got\":null},\n"
 		"{\"vector\":\"set-interval/zw-alias\",\"version\":\"6.2\",\"arch\":\"x64\",\"class\":\"status-mismatch\","
-		"\"step\":1,\"got\":{\"text\":\"STATUS_? (0x12345678)\"}}\n"
+		"\"step\":1,\"got\":{\"kind\":\"status\",\"code\":305419896}}\n"
 		"]}\n";
 	np_error err;
 	observed = np_compare_new();

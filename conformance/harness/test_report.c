@@ -6,6 +6,7 @@
  * checked for well-formedness by the small parsers below and for their key
  * contents, escaping included. */
 #include "np_test.h"
+#include "np_row_text.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -662,7 +663,7 @@ static void test_report_environment_and_model(void **state)
 	small_run(f);
 	np_run_env(&f->run, "windows", "6.1.7601 SP1");
 	np_run_env(&f->run, "wine", "8.0");
-	snprintf(f->run.row[0].model, sizeof f->run.row[0].model, "STATUS_SUCCESS (0x00000000)");
+	np_answer_of_text("STATUS_SUCCESS (0x00000000)", np_row_answer_of(&f->run.row[0], NP_PART_MODEL));
 	assert_int_equal(setenv("SOURCE_DATE_EPOCH", "42", 1), 0);
 	report(f, NP_FORMAT_JSON, false);
 	unsetenv("SOURCE_DATE_EPOCH");

@@ -6,6 +6,7 @@
  * targets, classes and outcomes it needs; each report is written into
  * memory and its result lines compared whole. */
 #include "np_test.h"
+#include "np_row_text.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -87,9 +88,10 @@ static np_row *add(fx *f, const np_vector *v, const char *at, np_class cls, cons
 	r->cls = cls;
 	r->step = cls == NP_CLASS_MATCH || cls == NP_CLASS_NOT_APPLICABLE ? -1 : 0;
 	if (r->step == 0) {
-		snprintf(r->expected, sizeof r->expected, "%s", OK);
-		snprintf(r->got, sizeof r->got, "%s", got);
-		snprintf(r->model, sizeof r->model, "%s", model);
+		np_answer_of_text(OK, np_row_answer_of(r, NP_PART_EXPECTED));
+		np_answer_of_text(got, np_row_answer_of(r, NP_PART_GOT));
+		np_answer_of_text(model, np_row_answer_of(r, NP_PART_MODEL));
+		np_keep_row(r);
 	}
 	f->run.tally[cls]++;
 	return r;
@@ -270,7 +272,7 @@ static void test_groups_no_step_by_note(void **state)
 	for (unsigned i = 0; i < 3; i++) {
 		np_row *r = add(f, vec[i], "6.1/x86", NP_CLASS_SKIPPED, "", "");
 		r->step = -1;
-		snprintf(r->note, sizeof r->note, "%s", note[i]);
+		np_row_set_note(r, NP_NOTE_WHY, -1, note[i]);
 		r->target.version = (np_ver)(r->target.version + (i == 2));
 	}
 	assert_string_equal(lines(f, false), "skipped           hazard: may fault (2 vectors, 2 results)\n"

@@ -6,6 +6,7 @@
  * (schema/run-result-v3.schema.json). The values are read back with the
  * harness's JSON reader, member by member. */
 #include "np_test.h"
+#include "np_row_text.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -81,8 +82,17 @@ static const np_json *got_of(np_json **doc, const char *text, const char *field)
 	row.vector = &vector;
 	row.cls = NP_CLASS_STATUS_MISMATCH;
 	row.step = 1;
-	snprintf(strcmp(field, "got") == 0 ? row.got : strcmp(field, "model") == 0 ? row.model : row.fixture,
-		 sizeof row.got, "%s", text);
+	np_row_detail *d = np_row_detail_of(&row);
+	np_keep_row(&row);
+	char answer[NP_TEXT_MAX * 2];
+	snprintf(answer, sizeof answer, "%s", text);
+	char *step = strstr(answer, " (step ");
+	if (step) {   /* a fixture's: its step apart */
+		d->fixture_step = atoi(step + 7) - 1;
+		*step = '\0';
+	}
+	np_answer_of_text(answer, np_row_answer_of(&row, strcmp(field, "got") == 0 ? NP_PART_GOT
+							 : strcmp(field, "model") == 0 ? NP_PART_MODEL : NP_PART_FIXTURE));
 	char *out = render(&run, NP_FORMAT_JSON);
 	*doc = read_json("report.json", out);
 	free(out);

@@ -4,6 +4,7 @@
  * bug-check a real kernel; and the runner's `skip` hook that turns such a
  * decision into a skipped row. */
 #include "np_test.h"
+#include "np_row_text.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -301,7 +302,7 @@ static void test_safety_runner_skip_hook(void **state)
 	assert_true(np_run_vectors(&b, &f->set, &one, &f->run));
 	assert_int_equal(f->run.count, 2);
 	assert_int_equal(f->run.row[0].cls, NP_CLASS_SKIPPED);
-	assert_string_equal(f->run.row[0].note, "not today");
+	assert_string_equal(ROW_NOTE(&f->run.row[0]), "not today");
 	assert_int_equal(f->run.row[1].cls, NP_CLASS_MATCH);
 	assert_int_equal(s.begins, 1);
 	assert_int_equal(f->run.tally[NP_CLASS_SKIPPED], 1);

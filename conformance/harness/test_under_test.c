@@ -6,6 +6,7 @@
  * their row only. Each check has its twin: the same backend not under test,
  * or the same run without the fault. */
 #include "np_test.h"
+#include "np_row_text.h"
 
 #include <signal.h>
 #include <stdbool.h>
@@ -101,9 +102,9 @@ static void assert_class(const np_row *row, np_class cls, const char *note)
 {
 	if (row->cls != cls)
 		fail_msg("%s: class %s, want %s (note \"%s\")", row->vector->id, np_class_name(row->cls),
-			 np_class_name(cls), row->note);
-	if (note && !strstr(row->note, note))
-		fail_msg("%s: note \"%s\" lacks \"%s\"", row->vector->id, row->note, note);
+			 np_class_name(cls), ROW_NOTE(row));
+	if (note && !strstr(ROW_NOTE(row), note))
+		fail_msg("%s: note \"%s\" lacks \"%s\"", row->vector->id, ROW_NOTE(row), note);
 }
 
 /* A model-only vector is not asked of it: never begun. */
@@ -116,10 +117,12 @@ static void test_model_only_not_required(void **state)
 	load(&set, HEAD("t/model-only") "  flags   model-only\n" QUERY);
 	np_backend b = backend(&s, true);
 	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	np_keep_row(&row);
 	assert_class(&row, NP_CLASS_NOT_REQUIRED, "model-only vector");
 	assert_int_equal(s.begins, 0);
 	b = backend(&s, false);   /* twin: the reference runs it */
 	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	np_keep_row(&row);
 	assert_class(&row, NP_CLASS_MATCH, NULL);
 	assert_int_equal(s.begins, 1);
 	np_vectors_free(&set);
@@ -136,11 +139,13 @@ static void test_capability_not_declared(void **state)
 	load(&set, HEAD("t/hal") "  given   hal=emon\n" QUERY);
 	np_backend b = backend(&s, true);
 	np_run_one(&b, &set.v[0], target("6.2/x86"), &row);
+	np_keep_row(&row);
 	assert_class(&row, NP_CLASS_NOT_REQUIRED, "needs given:hal=emon, which it does not declare");
 	assert_int_equal(row.lacking, 1);
 	assert_int_equal(s.begins, 0);
 	s.undeclared = "given:cpus";   /* twin: hal declared */
 	np_run_one(&b, &set.v[0], target("6.2/x86"), &row);
+	np_keep_row(&row);
 	assert_class(&row, NP_CLASS_MATCH, NULL);
 	assert_int_equal(row.lacking, 0);
 	assert_int_equal(s.begins, 1);
@@ -206,11 +211,14 @@ static void test_refused_state(void **state)
 	load(&set, HEAD("t/refused") QUERY HEAD("t/emon") "  given   hal=emon\n" QUERY);
 	np_backend b = backend(&s, true);
 	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	np_keep_row(&row);
 	assert_class(&row, NP_CLASS_UNANSWERED, "it refused a state within what it declares: not modelled here");
 	np_run_one(&b, &set.v[1], target("4.0/x86"), &row);
+	np_keep_row(&row);
 	assert_class(&row, NP_CLASS_NOT_REQUIRED, "the model cannot take it either");
 	b.allow_not_applicable = true;   /* twin */
 	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	np_keep_row(&row);
 	assert_class(&row, NP_CLASS_NOT_APPLICABLE, "not modelled here");
 	np_vectors_free(&set);
 }
@@ -229,12 +237,14 @@ static void test_reading_refused(void **state)
 	np_backend b = backend(&s, true);
 	b.declared = claims;
 	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	np_keep_row(&row);
 	assert_class(&row, NP_CLASS_UNANSWERED, "it refused a state within what it declares: not modelled here");
-	assert_string_equal(row.reading, "K-HAL-RATE=power-of-two");
+	assert_string_equal(np_row_reading(&row), "K-HAL-RATE=power-of-two");
 	b.declared = NULL;   /* twin */
 	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	np_keep_row(&row);
 	assert_class(&row, NP_CLASS_UNANSWERED, "it refused a state within what it declares: not modelled here");
-	assert_string_equal(row.reading, "");
+	assert_string_equal(np_row_reading(&row), "");
 	np_vectors_free(&set);
 }
 
@@ -249,6 +259,7 @@ static void test_judged_to_the_step_before(void **state)
 	load(&set, HEAD("t/partly") QUERY "  call NtQueryIntervalProfile\n  expect not-applicable\n");
 	np_backend b = backend(&s, true);
 	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	np_keep_row(&row);
 	assert_class(&row, NP_CLASS_MATCH, "judged to the step before: step 2 expects not-applicable");
 	assert_int_equal(s.steps, 1);
 	np_vectors_free(&set);
@@ -264,10 +275,12 @@ static void test_expects_not_applicable_not_required(void **state)
 	load(&set, HEAD("t/expects-na") "  call NtQueryIntervalProfile\n  expect not-applicable\n");
 	np_backend b = backend(&s, true);
 	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	np_keep_row(&row);
 	assert_class(&row, NP_CLASS_NOT_REQUIRED, "step 1 expects not-applicable");
 	assert_int_equal(s.steps, 0);
 	b = backend(&s, false);   /* twin: the reference's not-applicable matches */
 	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	np_keep_row(&row);
 	assert_class(&row, NP_CLASS_MATCH, NULL);
 	np_vectors_free(&set);
 }
@@ -283,14 +296,17 @@ static void test_unanswered(void **state)
 	load(&set, HEAD("t/unanswered") QUERY);
 	np_backend b = backend(&s, true);
 	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	np_keep_row(&row);
 	assert_class(&row, NP_CLASS_UNANSWERED, NULL);
 	assert_true(np_class_is_failure(row.cls));
 	assert_int_equal(row.reached, 0);
 	b.allow_not_applicable = true;
 	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	np_keep_row(&row);
 	assert_class(&row, NP_CLASS_NOT_APPLICABLE, NULL);
 	b = backend(&s, false);
 	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	np_keep_row(&row);
 	assert_class(&row, NP_CLASS_NOT_APPLICABLE, NULL);
 	np_vectors_free(&set);
 }
@@ -306,10 +322,12 @@ static void test_not_implemented(void **state)
 	load(&set, HEAD("t/lacking") "  call ZwQueryIntervalProfile\n  expect STATUS_SUCCESS\n");
 	np_backend b = backend(&s, true);
 	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	np_keep_row(&row);
 	assert_class(&row, NP_CLASS_NOT_IMPLEMENTED, "step 1 calls NtQueryIntervalProfile, which is not implemented");
 	assert_int_equal(s.begins, 0);
 	s.lacks = "NtSetIntervalProfile";   /* twin: lacking another one */
 	np_run_one(&b, &set.v[0], target("6.1/x86"), &row);
+	np_keep_row(&row);
 	assert_class(&row, NP_CLASS_MATCH, NULL);
 	np_vectors_free(&set);
 }
@@ -402,8 +420,41 @@ static void test_isolated_hang(void **state)
 	assert_int_equal(run.count, 1);
 	assert_class(&run.row[0], NP_CLASS_TIMEOUT, "step 1 NtQueryIntervalProfile did not return within 1 s");
 	assert_true(np_class_is_failure(run.row[0].cls));
-	assert_string_equal(run.row[0].expected, "STATUS_SUCCESS (0x00000000)");
+	assert_string_equal(ROW_EXPECTED(&run.row[0]), "STATUS_SUCCESS (0x00000000)");
 	np_run_free(&run);
+	np_vectors_free(&set);
+}
+
+/* A mismatching row run in a child process comes back whole: its expected
+ * and got answers and its note travel after it down the pipe. The twin is
+ * the same run in this process, which must say exactly the same. */
+static void test_isolated_detail(void **state)
+{
+	(void)state;
+	np_vector_set set;
+	np_run run, here;
+	np_target_list l = { .count = 0 };
+	scripted s = { .kind = NP_RESULT_WIN32 };
+	load(&set, HEAD("t/differs") QUERY HEAD("t/also") QUERY);
+	assert_null(np_targets_add(&l, "6.1/x86"));
+	assert_null(np_targets_add(&l, "6.2/x86"));
+	np_backend b = backend(&s, true);
+	b.step_timeout = 5;
+	assert_true(np_run_vectors(&b, &set, &l, &run));
+	b.step_timeout = 0;
+	assert_true(np_run_vectors(&b, &set, &l, &here));
+	assert_int_equal(run.count, 4);
+	assert_int_equal(run.tally[NP_CLASS_STATUS_MISMATCH], 4);
+	for (unsigned i = 0; i < run.count; i++) {
+		assert_non_null(run.row[i].detail);
+		assert_ptr_not_equal(run.row[i].detail, here.row[i].detail);   /* each its own */
+		assert_string_equal(ROW_EXPECTED(&run.row[i]), "STATUS_SUCCESS (0x00000000)");
+		assert_string_equal(ROW_GOT(&run.row[i]), "ERROR_SUCCESS (0)");
+		assert_string_equal(ROW_GOT(&run.row[i]), ROW_GOT(&here.row[i]));
+		assert_string_equal(ROW_NOTE(&run.row[i]), ROW_NOTE(&here.row[i]));
+	}
+	np_run_free(&run);
+	np_run_free(&here);
 	np_vectors_free(&set);
 }
 
@@ -421,6 +472,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_coverage),
 	cmocka_unit_test(test_isolated_crash),
 	cmocka_unit_test(test_isolated_hang),
+	cmocka_unit_test(test_isolated_detail),
 };
 
 NP_TEST_MAIN(tests)

@@ -233,6 +233,8 @@ static np_class class_of(const divergence *d, const np_record *r)
 static bool listed(explorer *x, const np_xpoint *p, unsigned t, const divergence *d)
 {
 	static np_row row;
+	static np_answer got;         /* the row's, here: no allocation per combination */
+	static np_row_detail detail = { .answer[NP_PART_GOT] = &got };
 	if (!x->o->known)
 		return false;
 	const np_record *r = &x->bres->rec[t][d->step];
@@ -242,11 +244,8 @@ static bool listed(explorer *x, const np_xpoint *p, unsigned t, const divergence
 	row.target = x->run.t[t];
 	row.step = d->step;
 	row.cls = class_of(d, r);
-	np_format_outcome(&r->outcome, row.got, sizeof row.got);
-	for (unsigned i = 0; i < r->nout; i++) {
-		size_t used = strlen(row.got);
-		snprintf(row.got + used, sizeof row.got - used, " %s=%s", r->out[i].name, r->out[i].value);
-	}
+	row.detail = &detail;
+	np_answer_from_record(r, &got);
 	return np_known_listing(x->o->known, &row) != NULL;
 }
 

@@ -27,32 +27,26 @@ const char *np_matrix_observed_label(const np_matrix *m, unsigned k)
 	return np_compare_label(m->observed, k);
 }
 
-/* The outcome text of a result file in the matrix's short form:
- * "STATUS_SUCCESS (0x00000000) Interval=5" -> "SUCCESS Interval=5". */
-static void short_form(const char *got, char *buf, size_t cap)
+/* A result file's outcome in the matrix's short form: "SUCCESS Interval=5"
+ * (np_answer_brief less a status's prefix), "n/e", "n/a"; a pseudo-step's
+ * out-values alone. */
+static void short_form(const np_answer *got, char *buf, size_t cap)
 {
-	static const struct { const char *word, *cell; } words[] = {
-		{ "not-exported", "n/e" }, { "not-applicable", "n/a" }, { "done ", "" },
-	};
-	size_t n = 0;
-	for (unsigned i = 0; i < sizeof words / sizeof *words; i++)
-		if (strncmp(got, words[i].word, strlen(words[i].word)) == 0) {
-			n = (size_t)snprintf(buf, cap, "%s", words[i].cell);
-			got += strlen(words[i].word);
+	char brief[NP_TEXT_MAX * 3];
+	np_answer_brief(got, brief, sizeof brief);
+	const char *rest = brief;
+	const char *word = "";
+	size_t skip = 0;
+	if (got->stage == NP_STAGE_STEP)
+		switch (got->outcome.kind) {
+		case NP_RESULT_NOT_EXPORTED:   word = "n/e"; skip = strlen("not-exported"); break;
+		case NP_RESULT_NOT_APPLICABLE: word = "n/a"; skip = strlen("not-applicable"); break;
+		case NP_RESULT_NONE:           skip = strlen("done") + (got->nout > 0); break;
+		case NP_RESULT_STATUS:         skip = np_outcome_name(&got->outcome) ? strlen("STATUS_") : 0; break;
+		default:                       break;
 		}
-	if (strncmp(got, "STATUS_", 7) == 0 && got[7] != '?')
-		got += 7;
-	for (const char *p = got; *p && n + 1 < cap;) {
-		if (p[0] == ' ' && p[1] == '(' && p > got && p[-1] != '?') {   /* the code beside a known name */
-			const char *close = strchr(p, ')');
-			if (close && (close[1] == ' ' || !close[1])) {
-				p = close + 1;
-				continue;
-			}
-		}
-		buf[n++] = *p++;
-	}
-	buf[n] = '\0';
+	rest += skip <= strlen(brief) ? skip : strlen(brief);
+	snprintf(buf, cap, "%s%s", word, rest);
 }
 
 /* The model's cell on the column's target, for a step that went as it says. */
@@ -69,7 +63,7 @@ bool np_matrix_observed_text(const np_matrix *m, unsigned row, unsigned k, char 
 {
 	np_class cls, observed;
 	int step;
-	const char *got;
+	const np_answer *got;
 	unsigned r;
 	const np_vector *v = np_matrix_vector(m, row);
 	int s = (int)np_matrix_step(m, row) + 1;
@@ -96,6 +90,9 @@ bool np_matrix_observed_text(const np_matrix *m, unsigned row, unsigned k, char 
 	}
 	if (s > step)
 		return false;   /* not run: an earlier step decided */
-	short_form(got[0] ? got : cls == NP_CLASS_NOT_APPLICABLE ? "not-applicable" : "?", buf, cap);
+	if (got)
+		short_form(got, buf, cap);
+	else
+		snprintf(buf, cap, "%s", cls == NP_CLASS_NOT_APPLICABLE ? "n/a" : "?");
 	return np_class_is_failure(cls);
 }

@@ -127,7 +127,7 @@ bool np_compare_find(const np_compare *c, const char *vector, unsigned *row)
 }
 
 bool np_compare_result(const np_compare *c, unsigned row, unsigned k, np_class *cls, np_class *observed,
-		       int *step, const char **got)
+		       int *step, const np_answer **got)
 {
 	const cell *x = cell_at(c, row, k);
 	if (!x)
@@ -139,40 +139,19 @@ bool np_compare_result(const np_compare *c, unsigned row, unsigned k, np_class *
 	return true;
 }
 
-/* The got text without the numbers that only repeat a name:
- * "STATUS_SUCCESS (0x00000000) Interval=5" -> "STATUS_SUCCESS Interval=5";
- * a number after an unknown name ("STATUS_?") stays. */
-static void short_outcome(const char *got, char *buf, size_t cap)
-{
-	size_t n = 0;
-	for (const char *p = got; *p && n + 1 < cap;) {
-		if (p[0] == ' ' && p[1] == '(' && p > got && p[-1] != '?') {
-			size_t k = 2;
-			while ((p[k] >= '0' && p[k] <= '9') || (p[k] >= 'A' && p[k] <= 'F') || p[k] == 'x')
-				k++;
-			if (k > 2 && p[k] == ')') {
-				p += k + 1;
-				continue;
-			}
-		}
-		buf[n++] = *p++;
-	}
-	buf[n] = '\0';
-}
-
 void np_compare_cell(const np_compare *c, unsigned row, unsigned k, char *buf, size_t cap)
 {
 	const cell *x = cell_at(c, row, k);
-	char got[NP_TEXT_MAX * 2];
+	char got[NP_TEXT_MAX * 3];
 	if (!x) {
 		snprintf(buf, cap, "-");
 		return;
 	}
 	size_t used = (size_t)snprintf(buf, cap, "%s%s%s", np_class_name(x->cls), x->cls == NP_CLASS_KNOWN ? " " : "",
 				       x->cls == NP_CLASS_KNOWN ? np_class_name(x->observed) : "");
-	if (x->step > 0 && x->got[0] && used < cap &&
+	if (x->step > 0 && x->got && used < cap &&
 	    (x->cls != NP_CLASS_NOT_APPLICABLE && x->cls != NP_CLASS_SKIPPED && x->cls != NP_CLASS_MATCH)) {
-		short_outcome(x->got, got, sizeof got);
+		np_answer_brief(x->got, got, sizeof got);
 		snprintf(buf + used, cap - used, " step %d: %s", x->step, got);
 	}
 }
@@ -183,7 +162,8 @@ static bool same_cell(const cell *a, const cell *b)
 {
 	if (!a || !b)
 		return a == b;
-	return a->observed == b->observed && a->step == b->step && strcmp(a->got, b->got) == 0;
+	return a->observed == b->observed && a->step == b->step &&
+	       (a->got && b->got ? np_answer_equal(a->got, b->got) : a->got == b->got);
 }
 
 bool np_compare_row_differs(const np_compare *c, unsigned row)

@@ -54,18 +54,62 @@ static bool class_member(const np_json *obj, const char *name, const char *text,
 	return np_error_at(err, path, np_json_get(obj, name)->line, "unknown class \"%.100s\" in \"%s\"", text, name);
 }
 
-/* The got text: the object's "text", or "" for null. */
-static const char *got_member(const np_json *r, const char *path, np_error *err)
+/* A got object's code: a whole number of 32 bits. */
+static bool code_member(const np_json *got, uint32_t *code, const char *path, np_error *err)
+{
+	const np_json *m = np_json_get(got, "code");
+	if (!m || m->type != NP_JSON_NUMBER || m->number < 0 || m->number > 4294967295.0 ||
+	    m->number != (double)(uint32_t)m->number)
+		return np_error_at(err, path, m ? m->line : got->line,
+				   "\"got\" of this kind needs \"code\": a whole number from 0 to 0xFFFFFFFF");
+	*code = (uint32_t)m->number;
+	return true;
+}
+
+/* A got object's out-values: an object of strings, or none. */
+static bool out_member(const np_json *got, np_answer *a, const char *path, np_error *err)
+{
+	const np_json *out = np_json_get(got, "out");
+	if (!out || out->type == NP_JSON_NULL)
+		return true;
+	if (out->type != NP_JSON_OBJECT)
+		return np_error_at(err, path, out->line, "\"out\" must be an object of strings");
+	for (const np_json *m = out->child; m; m = m->next) {
+		if (m->type != NP_JSON_STRING)
+			return np_error_at(err, path, m->line, "out-value \"%.100s\" must be a string", m->key);
+		if (a->nout == NP_MAX_OUTS)
+			return np_error_at(err, path, m->line, "more than %d out-values", NP_MAX_OUTS);
+		np_answer_add(a, m->key, m->text);
+	}
+	return true;
+}
+
+/* The got object read by its fields (kind, code, out-values) into *out,
+ * made here; NULL for null. Its "text" and "name" only say them again. */
+static bool got_member(const np_json *r, np_answer **out, const char *path, np_error *err)
 {
 	const np_json *m = np_json_get(r, "got");
+	*out = NULL;
 	if (!m)
-		return np_error_at(err, path, r->line, "a result without \"got\""), NULL;
+		return np_error_at(err, path, r->line, "a result without \"got\"");
 	if (m->type == NP_JSON_NULL)
-		return "";
+		return true;
 	if (m->type != NP_JSON_OBJECT)
 		return np_error_at(err, path, m->line, "\"got\" must be an object or null, not %s",
-				   np_json_type_name(m->type)), NULL;
-	return string_member(m, "text", path, err, true);
+				   np_json_type_name(m->type));
+	const char *kind = string_member(m, "kind", path, err, true);
+	np_result_kind k;
+	if (!kind)
+		return false;
+	if (!np_result_kind_parse(kind, &k))
+		return np_error_at(err, path, np_json_get(m, "kind")->line, "unknown kind \"%.40s\" in \"got\"", kind);
+	np_outcome o = { k, 0 };
+	if (np_result_kind_coded(k) && !code_member(m, &o.code, path, err))
+		return false;
+	if (!(*out = malloc(sizeof **out)))
+		return np_error_at(err, path, m->line, "out of memory");
+	np_answer_outcome(*out, o);
+	return out_member(m, *out, path, err);
 }
 
 /* The deciding step: a whole number from 0 to 1000, or null for none. */
@@ -85,7 +129,7 @@ static bool step_member(const np_json *r, int *out, const char *path, np_error *
 
 static bool read_entry(const np_json *r, entry *e, const char *path, np_error *err)
 {
-	const char *version, *arch, *cls, *observed, *got;
+	const char *version, *arch, *cls, *observed;
 	memset(e, 0, sizeof *e);
 	e->line = r->line;
 	if (r->type != NP_JSON_OBJECT)
@@ -93,8 +137,7 @@ static bool read_entry(const np_json *r, entry *e, const char *path, np_error *e
 	if (!(e->vector = string_member(r, "vector", path, err, true)) ||
 	    !(version = string_member(r, "version", path, err, true)) ||
 	    !(arch = string_member(r, "arch", path, err, true)) ||
-	    !(cls = string_member(r, "class", path, err, true)) ||
-	    !(got = got_member(r, path, err)))
+	    !(cls = string_member(r, "class", path, err, true)) || !got_member(r, &e->cell.got, path, err))
 		return false;
 	observed = string_member(r, "observed", path, err, false);
 	if (!observed && np_json_get(r, "observed"))
@@ -119,8 +162,6 @@ static bool read_entry(const np_json *r, entry *e, const char *path, np_error *e
 	if (!step_member(r, &e->cell.step, path, err))
 		return false;
 	e->cell.present = true;
-	if (!(e->cell.got = dup_text(got)))
-		return np_error_at(err, path, r->line, "out of memory");
 	size_t nv = strlen(e->vector), nt = strlen(e->target);
 	if (!(e->key = malloc(nv + nt + 2)))
 		return np_error_at(err, path, r->line, "out of memory");

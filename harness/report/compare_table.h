@@ -13,7 +13,7 @@ typedef struct cell {
 	bool present;
 	np_class cls, observed;
 	int step;              /* 1-based; 0 = no deciding step */
-	char *got;
+	np_answer *got;        /* the outcome at that step, NULL for none */
 } cell;
 
 typedef struct column {

@@ -166,8 +166,10 @@ void np_report_tap(FILE *out, const np_run *run, bool verbose)
 		/* a known divergence is TAP's expected failure: not ok, with a TODO directive */
 		fprintf(out, "%s %u - %s on %s/%s", bad || r->cls == NP_CLASS_KNOWN ? "not ok" : "ok", i + 1, r->vector->id,
 			np_version_key(r->target.version), np_arch_name(r->target.arch));
+		char note[NP_TEXT_MAX * 2];
+		np_row_note_text(r, note, sizeof note);
 		if (skip_class(r->cls))
-			fprintf(out, " # SKIP %s: %s", np_class_name(r->cls), r->note);
+			fprintf(out, " # SKIP %s: %s", np_class_name(r->cls), note);
 		else if (r->cls == NP_CLASS_KNOWN)   /* TAP's expected failure */
 			fprintf(out, " # TODO known %s (%s:%d)", np_class_name(r->observed), run->known->path,
 				r->listed->line);
@@ -250,6 +252,7 @@ void np_report_junit(FILE *out, const np_run *run, bool verbose)
 	}
 	for (unsigned i = 0; i < run->count; i++) {
 		const np_row *r = &run->row[i];
+		char text[NP_TEXT_MAX * 3];
 		fprintf(out, "  <testcase classname=\"");
 		escape(out, r->vector->id, true);
 		fprintf(out, "\" name=\"%s/%s\">", np_version_key(r->target.version), np_arch_name(r->target.arch));
@@ -257,9 +260,11 @@ void np_report_junit(FILE *out, const np_run *run, bool verbose)
 			fprintf(out, "<failure type=\"%s\" message=\"", np_class_name(r->cls));
 			escape(out, r->vector->file, true);
 			fprintf(out, ":%d step %d: expected ", step_line(r), r->step + 1);
-			escape(out, r->expected, true);
+			np_row_expected_text(r, text, sizeof text);
+			escape(out, text, true);
 			fprintf(out, ", got ");
-			escape(out, r->got, true);
+			np_row_got_text(r, text, sizeof text);
+			escape(out, text, true);
 			if (run->known) {
 				fprintf(out, " (unlisted in ");
 				escape(out, run->known->path, true);
@@ -275,7 +280,8 @@ void np_report_junit(FILE *out, const np_run *run, bool verbose)
 			fprintf(out, "\"/>");
 		} else if (skip_class(r->cls)) {
 			fprintf(out, "<skipped message=\"");
-			escape(out, r->note, true);
+			np_row_note_text(r, text, sizeof text);
+			escape(out, text, true);
 			fprintf(out, "\"/>");
 		}
 		fprintf(out, "</testcase>\n");

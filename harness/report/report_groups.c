@@ -62,10 +62,15 @@ static size_t known_note(char *buf, size_t cap, size_t used, const np_run *run, 
  * note. Rows of one class and one cause share a heading. */
 static size_t row_cause(char *buf, size_t cap, size_t used, const np_row *r)
 {
-	if (r->step < 0)
-		return append(buf, cap, used, " %s", r->note);
+	char expected[NP_TEXT_MAX * 3], got[NP_TEXT_MAX * 3];
+	if (r->step < 0) {
+		np_row_note_text(r, expected, sizeof expected);
+		return append(buf, cap, used, " %s", expected);
+	}
+	np_row_expected_text(r, expected, sizeof expected);
+	np_row_got_text(r, got, sizeof got);
 	used = append(buf, cap, used, " %s: expected %s, got %s", r->vector->step[r->step].function,
-		      r->expected, r->got);
+		      expected, got);
 	if (r->rule != NP_RULE_NONE && !np_class_is_quiet(r->cls))
 		used = append(buf, cap, used, " <model: decided by %s>", np_rule_id(r->rule));
 	return used;
@@ -82,14 +87,21 @@ static size_t row_details(char *buf, size_t cap, size_t used, const np_run *run,
 	for (unsigned i = 0; r->step >= 0 && np_class_is_failure(r->cls) && i < v->nflag; i++)
 		if (strncmp(v->flag[i], "unknown:", 8) == 0)
 			used = append(buf, cap, used, " <rests on %s>", v->flag[i]);
-	if (with_note && r->note[0])
-		used = append(buf, cap, used, " (%s)", r->note);
-	if (r->model[0] && (model_always || strcmp(r->model, r->expected) != 0))
-		used = append(buf, cap, used, " [model: %s]", r->model);
-	if (r->fixture[0])
-		used = append(buf, cap, used, " [fixture: %s]", r->fixture);
-	if (r->reading[0])
-		used = append(buf, cap, used, " [judged under its reading %s]", r->reading);
+	char text[NP_TEXT_MAX * 3];
+	np_row_note_text(r, text, sizeof text);
+	if (with_note && text[0])
+		used = append(buf, cap, used, " (%s)", text);
+	/* beside a difference, the model's outcome is news only where it is
+	 * not what the vector expects */
+	if (np_row_model_differs(r, model_always)) {
+		np_row_model_text(r, text, sizeof text);
+		used = append(buf, cap, used, " [model: %s]", text);
+	}
+	np_row_fixture_text(r, text, sizeof text);
+	if (text[0])
+		used = append(buf, cap, used, " [fixture: %s]", text);
+	if (np_row_reading(r)[0])
+		used = append(buf, cap, used, " [judged under its reading %s]", np_row_reading(r));
 	if (run->known)
 		used = known_note(buf, cap, used, run, r);
 	return used;

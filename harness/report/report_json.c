@@ -2,9 +2,9 @@
 /* The JSON report of a run, format 3 (schema/run-result-v3.schema.json):
  * every value typed, so that a reader needs no second parser: rules as an
  * array, each outcome as an object (kind, name, code as a number and as
- * hex text, out-values by name), null where a value is absent. A row keeps
- * its outcomes as canonical text (harness/report/record_text.c); this file
- * takes that text apart again along the grammar record_text.c writes. */
+ * hex text, out-values by name), null where a value is absent: written
+ * from the row's typed answers (ntprof/runner.h), their text and values
+ * spelt as every report spells them (harness/report/record_text.c). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,118 +67,53 @@ bool np_report_timestamp(char *buf, size_t cap, char *why, size_t whycap)
 	return true;
 }
 
-/* ---- outcomes: the canonical text taken apart ---- */
+/* ---- outcomes: a row's typed answers as objects ---- */
 
-/* The words record_text.c writes for the kinds that carry no code. */
-static const char *const plain_kinds[][2] = {
-	{ "not-exported", "not-exported" }, { "not-applicable", "not-applicable" }, { "stub", "stub" },
-	{ "crashed", "crashed" }, { "corruption", "corruption" }, { "done", "none" },
-	{ "applicable", "applicable" },   /* the model's word when it takes the vector (runner.c) */
-};
-
-/* Skips the word at *p; returns its length. */
-static size_t word_at(const char **p, char *buf, size_t cap)
-{
-	size_t n = strcspn(*p, " ");
-	snprintf(buf, cap, "%.*s", (int)n, *p);
-	*p += n;
-	while (**p == ' ')
-		(*p)++;
-	return n;
-}
-
-/* "NAME (0x0000ABCD)", "NAME (87)": the name, and the code when there is
- * one; *hex tells which of the two the parentheses held. */
-static bool named_code(const char **p, char *name, size_t cap, unsigned long *code, bool *hex)
-{
-	word_at(p, name, cap);
-	if ((*p)[0] != '(')
-		return false;
-	char *end;
-	*hex = (*p)[1] == '0' && (*p)[2] == 'x';
-	*code = strtoul(*p + 1, &end, *hex ? 16 : 10);
-	if (*end != ')')
-		return false;
-	*p = end + 1;
-	while (**p == ' ')
-		(*p)++;
-	return true;
-}
-
-static void out_values(FILE *out, const char *p)
+static void out_values(FILE *out, const np_answer *a)
 {
 	fputs("\"out\":{", out);
-	for (bool first = true; *p; first = false) {
-		char pair[NP_TEXT_MAX * 2];
-		word_at(&p, pair, sizeof pair);
-		char *eq = strchr(pair, '=');
-		if (!eq)
-			continue;
-		*eq = '\0';
-		fputs(first ? "" : ",", out);
-		json_string(out, pair);
+	for (unsigned i = 0; a->stage == NP_STAGE_STEP && i < a->nout; i++) {
+		char value[NP_TEXT_MAX];
+		np_answer_value_text(a, i, value, sizeof value);
+		fputs(i ? "," : "", out);
+		json_string(out, np_answer_name(a, i));
 		fputc(':', out);
-		json_string(out, eq + 1);
+		json_string(out, value);
 	}
 	fputc('}', out);
 }
 
-/* The kind, name and code of the text at *p (moved past them). */
-static void kind_name_code(FILE *out, const char **p)
+/* An outcome object, or null for none (a step that timed out has none):
+ * step, when not negative, is the 0-based step it is of. */
+static void outcome(FILE *out, const np_answer *a, int step)
 {
-	char name[NP_TEXT_MAX * 2];
-	const char *kind = NULL;
-	for (unsigned i = 0; i < sizeof plain_kinds / sizeof *plain_kinds && !kind; i++) {
-		size_t n = strlen(plain_kinds[i][0]);
-		if (strncmp(*p, plain_kinds[i][0], n) == 0 && ((*p)[n] == ' ' || !(*p)[n])) {
-			kind = plain_kinds[i][1];
-			*p += n + ((*p)[n] == ' ');
-		}
-	}
-	if (kind) {
-		fprintf(out, "\"kind\":\"%s\",\"name\":null,\"code\":null,\"hex\":null,", kind);
-		return;
-	}
-	if (strncmp(*p, "fault ", 6) == 0 || strncmp(*p, "bugcheck ", 9) == 0)
-		kind = (*p)[0] == 'f' ? "fault" : "bugcheck", *p += (*p)[0] == 'f' ? 6 : 9;
-	unsigned long code = 0;
-	bool hex = true, coded = named_code(p, name, sizeof name, &code, &hex);
-	fprintf(out, "\"kind\":\"%s\",", kind ? kind : hex ? "status" : "win32");
-	member(out, "name", strchr(name, '?') ? "" : name, true);
-	if (coded)
-		fprintf(out, "\"code\":%lu,\"hex\":\"0x%08lX\",", code, code);
-	else
-		fputs("\"code\":null,\"hex\":null,", out);
-}
-
-/* An outcome object, or null for "". The model's "not applicable (why)"
- * and a fixture's " (step N)" become "why" and "step". */
-static void outcome(FILE *out, const char *text, bool with_step)
-{
-	char buf[NP_TEXT_MAX * 3];
-	if (!text[0]) {
+	char text[NP_TEXT_MAX * 3];
+	if (!a || a->stage == NP_STAGE_TIMEOUT) {
 		fputs("null", out);
 		return;
 	}
-	snprintf(buf, sizeof buf, "%s", text);
 	fputc('{', out);
-	char *tail = with_step ? strstr(buf, " (step ") : NULL;
-	if (tail) {
-		fprintf(out, "\"step\":%d,", atoi(tail + 7));
-		*tail = '\0';
+	if (step >= 0)
+		fprintf(out, "\"step\":%d,", step + 1);
+	const char *kind = a->stage == NP_STAGE_OPEN_TOOK ? "applicable"
+			   : a->stage == NP_STAGE_OPEN_REFUSED ? "not-applicable" : np_result_kind_word(a->outcome.kind);
+	fprintf(out, "\"kind\":\"%s\",", kind);
+	bool with_code = a->stage == NP_STAGE_STEP && np_result_kind_coded(a->outcome.kind);
+	member(out, "name", with_code ? np_outcome_name(&a->outcome) : NULL, true);
+	if (with_code)
+		fprintf(out, "\"code\":%lu,\"hex\":\"0x%08lX\",", (unsigned long)a->outcome.code,
+			(unsigned long)a->outcome.code);
+	else
+		fputs("\"code\":null,\"hex\":null,", out);
+	if (a->stage == NP_STAGE_OPEN_REFUSED) {
+		fputs("\"why\":", out);
+		json_string(out, np_answer_why(a));
+		fputc(',', out);
 	}
-	if (strncmp(buf, "not applicable (", 16) == 0 && buf[strlen(buf) - 1] == ')') {
-		buf[strlen(buf) - 1] = '\0';
-		fputs("\"kind\":\"not-applicable\",\"name\":null,\"code\":null,\"hex\":null,\"why\":", out);
-		json_string(out, buf + 16);
-		fputs(",\"out\":{}", out);
-	} else {
-		const char *p = buf;
-		kind_name_code(out, &p);
-		out_values(out, p);
-	}
+	out_values(out, a);
+	np_answer_text(a, text, sizeof text);
 	fputs(",\"text\":", out);
-	json_string(out, buf);
+	json_string(out, text);
 	fputc('}', out);
 }
 
@@ -235,17 +170,23 @@ static void result(FILE *out, const np_run *run, const np_row *r)
 	else
 		fputs("\"step\":null,", out);
 	member(out, "function", r->step >= 0 ? v->step[r->step].function : "", true);
-	const char *parts[] = { "expected", r->expected, "got", r->got, "model", r->model, "fixture", r->fixture };
-	for (unsigned i = 0; i < 8; i += 2) {
-		fprintf(out, "\"%s\":", parts[i]);
-		outcome(out, parts[i + 1], i == 6);
+	const np_answer *fixture = np_row_fixture(r);
+	const struct { const char *name; const np_answer *a; int step; } parts[] = {
+		{ "expected", np_row_expected(r), -1 }, { "got", np_row_got(r), -1 },
+		{ "model", np_row_model(r), -1 }, { "fixture", fixture, fixture ? r->detail->fixture_step : -1 },
+	};
+	for (unsigned i = 0; i < sizeof parts / sizeof *parts; i++) {
+		fprintf(out, "\"%s\":", parts[i].name);
+		outcome(out, parts[i].a, parts[i].step);
 		fputc(',', out);
 	}
 	if (r->step >= 0 && r->rule != NP_RULE_NONE)
 		member(out, "rule", np_rule_id(r->rule), true);
 	else
 		fputs("\"rule\":null,", out);
-	member(out, "note", r->note, true);
+	char note[NP_TEXT_MAX * 2];
+	np_row_note_text(r, note, sizeof note);
+	member(out, "note", note, true);
 	if (run->known && r->listed) {
 		fputs("\"listed\":{", out);
 		member(out, "file", run->known->path, true);

@@ -110,6 +110,20 @@ static bool write_all(int fd, const void *data, size_t n)
 	return true;
 }
 
+/* Writes row to fd, then its detail and the answers it has, if any. */
+static bool send_row(int fd, const np_row *row)
+{
+	if (!write_all(fd, row, sizeof *row))
+		return false;
+	for (unsigned p = 0; row->detail && p <= NP_PART_COUNT; p++) {
+		const void *what = p == 0 ? (const void *)row->detail : row->detail->answer[p - 1];
+		size_t size = p == 0 ? sizeof *row->detail : sizeof(np_answer);
+		if (what && !write_all(fd, what, size))
+			return false;
+	}
+	return true;
+}
+
 /* The child: rows first..n-1, each written whole to fd as it ends. */
 static _Noreturn void child(np_backend *b, np_backend *ref, const np_vector *v, const np_target *t,
 			    unsigned first, unsigned n, const np_isolation *how, int fd, progress *p)
@@ -131,8 +145,9 @@ static _Noreturn void child(np_backend *b, np_backend *ref, const np_vector *v, 
 	for (unsigned i = first; i < n; i++) {
 		np_row row;
 		how->run(&view, ref, v, t[i], &row);
-		if (!write_all(fd, &row, sizeof row))
+		if (!send_row(fd, &row))
 			_exit(1);
+		np_row_free(&row);
 	}
 	_exit(0);
 }
@@ -222,12 +237,60 @@ static size_t collect(pid_t pid, int fd, const progress *p, unsigned timeout, ch
 	return got;
 }
 
+/* The most bytes a row takes down the pipe: itself, its detail, its answers. */
+#define ROW_WIRE_MAX (sizeof(np_row) + sizeof(np_row_detail) + NP_PART_COUNT * sizeof(np_answer))
+
+/* The row at wire (bytes long) into r, with copies of its detail and
+ * answers of its own; the bytes it took, or 0 when it was cut off. */
+static size_t unpack_row(const char *wire, size_t bytes, np_row *r)
+{
+	size_t at = sizeof *r;
+	if (bytes < at)
+		return 0;
+	memcpy(r, wire, sizeof *r);
+	if (!r->detail)
+		return at;
+	np_row_detail d;
+	if (bytes - at < sizeof d)
+		return 0;
+	memcpy(&d, wire + at, sizeof d);
+	at += sizeof d;
+	for (unsigned p = 0; p < NP_PART_COUNT; p++)
+		if (d.answer[p] && bytes - at >= sizeof(np_answer))
+			at += sizeof(np_answer);
+		else if (d.answer[p])
+			return 0;
+	r->detail = NULL;
+	np_row_detail *mine = np_row_detail_of(r);
+	*mine = d;
+	at = sizeof *r + sizeof d;
+	for (unsigned p = 0; p < NP_PART_COUNT; p++) {
+		mine->answer[p] = NULL;
+		if (d.answer[p]) {
+			memcpy(np_row_answer_of(r, (np_row_part)p), wire + at, sizeof(np_answer));
+			at += sizeof(np_answer);
+		}
+	}
+	return at;
+}
+
+/* The whole rows among the bytes the child sent (at most cap), into rows;
+ * how many. */
+static unsigned unpack(const char *wire, size_t bytes, np_row *rows, unsigned cap)
+{
+	unsigned k = 0;
+	for (size_t at = 0, took; k < cap && (took = unpack_row(wire + at, bytes - at, &rows[k])) > 0; k++)
+		at += took;
+	return k;
+}
+
 void np_isolated_rows(np_backend *b, np_backend *ref, const np_vector *v, const np_target *t,
 		      unsigned n, np_row *rows, const np_isolation *how)
 {
 	progress *p = mmap(NULL, sizeof *p, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	char *wire = malloc((size_t)n * ROW_WIRE_MAX);
 	unsigned next = 0;
-	while (p != MAP_FAILED && next < n) {
+	while (p != MAP_FAILED && wire && next < n) {
 		int fds[2];
 		if (pipe(fds) != 0)
 			break;
@@ -246,10 +309,10 @@ void np_isolated_rows(np_backend *b, np_backend *ref, const np_vector *v, const 
 		}
 		int status = 0;
 		bool timed_out;
-		size_t bytes = collect(pid, fds[0], p, b->step_timeout, (char *)&rows[next],
-				       (n - next) * sizeof *rows, &status, &timed_out);
+		size_t bytes = collect(pid, fds[0], p, b->step_timeout, wire, (n - next) * ROW_WIRE_MAX,
+				       &status, &timed_out);
 		close(fds[0]);
-		next += (unsigned)(bytes / sizeof *rows);
+		next += unpack(wire, bytes, &rows[next], n - next);
 		bool clean = !timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 		if (next < n && !clean) {
 			np_lost lost;
@@ -265,6 +328,7 @@ void np_isolated_rows(np_backend *b, np_backend *ref, const np_vector *v, const 
 		how->run(b, ref, v, t[next], &rows[next]);
 	if (p != MAP_FAILED)
 		munmap(p, sizeof *p);
+	free(wire);
 }
 
 #endif

@@ -3,6 +3,7 @@
  * report prints an outcome with its code (`STATUS_SUCCESS (0x00000000)`),
  * a hand-written entry may leave the code out or spell the status as a
  * number. Both are read by the parser the vectors use. */
+#include <stdio.h>
 #include <string.h>
 
 #include "run/known_got.h"
@@ -139,5 +140,19 @@ bool np_known_value_equal(const np_known_value *a, const np_known_value *b)
 		if (!found || !same_value(a->out[i].name, a->out[i].value, found->value))
 			return false;
 	}
+	return true;
+}
+
+bool np_known_value_of(const np_answer *a, np_known_value *v)
+{
+	memset(v, 0, sizeof *v);
+	if (!a || a->stage != NP_STAGE_STEP)
+		return false;
+	v->outcome = a->outcome;
+	for (unsigned i = 0; i < a->nout; i++) {
+		snprintf(v->out[i].name, sizeof v->out[i].name, "%s", np_answer_name(a, i));
+		np_answer_value_text(a, i, v->out[i].value, sizeof v->out[i].value);
+	}
+	v->nout = a->nout;
 	return true;
 }

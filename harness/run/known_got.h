@@ -9,11 +9,15 @@
 
 #include "ntprof/known.h"
 
-/* Reads text (a report's `got`, or an entry's GOT) into v: an outcome
+/* Reads text (an entry's GOT, or a GOT as a report printed it) into v: an outcome
  * (STATUS_X, 0x..., ERROR_X, fault S, bugcheck B, not-exported, stub,
  * crashed, done ...), optionally followed by its code in parentheses as
  * the report prints it, then Name=Value out-values. NULL, or why not. */
 const char *np_known_value_parse(const char *text, np_known_value *v);
+
+/* A row's answer as such a value, its out-values spelt as reports spell
+ * them; false for no answer or one that is no step's outcome. */
+bool np_known_value_of(const np_answer *a, np_known_value *v);
 
 /* Same outcome and code, and the same out-values by name, compared as
  * numbers where both are numbers (Buffer= as counter lists). */

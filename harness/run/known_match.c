@@ -108,7 +108,11 @@ static bool lists(const np_known_entry *e, const np_row *r, np_class observed, c
 		return false;
 	if (e->any_got)
 		return true;
-	return got ? np_known_value_equal(&e->value, got) : strcmp(e->got, r->got) == 0;
+	if (got)
+		return np_known_value_equal(&e->value, got);
+	char text[NP_TEXT_MAX * 3];
+	np_row_got_text(r, text, sizeof text);
+	return strcmp(e->got, text) == 0;
 }
 
 /* The entry covering r that lists its failure (IDs before patterns, then
@@ -119,7 +123,7 @@ static const np_known_entry *listing(const np_known *k, const np_row *r, np_clas
 {
 	np_known_value value;
 	const np_known_value *got = NULL;
-	if (np_class_is_failure(observed) && !np_known_value_parse(r->got, &value))
+	if (np_class_is_failure(observed) && np_known_value_of(np_row_got(r), &value))
 		got = &value;
 	const np_known_entry *found = NULL;
 	*cover = NULL;

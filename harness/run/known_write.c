@@ -26,7 +26,10 @@ static void emit(np_kw_lines *ls, const np_row *like, const char *scope, const c
 		np_known_step_text(kept, l.step, sizeof l.step);
 	else
 		snprintf(l.step, sizeof l.step, "%d", like->step + 1);
-	snprintf(l.got, sizeof l.got, "%s", kept ? kept->got : like->got);
+	if (kept)
+		snprintf(l.got, sizeof l.got, "%s", kept->got);
+	else
+		np_row_got_text(like, l.got, sizeof l.got);
 	snprintf(l.reason, sizeof l.reason, "%s", reason);
 	l.v = kept ? NULL : like->vector;
 	l.step_index = like->step;
@@ -46,7 +49,9 @@ static void reason_for(const np_row *r, char *buf, size_t cap)
 
 static bool same_outcome(const np_row *a, const np_row *b)
 {
-	return np_row_observed(a) == np_row_observed(b) && a->step == b->step && strcmp(a->got, b->got) == 0;
+	const np_answer *x = np_row_got(a), *y = np_row_got(b);
+	return np_row_observed(a) == np_row_observed(b) && a->step == b->step &&
+	       (x && y ? np_answer_equal(x, y) : x == y);
 }
 
 /* One vector's rows by target (NULL: no row there). */

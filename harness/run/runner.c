@@ -140,32 +140,6 @@ static int compare(const np_expect *e, const np_record *r)
 	return 0;
 }
 
-/* An expectation as a record spells it: a number the vector wrote in hex
- * (Interval=0x9897) in decimal, as records hold numbers, so that expected
- * and got read alike. */
-static void describe_expect(const np_expect *e, char *buf, size_t cap)
-{
-	np_format_outcome(&e->outcome, buf, cap);
-	size_t used = strlen(buf);
-	for (unsigned i = 0; i < e->nout && used < cap; i++) {
-		uint64_t n;
-		if (np_number_parse(e->out[i].value, &n))
-			used += (size_t)snprintf(buf + used, cap - used, " %s=%llu", e->out[i].name,
-						 (unsigned long long)n);
-		else
-			used += (size_t)snprintf(buf + used, cap - used, " %s=%s", e->out[i].name,
-						 e->out[i].value);
-	}
-}
-
-static void describe_record(const np_record *r, char *buf, size_t cap)
-{
-	np_format_outcome(&r->outcome, buf, cap);
-	size_t used = strlen(buf);
-	for (unsigned i = 0; i < r->nout && used < cap; i++)
-		used += (size_t)snprintf(buf + used, cap - used, " %s=%s", r->out[i].name, r->out[i].value);
-}
-
 static const np_expect *primary_for(const np_step *st, np_target t)
 {
 	for (unsigned e = 0; e < st->nexpect; e++)
@@ -214,16 +188,15 @@ static bool not_asked(np_backend *b, const np_vector *v, np_row *row)
 {
 	if (np_vector_has_flag(v, "model-only") || (b->live && np_vector_has_flag(v, "not-live"))) {
 		row->cls = NP_CLASS_NOT_REQUIRED;
-		snprintf(row->note, sizeof row->note, "%s vector",
-			 np_vector_has_flag(v, "model-only") ? "model-only" : "not-live");
+		np_row_set_note(row, np_vector_has_flag(v, "model-only") ? NP_NOTE_MODEL_ONLY : NP_NOTE_NOT_LIVE,
+				-1, NULL);
 		return true;
 	}
 	for (unsigned s = 0; b->implements && s < v->nstep; s++) {
 		const np_function *f = v->step[s].catalog;
 		if (np_function_is_call(f) && !b->implements(b, f->name)) {
 			row->cls = NP_CLASS_NOT_IMPLEMENTED;
-			snprintf(row->note, sizeof row->note, "step %u calls %s, which is not implemented",
-				 s + 1, f->name);
+			np_row_set_note(row, NP_NOTE_NOT_IMPLEMENTED, (int)s, NULL);
 			return true;
 		}
 	}
@@ -233,8 +206,7 @@ static bool not_asked(np_backend *b, const np_vector *v, np_row *row)
 		if (!b->can(b, needs.name[i])) {
 			row->cls = NP_CLASS_NOT_REQUIRED;
 			row->lacking = i + 1;
-			snprintf(row->note, sizeof row->note, "needs %s, which it does not declare",
-				 needs.name[i]);
+			np_row_set_note(row, NP_NOTE_LACKING, -1, NULL);
 			return true;
 		}
 	return false;
@@ -256,8 +228,7 @@ static void refused(const np_vector *v, np_target t, const char *why, np_row *ro
 	np_backend *model = np_backend_model_new();
 	const char *model_why = model ? model->begin(model, t, v) : "out of memory";
 	row->cls = model_why ? NP_CLASS_NOT_REQUIRED : NP_CLASS_UNANSWERED;
-	snprintf(row->note, sizeof row->note, "%s%s", model_why ? "the model cannot take it either: " :
-		 "it refused a state within what it declares: ", why);
+	np_row_set_note(row, model_why ? NP_NOTE_REFUSED_BOTH : NP_NOTE_REFUSED, -1, why);
 	if (model) {
 		model->end(model);
 		model->destroy(model);
@@ -276,20 +247,20 @@ static bool begin_sessions(np_backend *b, np_backend *ref, const np_vector *ref_
 	const char *why = b->skip ? b->skip(b, t, v) : NULL;
 	if (why) {
 		row->cls = NP_CLASS_SKIPPED;
-		snprintf(row->note, sizeof row->note, "%s", why);
+		np_row_set_note(row, NP_NOTE_WHY, -1, why);
 		return false;
 	}
 	why = ref ? ref->begin(ref, t, ref_v) : NULL;
 	if (why) {
 		row->cls = NP_CLASS_NOT_APPLICABLE;
-		snprintf(row->note, sizeof row->note, "the reference cannot take it: %s", why);
+		np_row_set_note(row, NP_NOTE_REF_REFUSED, -1, why);
 		ref->end(ref);
 		return false;
 	}
 	why = b->begin(b, t, v);
 	if (why) {
 		row->cls = NP_CLASS_NOT_APPLICABLE;
-		snprintf(row->note, sizeof row->note, "%s", why);
+		np_row_set_note(row, NP_NOTE_WHY, -1, why);
 		/* judged under a reading it declares, it must take the state all the same */
 		if (b->under_test && !b->allow_not_applicable && (!ref || ref_v != v))
 			refused(v, t, why, row);
@@ -317,16 +288,14 @@ static const np_expect *step_against_reference(np_backend *b, np_backend *ref, c
 		/* the reference cannot judge this step: nothing to compare it with */
 		row->step = b->under_test ? -1 : (int)s;   /* not-required: no step was judged */
 		row->cls = b->under_test ? NP_CLASS_NOT_REQUIRED : NP_CLASS_NOT_APPLICABLE;
-		snprintf(row->note, sizeof row->note, "%sthe reference cannot take step %u: %.120s",
-			 b->under_test ? "expects not-applicable: " : "", s + 1, ref_rec.why);
+		np_row_set_note(row, NP_NOTE_REF_STEP, (int)s, ref_rec.why);
 		return NULL;
 	}
 	b->step(b, st, rec);
 	expect_from(&ref_rec, e, rec, from_ref);
-	if (compare(e, &ref_rec) != 0 && !row->fixture[0]) {
-		describe_expect(e, row->fixture, sizeof row->fixture);
-		snprintf(row->fixture + strlen(row->fixture),
-			 sizeof row->fixture - strlen(row->fixture), " (step %u)", s + 1);
+	if (compare(e, &ref_rec) != 0 && !np_row_fixture(row)) {
+		np_answer_from_expect(e, np_row_answer_of(row, NP_PART_FIXTURE));
+		row->detail->fixture_step = (int)s;
 	}
 	return from_ref;
 }
@@ -338,8 +307,8 @@ static bool classify_difference(const np_step *st, unsigned s, np_target t, cons
 				const np_record *rec, int diff, bool must_answer, np_row *row)
 {
 	row->step = (int)s;
-	describe_expect(e, row->expected, sizeof row->expected);
-	describe_record(rec, row->got, sizeof row->got);
+	np_answer_from_expect(e, np_row_answer_of(row, NP_PART_EXPECTED));
+	np_answer_from_record(rec, np_row_answer_of(row, NP_PART_GOT));
 	const np_expect *alt = NULL;
 	for (unsigned k = 0; k < st->nexpect && !alt; k++)
 		if (st->expect[k].alternative && np_applies(&st->expect[k].when, t.version, t.arch) &&
@@ -347,16 +316,16 @@ static bool classify_difference(const np_step *st, unsigned s, np_target t, cons
 			alt = &st->expect[k];
 	if (alt) {
 		row->cls = NP_CLASS_ALTERNATIVE;
-		snprintf(row->note, sizeof row->note, "%s", alt->flag);
+		np_row_set_note(row, NP_NOTE_FLAG, (int)s, alt->flag);
 		return true;
 	}
 	if (rec->outcome.kind == NP_RESULT_NOT_APPLICABLE) {
 		bool lacking = strcmp(rec->why, NP_WHY_LACKING_OP) == 0;
 		row->cls = must_answer && !lacking ? NP_CLASS_UNANSWERED : NP_CLASS_NOT_APPLICABLE;
-		snprintf(row->note, sizeof row->note, "%s", rec->why);
+		np_row_set_note(row, NP_NOTE_WHY, (int)s, rec->why);
 	} else if (diff == 1) {
 		row->cls = live_class(rec->outcome.kind);
-		snprintf(row->note, sizeof row->note, "%s", rec->why);
+		np_row_set_note(row, NP_NOTE_WHY, (int)s, rec->why);
 	} else {
 		row->cls = NP_CLASS_OUTPUT_MISMATCH;
 	}
@@ -392,8 +361,7 @@ static void judge_one(np_backend *b, np_backend *ref, const np_vector *ref_v, co
 			/* the steps before it were asked and judged: the row stands on them */
 			if (s == 0)
 				row->cls = NP_CLASS_NOT_REQUIRED;
-			snprintf(row->note, sizeof row->note, "%sstep %u expects not-applicable",
-				 s ? "judged to the step before: " : "", s + 1);
+			np_row_set_note(row, NP_NOTE_EXPECTS_NA, (int)s, NULL);
 			break;
 		} else {
 			b->step(b, st, &rec);
@@ -425,8 +393,9 @@ static void run_one(np_backend *b, np_backend *ref, const np_vector *v, np_targe
 		abort(); /* LCOV_EXCL_LINE: out of memory; judging by the fixture instead would mislead */
 	judge_one(b, under ? model : ref, under ? under : v, v, t, row);
 	for (unsigned i = 0; i < n; i++) {
-		size_t used = strlen(row->reading);
-		snprintf(row->reading + used, sizeof row->reading - used, "%s%s=%s", used ? "," : "",
+		char *reading = np_row_detail_of(row)->reading;
+		size_t used = strlen(reading);
+		snprintf(reading + used, sizeof row->detail->reading - used, "%s%s=%s", used ? "," : "",
 			 read[i].name, read[i].value);
 	}
 	free(under);
@@ -464,11 +433,16 @@ static void lost_row(const np_vector *v, np_target t, const np_lost *lost, np_ro
 	row->cls = lost->cls;
 	row->step = lost->step;
 	row->reached = lost->reached;
-	snprintf(row->note, sizeof row->note, "%s", lost->why);
+	np_row_set_note(row, NP_NOTE_WHY, lost->step, lost->why);
 	const np_expect *e = lost->step >= 0 ? primary_for(&v->step[lost->step], t) : NULL;
 	if (e)
-		describe_expect(e, row->expected, sizeof row->expected);
-	snprintf(row->got, sizeof row->got, "%s", np_class_name(lost->cls));
+		np_answer_from_expect(e, np_row_answer_of(row, NP_PART_EXPECTED));
+	if (lost->cls == NP_CLASS_TIMEOUT) {
+		np_answer_timeout(np_row_answer_of(row, NP_PART_GOT));
+	} else {
+		np_record crashed = { .outcome = { NP_RESULT_CRASHED, 0 } };
+		np_answer_from_record(&crashed, np_row_answer_of(row, NP_PART_GOT));
+	}
 }
 
 static const np_isolation isolation = { run_one, lost_row };
@@ -536,22 +510,24 @@ bool np_run_vectors(np_backend *b, const np_vector_set *set, const np_target_lis
 
 /* What the reference gives for row's vector and target at the row's deciding
  * step (or, for a vector that did not start, whether the reference can
- * start it). */
-static void reference_at(np_backend *ref, const np_row *row, char *buf, size_t cap)
+ * start it), into out; returns the rule it decided by (none where it did
+ * not run the step). */
+static np_rule reference_at(np_backend *ref, const np_row *row, np_answer *out)
 {
+	np_rule rule = NP_RULE_NONE;
 	const np_vector *v = row->vector;
 	const char *why = ref->begin(ref, row->target, v);
-	if (why) {
-		snprintf(buf, cap, "not applicable (%s)", why);
-	} else if (row->step < 0) {
-		snprintf(buf, cap, "applicable");
+	if (why || row->step < 0) {
+		np_answer_open(out, why);
 	} else {
-		np_record rec;
+		static np_record rec;
 		for (int s = 0; s <= row->step; s++)
 			ref->step(ref, &v->step[s], &rec);
-		describe_record(&rec, buf, cap);
+		np_answer_from_record(&rec, out);
+		rule = rec.rule;
 	}
 	ref->end(ref);
+	return rule;
 }
 
 void np_run_beside(np_run *run, np_backend *reference)
@@ -562,8 +538,12 @@ void np_run_beside(np_run *run, np_backend *reference)
 		 * answer under it as its expectation already */
 		if (row->cls != NP_CLASS_MATCH && row->cls != NP_CLASS_ALTERNATIVE &&
 		    row->cls != NP_CLASS_NOT_REQUIRED && row->cls != NP_CLASS_NOT_IMPLEMENTED &&
-		    !row->reading[0])
-			reference_at(reference, row, row->model, sizeof row->model);
+		    !np_row_reading(row)[0]) {
+			np_rule rule = reference_at(reference, row, np_row_answer_of(row, NP_PART_MODEL));
+			/* a backend that does not say why: the model's rule names the cause */
+			if (row->rule == NP_RULE_NONE)
+				row->rule = rule;
+		}
 	}
 }
 
@@ -583,6 +563,8 @@ void np_run_env(np_run *run, const char *name, const char *value)
 
 void np_run_free(np_run *run)
 {
+	for (unsigned i = 0; i < run->count; i++)
+		np_row_free(&run->row[i]);
 	free(run->row);
 	memset(run, 0, sizeof *run);
 }

@@ -45,11 +45,11 @@ void np_compare_print(FILE *out, np_compare *c, np_table_format fmt, bool differ
  * of a vector (false when no file ran it); and the result a column holds
  * for a row (false for none): its class as written (cls; for a known
  * divergence, the class observed in *observed), its deciding step (from 1;
- * 0 for none) and the got text at that step ("" for none). */
+ * 0 for none) and the outcome at that step (NULL for none). */
 const char *np_compare_target(const np_compare *c, unsigned column);
 bool np_compare_find(const np_compare *c, const char *vector, unsigned *row);
 bool np_compare_result(const np_compare *c, unsigned row, unsigned column, np_class *cls, np_class *observed,
-		       int *step, const char **got);
+		       int *step, const np_answer **got);
 
 /* Markdown table cells: text as a code span (only | escaped), or as plain
  * text with Markdown's special characters escaped. Shared with ntprof matrix. */

@@ -9,7 +9,8 @@
 #                          0 when it compiles warning-free at -O2 against the
 #                          stand-in, reached as "wine/test.h" as in a Wine
 #                          tree, the test file and the test list as two
-#                          units (default $tmp/testlist.c, of `profile`);
+#                          units (default $tmp/testlist.c, of `profile`,
+#                          compiled once per compiler and kept beside it);
 #                          the compiler's messages in $tmp/cc.err
 #   summary FILE           the harness's last line, "NAME: N tests executed
 #                          (T marked as todo, F failures), S skipped."
@@ -24,7 +25,14 @@ testlist() {
 testlist profile "$tmp/testlist.c"
 
 build() {
-	"$1" -std=c11 -Wall -Wextra -Werror -O2 -I"$tmp/include" -o "$3" "$2" "${4:-$tmp/testlist.c}" 2>"$tmp/cc.err"
+	build_list=${4:-$tmp/testlist.c}
+	build_obj=$build_list.${1##*/}.o
+	# the test list (the harness's bodies) compiled once per compiler: the
+	# builds of a script share it
+	if [ ! -e "$build_obj" ] || [ "$build_list" -nt "$build_obj" ]; then
+		"$1" -std=c11 -Wall -Wextra -Werror -O2 -I"$tmp/include" -c -o "$build_obj" "$build_list" 2>"$tmp/cc.err" || return 1
+	fi
+	"$1" -std=c11 -Wall -Wextra -Werror -O2 -I"$tmp/include" -o "$3" "$2" "$build_obj" 2>"$tmp/cc.err"
 }
 
 summary() {

@@ -41,7 +41,7 @@ fail() { not_ok "$@"; }
 
 # test_body FILE ID: the test row of vector ID in FILE, its steps' rows in it
 test_body() {
-	awk -v id="$2" 'index($0, "    { \"" id "\", ") == 1 {on = 1} on {print} on && /^      } },$/ {exit}' "$1"
+	awk -v id="$2" 'index($0, "    { \"" id "\", ") == 1 {on = 1} on {print} on && /^    } },$/ {exit}' "$1"
 }
 
 echo "1..19"
@@ -61,16 +61,16 @@ mkdir -p "$tmp/tree"
 cp -r "$root/fixtures" "$root/SPEC.md" "$tmp/tree/"
 "$NTPROF_BIN" export >"$tmp/here.c" 2>/dev/null
 "$NTPROF_BIN" export --root "$tmp/tree" >"$tmp/there.c" 2>/dev/null
-if cmp -s "$tmp/here.c" "$tmp/there.c" && grep -q '^ \*   fixtures/interval/set-interval.vec (' "$tmp/here.c"; then
+if cmp -s "$tmp/here.c" "$tmp/there.c" && grep -q '^ \*   \(fixtures/[^ ]* ([0-9]*), \)*fixtures/interval/set-interval.vec (' "$tmp/here.c"; then
 	pass "the fixtures of two trees give the same file (their paths from fixtures/ on)"
 else
 	fail "the fixtures of two trees give the same file" "$(diff "$tmp/here.c" "$tmp/there.c" | head -4)"
 fi
 
-# a step's row: `{ __LINE__, NX_CALL, { args },` then `{ wants }, NWANT, ON_WINE, KEEP, MARKS },`
+# a step's row, one line: `{ __LINE__, NX_CALL, { args }, { wants }, NWANT, ON_WINE, KEEP, MARKS },`
 oks=$(grep -c '^        { __LINE__, NX_' "$tmp/a.c")
-brokens=$(sed -n 's/^          {.* }, \([0-9]*\), [0-9]*, .*/\1/p' "$tmp/a.c" | awk '{n += $1 - 1} END {print n + 0}')
-todos=$(grep '^          { {' "$tmp/a.c" | grep -o 'NX_TODO_WINE\(_CALL\)*' | wc -l)
+brokens=$(sed -n 's/^        { __LINE__, .* }, \([0-9]*\), [0-9]*, [^,]*, [^,]* },.*/\1/p' "$tmp/a.c" | awk '{n += $1 - 1} END {print n + 0}')
+todos=$(grep '^        { __LINE__, NX_' "$tmp/a.c" | grep -o 'NX_TODO_WINE\(_CALL\)*' | wc -l)
 said="ntprof: export: $oks ok(), $brokens broken(), $todos todo_wine"
 if [ "$(cat "$tmp/a.err")" = "$said" ] && grep -q "Checks: $oks ok(), $brokens broken(), $todos todo_wine." "$tmp/a.c" &&
 	[ "$oks" -gt 20 ] && [ "$brokens" -gt 5 ] && [ "$todos" -gt 5 ]; then
@@ -80,7 +80,7 @@ else
 fi
 
 body=$(test_body "$tmp/a.c" set-interval/privilege-threshold)
-if echo "$body" | grep -q '^          { { STATUS_PRIVILEGE_NOT_HELD }, { STATUS_SUCCESS } }, 2, 0, .*/\* \[1\] 6.1 \*/$'; then
+if echo "$body" | grep -q '^        { __LINE__, NX_NtSetIntervalProfile, {[^}]*}, { { STATUS_PRIVILEGE_NOT_HELD }, { STATUS_SUCCESS } }, 2, 0, .*/\* \[1\] 6.1 \*/$'; then
 	pass "set-interval/privilege-threshold: PRIVILEGE_NOT_HELD as ok(), the success of 6.1 (the default --since win7) as broken()"
 else
 	fail "set-interval/privilege-threshold: PRIVILEGE_NOT_HELD as ok(), the success of 6.1 (the default --since win7) as broken()" \
@@ -88,7 +88,7 @@ else
 fi
 "$NTPROF_BIN" export --since 6.2 "$root/fixtures/interval/set-interval.vec" >"$tmp/since.c" 2>/dev/null
 body=$(test_body "$tmp/since.c" set-interval/privilege-threshold)
-if echo "$body" | grep -q '^          { { STATUS_PRIVILEGE_NOT_HELD } }, 1, 0, '; then
+if echo "$body" | grep -q '^        { __LINE__, NX_NtSetIntervalProfile, {[^}]*}, { { STATUS_PRIVILEGE_NOT_HELD } }, 1, 0, '; then
 	pass "twin: with --since 6.2 the older success is no longer accepted"
 else
 	fail "twin: with --since 6.2 the older success is no longer accepted" "$(echo "$body" | grep '{ {')"
@@ -97,9 +97,9 @@ fi
 body=$(test_body "$tmp/a.c" set-interval/zw-alias)
 "$NTPROF_BIN" export "$root/fixtures/interval" >"$tmp/plain.c" 2>/dev/null
 plain=$(test_body "$tmp/plain.c" set-interval/zw-alias)
-if echo "$body" | grep -q '^          { { STATUS_PRIVILEGE_NOT_HELD } }, 1, 0, 0, NX_TODO_WINE },$' &&
-	echo "$plain" | grep -q '^          { { STATUS_PRIVILEGE_NOT_HELD } }, 1, 0, 0, 0 },$' &&
-	! grep '^          { {' "$tmp/plain.c" | grep -q NX_TODO_WINE; then
+if echo "$body" | grep -q '^        { __LINE__, NX_ZwSetIntervalProfile, {[^}]*}, { { STATUS_PRIVILEGE_NOT_HELD } }, 1, 0, 0, NX_TODO_WINE },$' &&
+	echo "$plain" | grep -q '^        { __LINE__, NX_ZwSetIntervalProfile, {[^}]*}, { { STATUS_PRIVILEGE_NOT_HELD } }, 1, 0, 0, 0 },$' &&
+	! grep '^        { __LINE__, NX_' "$tmp/plain.c" | grep -q NX_TODO_WINE; then
 	pass "a divergence the known list names is todo_wine; without the list nothing is"
 else
 	fail "a divergence the known list names is todo_wine; without the list nothing is"
@@ -199,13 +199,15 @@ fi
 by_name() {
 	grep -q '^#include "ntstatus.h"$' "$1" && grep -q '^#define WIN32_NO_STATUS$' "$1" &&
 		grep -q '^        { NX_STATUS, (ULONG)STATUS_PRIVILEGE_NOT_HELD, "STATUS_PRIVILEGE_NOT_HELD" },$' "$1" &&
-		grep -q '^          { { STATUS_PRIVILEGE_NOT_HELD' "$1" && ! grep -Eq '^          \{.*\{ 0x[0-9a-f]{8}[ ,]' "$1"
+		grep -q '^        { __LINE__, NX_[A-Za-z]*, {[^}]*}, { { STATUS_PRIVILEGE_NOT_HELD' "$1" && ! grep -Eq "$numbered" "$1"
 }
-sed 's/^          { { STATUS_PRIVILEGE_NOT_HELD/          { { 0xc0000061/' "$tmp/a.c" >"$tmp/numbered.c"
+# a want whose status is a number: after the arguments' braces, a brace and a hex number
+numbered='^        \{ __LINE__, NX_[A-Za-z]+, \{[^}]*\}, \{.*\{ 0x[0-9a-f]{8}[ ,]'
+sed 's/^\(        { __LINE__, NX_[A-Za-z]*, {[^}]*}, { \){ STATUS_PRIVILEGE_NOT_HELD/\1{ 0xc0000061/' "$tmp/a.c" >"$tmp/numbered.c"
 if by_name "$tmp/a.c" && ! by_name "$tmp/numbered.c"; then
 	pass "statuses by name (STATUS_PRIVILEGE_NOT_HELD) from ntstatus.h, and by name in the messages (twin caught)"
 else
-	fail "statuses by name from ntstatus.h, and by name in the messages" "$(grep -m2 -E '^          \{.*\{ 0x[0-9a-f]{8}[ ,]' "$tmp/a.c")"
+	fail "statuses by name from ntstatus.h, and by name in the messages" "$(grep -m2 -E "$numbered" "$tmp/a.c")"
 fi
 
 # What depends on the machine is read or guarded at run time: the HAL's
@@ -266,7 +268,7 @@ tables_run() {
 	tables=$(sed -n 's/^static const nx_test \([a-z0-9_]*\)_tests\[\] =$/\1/p' "$1")
 	[ -n "$tables" ] || return 1
 	for name in $tables; do
-		grep -q "^static void test_$name(void)\$" "$1" && grep -q "^        nx_run(&${name}_tests\[i\]);\$" "$1" &&
+		grep -q "^static void test_$name(void)\$" "$1" && grep -q "^    for (i = 0; i < ARRAY_SIZE(${name}_tests); i++) nx_run(&${name}_tests\[i\]);\$" "$1" &&
 			grep -q "^    test_$name();\$" "$1" || return 1
 	done
 	[ "$(grep -c '^static void test_' "$1")" -eq "$(echo "$tables" | wc -w)" ]

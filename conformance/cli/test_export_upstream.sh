@@ -33,10 +33,11 @@ known7=$root/fixtures/known/wine-8.0.win7.known
 known10=$root/fixtures/known/wine-8.0.win10.known
 
 # The most lines the selection may have. Wine's reviewers want 800; the
-# emitter of one function per vector writes the selection in about 3,200
-# (its helpers alone are about 700), so the limit stays at what that
-# emitter needs until the table-driven one replaces it, and then is 800.
-limit=3300
+# table-driven emitter writes the selection in about 1,260, of which the
+# prelude (types, bound calls, each call's helper, the loop) is about 870:
+# the limit is what it writes until the prelude holds only what the
+# selected rows use, and then 800.
+limit=1300
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-export-upstream.XXXXXX") || exit 1
 trap '"$wine" --stop; rm -rf "$tmp"' EXIT
@@ -54,9 +55,10 @@ export_to() {
 	"$NTPROF_BIN" export "$@" --output "$out" $dirs 2>"$out.err"
 }
 
-# ids FILE: the vectors an exported file runs, one per line
+# ids FILE: the vectors an exported file runs, one per line (a test's row
+# opens with its ID)
 ids() {
-	sed -n 's/^ *nx_run("\([^"]*\)".*/\1/p' "$1"
+	sed -n 's/^    { "\([^"]*\)", .*/\1/p' "$1"
 }
 
 # newest: "VECTOR FUNCTION OUTCOME" for each step, its outcome on the newest
@@ -83,10 +85,11 @@ newest() {
 		} }' | awk '$3 ~ /^[A-Z][A-Z0-9_]+$/' | sort -u
 }
 
-# pairs IDS: "FUNCTION RULE" for each main rule of a function that a vector
-# of IDS calls and lists, and "FUNCTION OUTCOME" for each status or error
-# such a call gives on the newest Windows, sorted
-pairs() {
+# idpairs IDS: "VECTOR FUNCTION RULE" for each main rule of a function that
+# a vector of IDS calls and lists, and "VECTOR FUNCTION OUTCOME" for each
+# status or error such a call gives on the newest Windows; worked out once,
+# so that the pairs of any subset are a filter of it
+idpairs() {
 	awk '
 	FILENAME == ARGV[1] {
 		if (/^## /) { inorder = /^## Order of checks/; next }
@@ -104,12 +107,17 @@ pairs() {
 		next
 	}
 	FILENAME == ARGV[2] { want[$1] = 1; next }
-	FILENAME == ARGV[3] { if ($1 in want && $2 in hasblock) print $2, $3; next }
+	FILENAME == ARGV[3] { if ($1 in want && $2 in hasblock) print $1, $2, $3; next }
 	/^vector / { v = $2; nr = 0; ncall = 0 }
 	/^  rules / { for (i = 2; i <= NF; i++) rule[++nr] = $i }
 	/^  call / { f = $2; sub(/^Zw/, "Nt", f)
-		for (i = 1; i <= nr; i++) if (v in want && (f " " rule[i]) in main) print f, rule[i] }
+		for (i = 1; i <= nr; i++) if (v in want && (f " " rule[i]) in main) print v, f, rule[i] }
 	' "$root/SPEC.md" "$1" "$tmp/newest" $(find $dirs -name '*.vec' | sort) | sort -u
+}
+
+# pairs IDS: "FUNCTION RULE-OR-OUTCOME" of the vectors of IDS, sorted
+pairs() {
+	awk 'FILENAME == ARGV[1] { want[$1] = 1; next } $1 in want { print $2, $3 }' "$1" "$tmp/id.pairs" | sort -u
 }
 
 # missing FULL_IDS SELECTED_IDS: the pairs the first covers and the second does not
@@ -142,6 +150,7 @@ fi
 newest >"$tmp/newest"
 ids "$tmp/full.c" >"$tmp/full.ids"
 ids "$tmp/up.c" >"$tmp/up.ids"
+idpairs "$tmp/full.ids" >"$tmp/id.pairs"
 missing "$tmp/full.ids" "$tmp/up.ids" >"$tmp/missing"
 need=$(wc -l <"$tmp/need.pairs")
 if [ "$need" -gt 0 ] && [ ! -s "$tmp/missing" ] && [ -s "$tmp/up.ids" ] &&

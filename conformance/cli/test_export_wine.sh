@@ -204,7 +204,7 @@ got=$(run_twin "$tmp/planted.c")
 at=$(tr -d '\r' <"$tmp/twin.out" | sed -n 's/^.*planted\.c:\([0-9]*\): Test failed: set-interval\/privilege-held: step 1: .*/\1/p')
 if echo "$got" | grep -q '^exit 1: .*, 1 failure)' && [ -n "$at" ] &&
 	sed -n "${at}p" "$tmp/planted.c" | grep -q '^        { __LINE__, NX_NtSetIntervalProfile, ' &&
-	sed -n "$((at - 2))p" "$tmp/planted.c" | grep -q '^    { "set-interval/privilege-held", '; then
+	sed -n "$((at - 1))p" "$tmp/planted.c" | grep -q '^    { "set-interval/privilege-held", '; then
 	ok "twin: a planted wrong expectation (privilege-held without the privilege) fails under Wine, at its step's row: $got"
 else
 	not_ok "twin: a planted wrong expectation fails under Wine" "$got"

@@ -36,18 +36,16 @@ static void comment_text(np_export_text *t, const char *text)
 		np_export_printf(t, "%c", text[0] == '*' && text[1] == '/' ? '+' : text[0]);
 }
 
-/* Above a test's row: the vector's title, its rules, its source and where
- * it is written. */
+/* Above a test's row, one line: the vector's title, its rules and where it
+ * is written (its sources are there, in the .vec file). */
 static void vector_comment(np_export_text *t, const np_vector *v)
 {
 	np_export_printf(t, "    /* ");
 	comment_text(t, v->title);
-	np_export_printf(t, "\n     * rules:");
+	np_export_printf(t, " (rules:");
 	for (unsigned i = 0; i < v->nrule; i++)
 		np_export_printf(t, " %s", v->rule[i]);
-	np_export_printf(t, "; source: ");
-	comment_text(t, v->source);
-	np_export_printf(t, " (%s:%d) */\n", shown_path(v->file), v->line);
+	np_export_printf(t, "; %s:%d) */\n", shown_path(v->file), v->line);
 }
 
 /* The machines the test runs on: those whose processors give what the
@@ -102,9 +100,9 @@ static const char *test_row(np_export_text *t, const np_vector *v, const np_expo
 			np_export_printf(&row, "%s NX_ETW_TIME", i ? "," : "");
 		else
 			np_export_printf(&row, "%s 0x%x", i ? "," : "", (unsigned)g[i].source);
-	np_export_printf(&row, "%s },\n      {\n", ng ? "" : " 0");
+	np_export_printf(&row, "%s }, {\n", ng ? "" : " 0");
 	const char *bad = np_export_step_rows(&row, v, wide, narrow, o, z);
-	np_export_printf(&row, "      } },\n%s", cond ? "#endif\n" : "");
+	np_export_printf(&row, "    } },\n%s", cond ? "#endif\n" : "");
 	if (!bad && !row.failed) {
 		np_export_printf(t, "%s", row.s);
 		t->ok += row.ok;
@@ -198,9 +196,11 @@ static void one_vector(export_parts *x, const np_vector *v, const np_export_opti
 	x->exported++;
 }
 
-/* The files the vectors came from, each with how many were read. */
+/* The files the vectors came from, each with how many were read, as many
+ * to a line as fit in 100 columns. */
 static void sources_list(np_export_text *t, const np_vector_set *set)
 {
+	size_t column = 0;
 	for (unsigned i = 0; i < set->count; i++) {
 		const char *file = set->v[i].file;
 		if (i > 0 && strcmp(set->v[i - 1].file, file) == 0)
@@ -208,8 +208,17 @@ static void sources_list(np_export_text *t, const np_vector_set *set)
 		unsigned n = 0;
 		for (unsigned k = i; k < set->count && strcmp(set->v[k].file, file) == 0; k++)
 			n++;
-		np_export_printf(t, " *   %s (%u)\n", shown_path(file), n);
+		char item[NP_TEXT_MAX + 16];
+		snprintf(item, sizeof item, "%s (%u)", shown_path(file), n);
+		if (column && column + 2 + strlen(item) > 100) {
+			np_export_printf(t, ",\n");
+			column = 0;
+		}
+		np_export_printf(t, "%s%s", column ? ", " : " *   ", item);
+		column += (column ? 2 : 5) + strlen(item);
 	}
+	if (column)
+		np_export_printf(t, "\n");
 }
 
 static void header(np_export_text *t, const np_vector_set *set, const np_export_options *o,
@@ -257,8 +266,8 @@ static void tables(np_export_text *t, const export_parts *x, const np_export_opt
 		const topic *p = &x->topic[i];
 		const char *cond = topic_condition(p);
 		np_export_printf(t, "\n%sstatic const nx_test %s_tests[] =\n{\n%s};\n\n"
-				 "static void test_%s(void)\n{\n    unsigned i;\n\n"
-				 "    for (i = 0; i < ARRAY_SIZE(%s_tests); i++)\n        nx_run(&%s_tests[i]);\n}\n%s",
+				 "static void test_%s(void)\n{\n    unsigned i;\n"
+				 "    for (i = 0; i < ARRAY_SIZE(%s_tests); i++) nx_run(&%s_tests[i]);\n}\n%s",
 				 cond ? cond : "", p->name, p->rows.s ? p->rows.s : "", p->name, p->name, p->name,
 				 cond ? "#endif\n" : "");
 	}

@@ -195,7 +195,7 @@ static const char *step_row(np_export_text *t, const np_vector *v, unsigned s, c
 			 st->catalog->kind == NP_KIND_WIN32 ? st->catalog->name : st->function);
 	if ((bad = np_export_args(t, v, s, &nargs)) != NULL)
 		return bad;
-	np_export_printf(t, ",\n          { ");
+	np_export_printf(t, ", { ");
 	for (unsigned i = 0; i < es->count; i++) {
 		np_export_printf(t, "%s", i ? ", " : "");
 		if ((bad = want_text(t, st, &es->result[i])) != NULL)

@@ -815,6 +815,54 @@ static void test_parser_text_line_ends(void **state)
 	np_vectors_free(&set);
 }
 
+static bool has_two_steps(const np_vector *v)
+{
+	return v->nstep == 2;
+}
+
+static bool has_one_step(const np_vector *v)
+{
+	return v->nstep == 1;
+}
+
+static bool is_four(const np_vector *v)
+{
+	return strcmp(v->id, "k/four") == 0;
+}
+
+/* np_vectors_keep: the vectors kept stay in their order, whole; the others
+ * go, and keeping none leaves an empty set that frees cleanly. */
+static void test_parser_keep_some_vectors(void **state)
+{
+	(void)state;
+	static const char text[] =
+		HEAD("k/one") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
+		HEAD("k/two") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
+			      "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
+		HEAD("k/three") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
+		HEAD("k/four") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
+			       "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n";
+	np_vector_set set = { 0 };
+	np_error err;
+	if (!np_vectors_load_text(&set, "mem.vec", text, sizeof text - 1, &err))
+		fail_msg("%s", err.text);
+	assert_int_equal(set.count, 4);
+	np_vectors_keep(&set, has_two_steps);
+	assert_int_equal(set.count, 2);
+	assert_string_equal(set.v[0].id, "k/two");
+	assert_string_equal(set.v[1].id, "k/four");
+	assert_int_equal(set.v[1].nstep, 2);
+	assert_int_equal(set.v[1].step[1].expect[0].outcome.code, NP_STATUS_SUCCESS);
+	np_vectors_keep(&set, has_two_steps);   /* nothing more to drop */
+	assert_int_equal(set.count, 2);
+	np_vectors_keep(&set, is_four);
+	assert_int_equal(set.count, 1);
+	assert_string_equal(set.v[0].id, "k/four");
+	np_vectors_keep(&set, has_one_step);
+	assert_int_equal(set.count, 0);
+	np_vectors_free(&set);
+}
+
 static void test_parser_empty_file_no_vectors(void **state)
 {
 	LOAD_FAILS("", 0, "no vectors in the file");
@@ -1786,6 +1834,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_parser_profile_argument_syntax),
 	cmocka_unit_test(test_parser_buffer_page_form),
 	cmocka_unit_test(test_parser_counter_lists),
+	cmocka_unit_test(test_parser_keep_some_vectors),
 };
 #undef T
 

@@ -232,6 +232,26 @@ void np_vectors_free(np_vector_set *set)
 	memset(set, 0, sizeof *set);
 }
 
+void np_vectors_keep(np_vector_set *set, bool (*keep)(const np_vector *v))
+{
+	unsigned kept = 0;
+	for (unsigned i = 0; i < set->count; i++) {
+		if (keep(&set->v[i]))
+			set->v[kept++] = set->v[i];
+		else
+			free_vector(&set->v[i]);
+	}
+	set->count = kept;
+	/* the array shrinks to what is kept (one entry at least, so that the
+	 * pointer stays the array's); a failed shrink leaves it as it was */
+	unsigned cap = kept ? kept : 1;
+	np_vector *fitted = set->v ? realloc(set->v, cap * sizeof *fitted) : NULL;
+	if (fitted) {
+		set->v = fitted;
+		set->cap = cap;
+	}
+}
+
 bool np_error_at(np_error *err, const char *path, int line, const char *fmt, ...)
 {
 	va_list ap;

@@ -107,6 +107,8 @@ bool np_vectors_load_text(np_vector_set *set, const char *name, const char *text
 /* Cross-file checks: duplicate IDs. */
 bool np_vectors_check(const np_vector_set *set, np_error *err);
 void np_vectors_free(np_vector_set *set);
+/* Keeps the vectors keep() is true of, in their order, and frees the others. */
+void np_vectors_keep(np_vector_set *set, bool (*keep)(const np_vector *v));
 
 bool np_applies(const np_applicability *a, np_ver v, np_arch arch);
 bool np_vector_has_flag(const np_vector *v, const char *flag);

@@ -71,9 +71,11 @@ np_config_error np_machine_set_cpus(np_machine *m, unsigned cpus)
 	m->cpus = cpus;
 	if (m->current_cpu >= cpus)
 		m->current_cpu = 0;
-	/* a processor that becomes active takes the interval its peers have */
+	/* a processor that becomes active takes the interval its peers have;
+	 * an inactive one is never read (SI-4 sets and queries on the caller's
+	 * processor, an active one), so only the active ones are written */
 	for (unsigned s = 0; s < NP_HAL_SOURCES; s++)
-		for (unsigned c = 1; c < NP_MAX_CPUS; c++)
+		for (unsigned c = 1; c < cpus; c++)
 			m->hal.source[s].interval[c] = m->hal.source[s].interval[0];
 	return NULL;
 }

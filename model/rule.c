@@ -37,14 +37,16 @@ void np_trail_clear(np_machine *m)
 {
 	m->trail.decided = NP_RULE_NONE;
 	m->trail.count = 0;
+	memset(m->trail.has, 0, sizeof m->trail.has);
 }
 
 void np_trail_apply(np_machine *m, np_rule r, const char *file, int line)
 {
 	np_trail *t = &m->trail;
-	for (unsigned i = 0; i < t->count; i++)
-		if (t->applied[i].rule == r)
-			return;
+	unsigned long long bit = 1ull << ((unsigned)r % 64);
+	if (t->has[(unsigned)r / 64] & bit)
+		return;
+	t->has[(unsigned)r / 64] |= bit;
 	if (t->count == NP_TRAIL_MAX)
 		NP_MODEL_BUG("a call applied more rules than its record holds"); /* LCOV_EXCL_LINE: no call applies more rules than NP_TRAIL_MAX; the vectors would abort here */
 	t->applied[t->count++] = (np_applied){ r, file, line };

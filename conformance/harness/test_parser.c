@@ -815,6 +815,90 @@ static void test_parser_text_line_ends(void **state)
 	np_vectors_free(&set);
 }
 
+static bool has_two_steps(const np_vector *v)
+{
+	return v->nstep == 2;
+}
+
+static bool has_one_step(const np_vector *v)
+{
+	return v->nstep == 1;
+}
+
+static bool is_four(const np_vector *v)
+{
+	return strcmp(v->id, "k/four") == 0;
+}
+
+/* np_vectors_keep: the vectors kept stay in their order, whole; the others
+ * go, and keeping none leaves an empty set that frees cleanly. */
+static void test_parser_keep_some_vectors(void **state)
+{
+	(void)state;
+	static const char text[] =
+		HEAD("k/one") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
+		HEAD("k/two") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
+			      "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
+		HEAD("k/three") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
+		HEAD("k/four") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
+			       "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n";
+	np_vector_set set = { 0 };
+	np_error err;
+	if (!np_vectors_load_text(&set, "mem.vec", text, sizeof text - 1, &err))
+		fail_msg("%s", err.text);
+	assert_int_equal(set.count, 4);
+	np_vectors_keep(&set, has_two_steps);
+	assert_int_equal(set.count, 2);
+	assert_string_equal(set.v[0].id, "k/two");
+	assert_string_equal(set.v[1].id, "k/four");
+	assert_int_equal(set.v[1].nstep, 2);
+	assert_int_equal(set.v[1].step[1].expect[0].outcome.code, NP_STATUS_SUCCESS);
+	np_vectors_keep(&set, has_two_steps);   /* nothing more to drop */
+	assert_int_equal(set.count, 2);
+	np_vectors_keep(&set, is_four);
+	assert_int_equal(set.count, 1);
+	assert_string_equal(set.v[0].id, "k/four");
+	np_vectors_keep(&set, has_one_step);
+	assert_int_equal(set.count, 0);
+	np_vectors_free(&set);
+}
+
+/* np_vectors_seal: every vector, step and expectation is where it was read,
+ * now in one block (the second step's expectations after the first's); a
+ * sealed set is kept whole and frees cleanly. An empty set stays unsealed. */
+static void test_parser_seal_keeps_every_vector(void **state)
+{
+	(void)state;
+	static const char text[] =
+		HEAD("s/one") "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS\n"
+		HEAD("s/two") "  given privilege=off\n"
+			      "  call NtSetIntervalProfile Interval=5000\n  expect STATUS_PRIVILEGE_NOT_HELD\n"
+			      "  call NtQueryIntervalProfile\n  expect STATUS_SUCCESS Interval=39063\n";
+	np_vector_set set = { 0 };
+	np_error err;
+	assert_false(np_vectors_seal(&set));
+	if (!np_vectors_load_text(&set, "mem.vec", text, sizeof text - 1, &err))
+		fail_msg("%s", err.text);
+	assert_true(np_vectors_seal(&set));
+	assert_non_null(set.block);
+	assert_true(np_vectors_seal(&set));   /* once is enough */
+	assert_int_equal(set.count, 2);
+	assert_string_equal(set.v[0].id, "s/one");
+	assert_string_equal(set.v[1].id, "s/two");
+	assert_string_equal(set.v[1].given[0].name, "privilege");
+	assert_int_equal(set.v[1].nstep, 2);
+	assert_string_equal(set.v[1].step[0].function, "NtSetIntervalProfile");
+	assert_int_equal(set.v[1].step[0].expect[0].outcome.code, NP_STATUS_PRIVILEGE_NOT_HELD);
+	assert_string_equal(set.v[1].step[1].function, "NtQueryIntervalProfile");
+	assert_int_equal(set.v[1].step[1].expect[0].outcome.code, NP_STATUS_SUCCESS);
+	assert_string_equal(set.v[1].step[1].expect[0].out[0].value, "39063");
+	assert_string_equal(set.v[1].file, "mem.vec");
+	np_vectors_keep(&set, has_two_steps);
+	assert_int_equal(set.count, 2);
+	np_vectors_free(&set);
+	assert_null(set.block);
+}
+
 static void test_parser_empty_file_no_vectors(void **state)
 {
 	LOAD_FAILS("", 0, "no vectors in the file");
@@ -1786,6 +1870,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_parser_profile_argument_syntax),
 	cmocka_unit_test(test_parser_buffer_page_form),
 	cmocka_unit_test(test_parser_counter_lists),
+	cmocka_unit_test(test_parser_keep_some_vectors),
+	cmocka_unit_test(test_parser_seal_keeps_every_vector),
 };
 #undef T
 

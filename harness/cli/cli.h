@@ -204,5 +204,8 @@ int cli_make_dir(const char *path);
 /* Loads the fixtures compiled into the program, if any: false when there
  * are none, else true with *ok whether they loaded (err set if not). */
 bool cli_builtin_fixtures(np_vector_set *set, np_error *err, bool *ok);
+/* Gives the memory freed so far back to the system where the C library can
+ * (a process that forks a child per evaluation then copies less). */
+void cli_release_memory(void);
 
 #endif

@@ -147,6 +147,29 @@ static unsigned explore_step_timeout(void)
 	return env && np_number_parse(env, &n) && n > 0 && n <= 86400 ? (unsigned)n : 60u;
 }
 
+/* Only a step with an `accept` line accepts a divergence (explore_classes.c). */
+static bool has_accept_line(const np_vector *v)
+{
+	for (unsigned s = 0; s < v->nstep; s++)
+		for (unsigned e = 0; e < v->step[s].nexpect; e++)
+			if (v->step[s].expect[e].alternative)
+				return true;
+	return false;
+}
+
+/* The fixtures' accept lines: the few vectors that have one. Each
+ * combination is evaluated in a fork of this process, which copies every
+ * page it holds, so the rest of the fixtures is freed and given back. */
+static np_vector_set *load_accepts(np_vector_set *accepts)
+{
+	cli_paths none = { .count = 0 };
+	if (!cli_load_vectors(accepts, &none, NULL))
+		return NULL;
+	np_vectors_keep(accepts, has_accept_line);
+	cli_release_memory();
+	return accepts;
+}
+
 static int explore_main(int argc, char **argv)
 {
 	static explore_settings s;
@@ -187,8 +210,7 @@ static int explore_main(int argc, char **argv)
 	s.o.against = judged;
 	s.o.against_name = s.against;
 	static np_vector_set accepts;   /* the fixtures' accept lines judge a divergence as run does */
-	cli_paths none = { .count = 0 };
-	s.o.accepts = judged && cli_load_vectors(&accepts, &none, NULL) ? &accepts : NULL;
+	s.o.accepts = judged ? load_accepts(&accepts) : NULL;
 	status = write_report(&s, model);
 	if (s.o.accepts)
 		np_vectors_free(&accepts);

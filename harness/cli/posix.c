@@ -3,6 +3,9 @@
  * win/cli_platform.c and win/cmd_live.c instead (the Makefile leaves this
  * file out of WIN_SRC). */
 #include <stdio.h>
+#ifdef __GLIBC__
+#include <malloc.h>   /* malloc_trim */
+#endif
 #include <sys/stat.h>
 
 #include "cli/cli.h"
@@ -29,4 +32,13 @@ bool cli_builtin_fixtures(np_vector_set *set, np_error *err, bool *ok)
 	(void)err;
 	*ok = false;
 	return false;
+}
+
+/* glibc keeps freed heap pages mapped; malloc_trim returns them, so that a
+ * fork no longer copies their page tables nor faults them in. */
+void cli_release_memory(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
 }

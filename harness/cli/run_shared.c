@@ -99,6 +99,10 @@ int cli_run_load(const cli_run_settings *s, np_known *known, np_vector_set *set)
 		np_known_free(known);
 		return EXIT_BAD_INPUT;
 	}
+	/* an implementation under test runs each vector in a fork of this
+	 * process: shared and read-only, the vectors are not copied into it */
+	if (np_vectors_seal(set))
+		cli_release_memory();
 	int status = s->known ? check_known(s, known, set) : 0;
 	if (status) {
 		np_vectors_free(set);

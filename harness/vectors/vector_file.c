@@ -2,6 +2,7 @@
 /* Reading vector files: a file or a directory of them, line by line, each
  * line handed to the parser (parse.c). Every problem is reported as
  * "file:line: what was expected"; nothing is kept from a file that fails. */
+#define _DEFAULT_SOURCE   /* MAP_ANONYMOUS: the sealed block */
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -10,6 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#ifndef _WIN32
+#include <sys/mman.h>
+#endif
 
 #include "vectors/parse_internal.h"
 #include "ntprof/vector.h"
@@ -223,6 +227,13 @@ bool np_vectors_check(const np_vector_set *set, np_error *err)
 
 void np_vectors_free(np_vector_set *set)
 {
+#ifndef _WIN32
+	if (set->block) {
+		munmap(set->block, set->block_size);
+		set->v = NULL;
+		set->count = 0;
+	}
+#endif
 	for (unsigned i = 0; i < set->count; i++)
 		free_vector(&set->v[i]);
 	free(set->v);
@@ -231,6 +242,101 @@ void np_vectors_free(np_vector_set *set)
 	free(set->files);
 	memset(set, 0, sizeof *set);
 }
+
+void np_vectors_keep(np_vector_set *set, bool (*keep)(const np_vector *v))
+{
+	if (set->block)
+		return;
+	unsigned kept = 0;
+	for (unsigned i = 0; i < set->count; i++) {
+		if (keep(&set->v[i]))
+			set->v[kept++] = set->v[i];
+		else
+			free_vector(&set->v[i]);
+	}
+	set->count = kept;
+	/* the array shrinks to what is kept (one entry at least, so that the
+	 * pointer stays the array's); a failed shrink leaves it as it was */
+	unsigned cap = kept ? kept : 1;
+	np_vector *fitted = set->v ? realloc(set->v, cap * sizeof *fitted) : NULL;
+	if (fitted) {
+		set->v = fitted;
+		set->cap = cap;
+	}
+}
+
+#ifdef _WIN32
+
+bool np_vectors_seal(np_vector_set *set)
+{
+	(void)set;
+	return false;
+}
+
+#else
+
+static size_t aligned(size_t at, size_t alignment)
+{
+	return (at + alignment - 1) / alignment * alignment;
+}
+
+/* The bytes of the block: the vectors, then each one's steps (an array),
+ * then their expectations. place() lays them out the same way. */
+static size_t block_bytes(const np_vector_set *set)
+{
+	size_t at = set->count * sizeof(np_vector);
+	for (unsigned i = 0; i < set->count; i++) {
+		at = aligned(at, _Alignof(np_step)) + set->v[i].nstep * sizeof(np_step);
+		for (unsigned k = 0; k < set->v[i].nstep; k++)
+			at = aligned(at, _Alignof(np_expect)) + set->v[i].step[k].nexpect * sizeof(np_expect);
+	}
+	return at;
+}
+
+/* Copies vector v's steps and expectations into block at *at; v points there. */
+static void place(np_vector *v, char *block, size_t *at)
+{
+	const np_step *from = v->step;
+	*at = aligned(*at, _Alignof(np_step));
+	v->step = v->nstep ? (np_step *)(block + *at) : NULL;
+	if (v->nstep)
+		memcpy(v->step, from, v->nstep * sizeof *v->step);
+	*at += v->nstep * sizeof *v->step;
+	for (unsigned k = 0; k < v->nstep; k++) {
+		np_step *st = &v->step[k];
+		*at = aligned(*at, _Alignof(np_expect));
+		st->expect = st->nexpect ? (np_expect *)(block + *at) : NULL;
+		if (st->nexpect)
+			memcpy(st->expect, from[k].expect, st->nexpect * sizeof *st->expect);
+		*at += st->nexpect * sizeof *st->expect;
+	}
+}
+
+bool np_vectors_seal(np_vector_set *set)
+{
+	if (set->block || set->count == 0)
+		return set->block != NULL;
+	size_t size = block_bytes(set);
+	char *block = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (block == MAP_FAILED)
+		return false;
+	np_vector *v = (np_vector *)block;
+	memcpy(v, set->v, set->count * sizeof *v);
+	size_t at = set->count * sizeof *v;
+	for (unsigned i = 0; i < set->count; i++) {
+		place(&v[i], block, &at);
+		free_vector(&set->v[i]);
+	}
+	free(set->v);
+	set->v = v;
+	set->cap = set->count;
+	set->block = block;
+	set->block_size = size;
+	mprotect(block, size, PROT_READ);   /* a child's stray write faults, not the parent's vectors */
+	return true;
+}
+
+#endif
 
 bool np_error_at(np_error *err, const char *path, int line, const char *fmt, ...)
 {

@@ -82,6 +82,8 @@ typedef struct np_vector_set {
 	unsigned count, cap;
 	char **files;
 	unsigned nfiles;
+	void *block;         /* np_vectors_seal: v, the steps and expectations, read-only */
+	size_t block_size;
 } np_vector_set;
 
 /* A parse error: "file:line: message", or "file: message" for the whole file. */
@@ -107,6 +109,15 @@ bool np_vectors_load_text(np_vector_set *set, const char *name, const char *text
 /* Cross-file checks: duplicate IDs. */
 bool np_vectors_check(const np_vector_set *set, np_error *err);
 void np_vectors_free(np_vector_set *set);
+/* Keeps the vectors keep() is true of, in their order, and frees the others
+ * (before np_vectors_seal: a sealed set stays whole). */
+void np_vectors_keep(np_vector_set *set, bool (*keep)(const np_vector *v));
+/* Moves the vectors, their steps and expectations into one read-only block
+ * shared with child processes, so that a fork per vector copies none of it
+ * (POSIX; elsewhere, and when no block can be had, the set stays as it is).
+ * True when the set is sealed. Nothing may change a sealed set but
+ * np_vectors_free. */
+bool np_vectors_seal(np_vector_set *set);
 
 bool np_applies(const np_applicability *a, np_ver v, np_arch arch);
 bool np_vector_has_flag(const np_vector *v, const char *flag);

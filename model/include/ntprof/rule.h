@@ -43,6 +43,9 @@ typedef struct np_trail {
 	np_rule decided;
 	unsigned count;
 	np_applied applied[NP_TRAIL_MAX];
+	/* bit r of the rules in applied[]: a call applies the same rules again
+	 * and again, and a bit answers "already there?" without a search */
+	unsigned long long has[(NP_RULE_COUNT + 63) / 64];
 } np_trail;
 
 #ifdef __cplusplus

@@ -134,7 +134,7 @@ typedef struct export_parts {
 	unsigned ntopic;
 	np_export_text omitted, counts;
 	np_export_sizes sizes;
-	bool used[FUNCTION_IDS];
+	unsigned char used[FUNCTION_IDS]; /* NP_SPELLED_NT, NP_SPELLED_ZW */
 	unsigned exported, left_out;
 } export_parts;
 
@@ -188,8 +188,11 @@ static void one_vector(export_parts *x, const np_vector *v, const np_export_opti
 		left_out_line(x, v, bad);
 		return;
 	}
-	for (unsigned s = 0; s < v->nstep; s++)
-		x->used[v->step[s].catalog->id] = true;
+	for (unsigned s = 0; s < v->nstep; s++) {
+		const np_function *f = v->step[s].catalog;
+		bool zw = f->alias && strcmp(v->step[s].function, f->alias) == 0;
+		x->used[f->id] |= zw ? NP_SPELLED_ZW : NP_SPELLED_NT;
+	}
 	p->both += plan[0].usable && plan[1].usable;
 	p->wide += plan[0].usable && !plan[1].usable;
 	p->narrow += !plan[0].usable && plan[1].usable;

@@ -151,13 +151,13 @@ static bool stepped(const np_function *f, const unsigned char used[], unsigned n
 	return (unsigned)f->id < nused && used[f->id] && np_export_helper_name(f->id);
 }
 
-/* The list of items, as few lines of at most about 100 columns as hold it. */
+/* The list of items, as few lines of at most about 116 columns as hold it. */
 static void wrapped(np_export_text *t, const char *const *item, unsigned n)
 {
 	size_t column = 0;
 	for (unsigned i = 0; i < n; i++) {
 		size_t len = strlen(item[i]) + 2;
-		if (column && column + len > 100) {
+		if (column && column + len > 116) {
 			np_export_printf(t, "\n");
 			column = 0;
 		}
@@ -197,8 +197,8 @@ static void export_enum(np_export_text *t, const unsigned char used[], unsigned 
 void np_export_dispatch(np_export_text *t, const unsigned char used[], unsigned nused)
 {
 	const np_function *f;
-	np_export_printf(t, "\n/* A step's call, made by its export's helper: NX_NOT_EXPORTED where the\n"
-			 " * export is missing. */\nstatic void nx_call(nx_state *s, const nx_step *st, nx_got *g)\n{\n"
+	np_export_printf(t, "\n/* A step's call, by its export's helper; NX_NOT_EXPORTED where the export is missing. */\n"
+			 "static void nx_call(nx_state *s, const nx_step *st, nx_got *g)\n{\n"
 			 "    memset(g, 0, sizeof(*g));\n    g->kind = NX_NOT_EXPORTED;\n    switch (st->fn)\n    {\n");
 	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
 		for (unsigned k = NP_SPELLED_NT; k <= NP_SPELLED_ZW && stepped(f, used, nused); k++) {

@@ -34,8 +34,8 @@ static const char *const query_interval[] = {
 };
 
 static const char *const trace_set[] = {
-	"/* TraceSetInformation: SessionHandle, InformationClass, and the structure\n",
-	" * {Source, Interval} in a fresh buffer of InformationLength. */\n",
+	"/* TraceSetInformation: SessionHandle, InformationClass, and the structure {Source, Interval} in a fresh buffer of\n",
+	" * InformationLength. */\n",
 	"static inline void nx_trace_set(nx_state *s, nx_trace_set_fn call, const nx_step *st, nx_got *g)\n",
 	"{\n",
 	"    ULONG *info = (ULONG *)nx_pointer(s, NX_USER);\n",
@@ -48,9 +48,8 @@ static const char *const trace_set[] = {
 };
 
 static const char *const trace_query[] = {
-	"/* TraceQueryInformation: SessionHandle, InformationClass, Source (class 5\n",
-	" * takes it in the buffer's first ULONG), TraceInformation, its length,\n",
-	" * ReturnLength. */\n",
+	"/* TraceQueryInformation: SessionHandle, InformationClass, Source (class 5 takes it in the buffer's first ULONG),\n",
+	" * TraceInformation, its length, ReturnLength. */\n",
 	"static inline void nx_trace_query(nx_state *s, nx_trace_query_fn call, const nx_step *st, nx_got *g)\n",
 	"{\n",
 	"    ULONG source = (ULONG)st->arg[2];\n",
@@ -77,9 +76,8 @@ static const char *const objects[] = {
 	"    if (h && s->nhandle < NX_MAX) s->handle[s->nhandle++] = h;\n",
 	"}\n",
 	"\n",
-	"/* After a call that may write a handle at where: kept to close after the\n",
-	" * test when it succeeded, kept as the step says (and its counters), and\n",
-	" * its out-value: 1 when written (not still poison). */\n",
+	"/* After a call that may write a handle at where: kept to close after the test when it succeeded, kept as the step\n",
+	" * says (and its counters), and its out-value: 1 when written (not still poison). */\n",
 	"static inline void nx_wrote(nx_state *s, const nx_step *st, nx_got *g, void *where, void *buffer)\n",
 	"{\n",
 	"    HANDLE h = NULL;\n",
@@ -90,9 +88,8 @@ static const char *const objects[] = {
 	"    g->out[0] = h ? 1 : NX_UNWRITTEN;\n",
 	"}\n",
 	"\n",
-	"/* A handle to another process with all access (a suspended copy of this\n",
-	" * program, ended after the test), or to this one without\n",
-	" * PROCESS_QUERY_INFORMATION. */\n",
+	"/* A handle to another process with all access (a suspended copy of this program, ended after the test), or to this\n",
+	" * one without PROCESS_QUERY_INFORMATION. */\n",
 	"static inline HANDLE nx_process(nx_state *s, int other)\n",
 	"{\n",
 	"    char self[MAX_PATH], line[] = \"nx-idle\";\n",
@@ -115,8 +112,8 @@ static const char *const objects[] = {
 	"    return h;\n",
 	"}\n",
 	"\n",
-	"/* A handle argument: another process, one an earlier step kept, or the\n",
-	" * value itself (NULL, NtCurrentProcess(), ...). */\n",
+	"/* A handle argument: another process, one an earlier step kept, or the value itself (NULL, NtCurrentProcess(),\n",
+	" * ...). */\n",
 	"static inline HANDLE nx_handle(nx_state *s, LONG64 arg)\n",
 	"{\n",
 	"    if (arg == NX_OTHER_PROCESS || arg == NX_NOQUERY_PROCESS) return nx_process(s, arg == NX_OTHER_PROCESS);\n",
@@ -124,8 +121,7 @@ static const char *const objects[] = {
 	"    return (HANDLE)(LONG_PTR)arg;\n",
 	"}\n",
 	"\n",
-	"/* Counters: BufferSize bytes of zeros (NX_FRESH), those an earlier step\n",
-	" * kept, or a pointer. */\n",
+	"/* Counters: BufferSize bytes of zeros (NX_FRESH), those an earlier step kept, or a pointer. */\n",
 	"static inline void *nx_counters(nx_state *s, LONG64 arg, ULONG size)\n",
 	"{\n",
 	"    void *p;\n",
@@ -139,8 +135,8 @@ static const char *const objects[] = {
 };
 
 static const char *const create[] = {
-	"/* NtCreateProfile: ProfileHandle (where), Process, ProfileBase,\n",
-	" * ProfileSize, BucketSize, Buffer, BufferSize, Source, Affinity. */\n",
+	"/* NtCreateProfile: ProfileHandle (where), Process, ProfileBase, ProfileSize, BucketSize, Buffer, BufferSize,\n",
+	" * Source, Affinity. */\n",
 	"static inline void nx_create_profile(nx_state *s, nx_create_fn call, const nx_step *st, nx_got *g)\n",
 	"{\n",
 	"    const LONG64 *a = st->arg;\n",
@@ -157,11 +153,9 @@ static const char *const create[] = {
 };
 
 static const char *const create_ex[] = {
-	"/* NtCreateProfileEx: ProfileHandle (where), Process, ProfileBase,\n",
-	" * ProfileSize, BucketSize, Buffer, BufferSize, Source, GroupCount,\n",
-	" * AffinityArray; then how many GROUP_AFFINITY elements are written there\n",
-	" * before the call (even into a read-only page), each as mask, group and\n",
-	" * the value of its reserved words. */\n",
+	"/* NtCreateProfileEx: ProfileHandle (where), Process, ProfileBase, ProfileSize, BucketSize, Buffer, BufferSize,\n",
+	" * Source, GroupCount, AffinityArray; then how many GROUP_AFFINITY elements are written there before the call (even\n",
+	" * into a read-only page), each as mask, group and the value of its reserved words. */\n",
 	"static inline void nx_create_profile_ex(nx_state *s, nx_create_ex_fn call, const nx_step *st, nx_got *g)\n",
 	"{\n",
 	"    const LONG64 *a = st->arg;\n",
@@ -212,8 +206,7 @@ static const char *const close_call[] = {
 };
 
 static const char *const duplicate[] = {
-	"/* NtDuplicateObject within this process: TargetHandle (where),\n",
-	" * SourceHandle, DesiredAccess. */\n",
+	"/* NtDuplicateObject within this process: TargetHandle (where), SourceHandle, DesiredAccess. */\n",
 	"static inline void nx_duplicate(nx_state *s, nx_duplicate_fn call, const nx_step *st, nx_got *g)\n",
 	"{\n",
 	"    void *target = nx_pointer(s, st->arg[0]);\n",
@@ -227,8 +220,8 @@ static const char *const duplicate[] = {
 };
 
 static const char *const sysinfo[] = {
-	"/* A pointer out-value: NX_UNWRITTEN when still poison, 0 for NULL, 1 for\n",
-	" * any other (an address of the kernel's, which no vector can know). */\n",
+	"/* A pointer out-value: NX_UNWRITTEN when still poison, 0 for NULL, 1 for any other (an address of the kernel's,\n",
+	" * which no vector can know). */\n",
 	"static inline unsigned long long nx_pointer_out(const void *where)\n",
 	"{\n",
 	"    ULONG_PTR v;\n",
@@ -239,9 +232,8 @@ static const char *const sysinfo[] = {
 };
 
 static const char *const set_sysinfo[] = {
-	"/* NtSetSystemInformation: InformationClass, SystemInformation, its length,\n",
-	" * then what is put there first, even into a read-only page: class 0x81's\n",
-	" * Allocate byte after the pointer; class 0x1F's sub-class and interval. */\n",
+	"/* NtSetSystemInformation: InformationClass, SystemInformation, its length, then what is put there first, even into\n",
+	" * a read-only page: class 0x81's Allocate byte after the pointer; class 0x1F's sub-class and interval. */\n",
 	"static inline void nx_set_sysinfo(nx_state *s, nx_set_sysinfo_fn call, const nx_step *st, nx_got *g)\n",
 	"{\n",
 	"    char *buffer = nx_pointer(s, st->arg[1]);\n",
@@ -262,8 +254,8 @@ static const char *const set_sysinfo[] = {
 };
 
 static const char *const query_sysinfo[] = {
-	"/* NtQuerySystemInformation: InformationClass, SystemInformation, its\n",
-	" * length, ReturnLength, and class 0x1F's sub-class, put there first. */\n",
+	"/* NtQuerySystemInformation: InformationClass, SystemInformation, its length, ReturnLength, and class 0x1F's\n",
+	" * sub-class, put there first. */\n",
 	"static inline void nx_query_sysinfo(nx_state *s, nx_query_sysinfo_fn call, const nx_step *st, nx_got *g)\n",
 	"{\n",
 	"    char *buffer = nx_pointer(s, st->arg[1]);\n",

@@ -260,22 +260,20 @@ static const char *topic_condition(const topic *p)
 	return p->both || (p->wide && p->narrow) ? NULL : p->wide ? "#ifdef _WIN64\n" : "#ifndef _WIN64\n";
 }
 
-/* Each family's table and the function that runs it; then the entry point. */
+/* Each family's table; then the entry point, which runs each with nx_run_tests. */
 static void tables(np_export_text *t, const export_parts *x, const np_export_options *o)
 {
 	for (unsigned i = 0; i < x->ntopic; i++) {
 		const topic *p = &x->topic[i];
 		const char *cond = topic_condition(p);
-		np_export_printf(t, "\n%sstatic const nx_test %s_tests[] =\n{\n%s};\n\n"
-				 "static void test_%s(void)\n{\n    unsigned i;\n"
-				 "    for (i = 0; i < ARRAY_SIZE(%s_tests); i++) nx_run(&%s_tests[i]);\n}\n%s",
-				 cond ? cond : "", p->name, p->rows.s ? p->rows.s : "", p->name, p->name, p->name,
-				 cond ? "#endif\n" : "");
+		np_export_printf(t, "\n%sstatic const nx_test %s_tests[] =\n{\n%s};\n%s", cond ? cond : "", p->name,
+				 p->rows.s ? p->rows.s : "", cond ? "#endif\n" : "");
 	}
 	np_export_printf(t, "\nSTART_TEST(%s)\n{\n    nx_init();\n    nx_read_time_default();\n", o->test_name);
 	for (unsigned i = 0; i < x->ntopic; i++) {
 		const char *cond = topic_condition(&x->topic[i]);
-		np_export_printf(t, "%s    test_%s();\n%s", cond ? cond : "", x->topic[i].name, cond ? "#endif\n" : "");
+		np_export_printf(t, "%s    nx_run_tests(%s_tests, ARRAY_SIZE(%s_tests));\n%s", cond ? cond : "",
+				 x->topic[i].name, x->topic[i].name, cond ? "#endif\n" : "");
 	}
 	np_export_printf(t, "}\n");
 }

@@ -99,7 +99,7 @@ static const char *test_row(np_export_text *t, const np_vector *v, const np_expo
 		if (g[i].kind == NP_GLOBAL_ETW_TIME)
 			np_export_printf(&row, "%s NX_ETW_TIME", i ? "," : "");
 		else
-			np_export_printf(&row, "%s 0x%x", i ? "," : "", (unsigned)g[i].source);
+			np_export_printf(&row, g[i].source < 10 ? "%s %u" : "%s 0x%x", i ? "," : "", (unsigned)g[i].source);
 	np_export_printf(&row, "%s }, {\n", ng ? "" : " 0");
 	const char *bad = np_export_step_rows(&row, v, wide, narrow, o, z);
 	np_export_printf(&row, "    } },\n%s", cond ? "#endif\n" : "");
@@ -269,7 +269,7 @@ static void tables(np_export_text *t, const export_parts *x, const np_export_opt
 		np_export_printf(t, "\n%sstatic const nx_test %s_tests[] =\n{\n%s};\n%s", cond ? cond : "", p->name,
 				 p->rows.s ? p->rows.s : "", cond ? "#endif\n" : "");
 	}
-	np_export_printf(t, "\nSTART_TEST(%s)\n{\n    nx_init();\n    nx_read_time_default();\n", o->test_name);
+	np_export_printf(t, "\nSTART_TEST(%s)\n{\n    nx_init();\n    nx_read_global(0, &nx_time_default);\n", o->test_name);
 	for (unsigned i = 0; i < x->ntopic; i++) {
 		const char *cond = topic_condition(&x->topic[i]);
 		np_export_printf(t, "%s    nx_run_tests(%s_tests, ARRAY_SIZE(%s_tests));\n%s", cond ? cond : "",
@@ -287,9 +287,7 @@ static bool assemble(FILE *out, const np_vector_set *set, const np_export_option
 	np_export_printf(&all, "\n#define NX_WINE_AS \"%s\" /* the Windows whose results Wine is checked against */\n",
 			 np_version_key(o->wine_as));
 	np_export_printf(&all, "\n/* The HAL's default ProfileTime interval: the model's, or another HAL's, read before any\n"
-			 " * test sets one. */\nstatic ULONG nx_time_default = 0x%x;\n\n"
-			 "static void nx_read_time_default(void)\n{\n    ULONG value;\n"
-			 "    if (nx_read_global(0, &value) == 1) nx_time_default = value;\n}\n",
+			 " * test sets one (a failed read writes nothing). */\nstatic ULONG nx_time_default = 0x%x;\n",
 			 np_export_time_default());
 	np_export_prelude_loop(&all);
 	if (x->left_out)

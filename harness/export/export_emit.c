@@ -77,6 +77,28 @@ static void processors_guard(np_export_text *t, const np_export_plan *wide, cons
 	np_export_printf(t, "%d, { %u, %u }", groups ? 2 : 1, lo ? lo : 1, hi);
 }
 
+/* The test row's closing braces, on its last step's row where that row is
+ * the last line (not one under #ifdef _WIN64): a line less per test. */
+static void close_test(np_export_text *row)
+{
+	static const char step[] = "        { __LINE__, ";
+	char *line = row->len > 1 && row->s[row->len - 1] == '\n' ? row->s + row->len - 1 : NULL;
+	while (line && line > row->s && line[-1] != '\n')
+		line--;
+	char *comment = line ? strstr(line, "}, /* ") : NULL;
+	char *comma = comment ? comment + 1 : row->s + row->len - 2;
+	char tail[1024];
+	if (!line || strncmp(line, step, sizeof step - 1) != 0 || *comma != ',' ||
+	    strlen(comma + 1) >= sizeof tail) {
+		np_export_printf(row, "    } },\n");
+		return;
+	}
+	snprintf(tail, sizeof tail, "%s", comma + 1);
+	row->len = (size_t)(comma - row->s);
+	row->s[row->len] = '\0';
+	np_export_printf(row, " } },%s", tail);
+}
+
 /* The test row of a vector, its steps' rows in it; NULL, or why it cannot
  * be one (nothing of it is then written). */
 static const char *test_row(np_export_text *t, const np_vector *v, const np_export_plan *wide,
@@ -102,7 +124,8 @@ static const char *test_row(np_export_text *t, const np_vector *v, const np_expo
 			np_export_printf(&row, g[i].source < 10 ? "%s %u" : "%s 0x%x", i ? "," : "", (unsigned)g[i].source);
 	np_export_printf(&row, "%s }, {\n", ng ? "" : " 0");
 	const char *bad = np_export_step_rows(&row, v, wide, narrow, o, z);
-	np_export_printf(&row, "    } },\n%s", cond ? "#endif\n" : "");
+	close_test(&row);
+	np_export_printf(&row, "%s", cond ? "#endif\n" : "");
 	if (!bad && !row.failed) {
 		np_export_printf(t, "%s", row.s);
 		t->ok += row.ok;

@@ -142,7 +142,7 @@ static const char *test_row(np_export_text *t, const np_vector *v, const np_expo
 }
 
 /* The tests of one family of vectors (the part of their IDs before the
- * '/'): one table, run by one function. */
+ * '/'): one table, run from the entry point by nx_run_tests. */
 typedef struct topic {
 	char key[NP_TEXT_MAX], name[NP_TEXT_MAX];   /* the IDs' part, and as C takes it */
 	np_export_text rows;

@@ -175,15 +175,19 @@ const char *np_export_out_expr(const np_step *st, const char *name, np_export_ou
  * (those of the functions used), the calls bound once (export_bind.c:
  * np_export_bind) and nx_call, which makes a step's call by its export
  * (np_export_dispatch). The loop that runs a test's rows comes after the
- * statuses' names (np_export_prelude_loop). */
-void np_export_prelude(np_export_text *t, const bool used[], unsigned nused, const np_vector_set *set,
+ * statuses' names (np_export_prelude_loop). used[id] says which spellings
+ * of function id the rows call: NP_SPELLED_NT (its name), NP_SPELLED_ZW
+ * (its alias), or both. */
+#define NP_SPELLED_NT 1
+#define NP_SPELLED_ZW 2
+void np_export_prelude(np_export_text *t, const unsigned char used[], unsigned nused, const np_vector_set *set,
 			const np_export_options *o, const np_export_sizes *z);
 void np_export_prelude_loop(np_export_text *t);
 /* A pointer per export the file calls, nx_init, which binds them, and the
  * exports' names as the rows name them. */
-void np_export_bind(np_export_text *t, const bool used[], unsigned nused, const np_vector_set *set,
+void np_export_bind(np_export_text *t, const unsigned char used[], unsigned nused, const np_vector_set *set,
 		    const np_export_options *o);
-void np_export_dispatch(np_export_text *t, const bool used[], unsigned nused);
+void np_export_dispatch(np_export_text *t, const unsigned char used[], unsigned nused);
 
 /* The whole file to out. False (why in err) when out of memory or write fails. */
 bool np_export_wine(FILE *out, const np_vector_set *set, const np_export_options *o,

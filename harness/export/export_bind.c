@@ -43,9 +43,20 @@ static bool always_bound(np_function_id id)
 	       id == NP_FN_TRACE_QUERY || id == NP_FN_STOP_PROFILE;
 }
 
-static bool bound(const np_function *f, const bool used[], unsigned nused)
+/* Which spellings of f the file binds: those the rows call, and the Nt
+ * one of the families the shared helpers call. */
+static unsigned bound(const np_function *f, const unsigned char used[], unsigned nused)
 {
-	return type_of(f->id) && (always_bound(f->id) || ((unsigned)f->id < nused && used[f->id]));
+	unsigned spelled = (unsigned)f->id < nused ? used[f->id] : 0;
+	if (!type_of(f->id))
+		return 0;
+	return always_bound(f->id) ? spelled | NP_SPELLED_NT : spelled;
+}
+
+/* f's name in the spelling (NP_SPELLED_NT or NP_SPELLED_ZW). */
+static const char *spelling(const np_function *f, unsigned spelled)
+{
+	return spelled == NP_SPELLED_ZW ? f->alias : f->name;
 }
 
 /* The exports a platform's lists say are unimplemented stubs there, each
@@ -116,7 +127,7 @@ static void env_stubs(stubs *st, const np_known *k)
 }
 
 static void unbind_stubs(np_export_text *t, const np_known *const lists[], unsigned nlists,
-			 const np_vector_set *set, const char *platform, const bool used[], unsigned nused)
+			 const np_vector_set *set, const char *platform, const unsigned char used[], unsigned nused)
 {
 	stubs st = { .n = 0 };
 	for (unsigned k = 0; k < nlists; k++) {
@@ -125,7 +136,8 @@ static void unbind_stubs(np_export_text *t, const np_known *const lists[], unsig
 	}
 	for (unsigned i = 0; i < st.n; i++) {
 		const np_function *f = np_function_find(st.name[i]);
-		if (f && bound(f, used, nused))
+		unsigned spelled = f && strcmp(f->name, st.name[i]) == 0 ? NP_SPELLED_NT : NP_SPELLED_ZW;
+		if (f && (bound(f, used, nused) & spelled))
 			np_export_printf(t, "    /* %s: an unimplemented stub on %s (%s): calling it would end the program */\n"
 					 "    if (!strcmp(winetest_platform, \"%s\")) p%s = NULL;\n",
 					 st.name[i], platform, st.list[i], platform, st.name[i]);
@@ -134,18 +146,18 @@ static void unbind_stubs(np_export_text *t, const np_known *const lists[], unsig
 
 
 /* Whether the steps call f (its enumerator and helper are written). */
-static bool stepped(const np_function *f, const bool used[], unsigned nused)
+static bool stepped(const np_function *f, const unsigned char used[], unsigned nused)
 {
 	return (unsigned)f->id < nused && used[f->id] && np_export_helper_name(f->id);
 }
 
-/* The list of items, as few lines of at most about 100 columns as hold it. */
+/* The list of items, as few lines of at most about 116 columns as hold it. */
 static void wrapped(np_export_text *t, const char *const *item, unsigned n)
 {
 	size_t column = 0;
 	for (unsigned i = 0; i < n; i++) {
 		size_t len = strlen(item[i]) + 2;
-		if (column && column + len > 100) {
+		if (column && column + len > 116) {
 			np_export_printf(t, "\n");
 			column = 0;
 		}
@@ -156,7 +168,7 @@ static void wrapped(np_export_text *t, const char *const *item, unsigned n)
 }
 
 /* The exports the rows name (NX_NAME; 0 ends a test), and their names. */
-static void export_enum(np_export_text *t, const bool used[], unsigned nused)
+static void export_enum(np_export_text *t, const unsigned char used[], unsigned nused)
 {
 	static char text[2][64][NP_TEXT_MAX + 8];
 	const char *item[2][64];
@@ -165,9 +177,9 @@ static void export_enum(np_export_text *t, const bool used[], unsigned nused)
 	item[0][n] = "NX_NONE";
 	item[1][n++] = "\"\"";
 	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
-		for (unsigned k = 0; k < 2 && stepped(f, used, nused) && n < 64; k++) {
-			const char *name = k ? f->alias : f->name;
-			if (!name)
+		for (unsigned k = NP_SPELLED_NT; k <= NP_SPELLED_ZW && stepped(f, used, nused) && n < 64; k++) {
+			const char *name = spelling(f, k);
+			if (!name || !(used[f->id] & k))
 				continue;
 			snprintf(text[0][n], sizeof text[0][n], "NX_%s", name);
 			snprintf(text[1][n], sizeof text[1][n], "\"%s\"", name);
@@ -182,31 +194,34 @@ static void export_enum(np_export_text *t, const bool used[], unsigned nused)
 	np_export_printf(t, "};\n");
 }
 
-void np_export_dispatch(np_export_text *t, const bool used[], unsigned nused)
+void np_export_dispatch(np_export_text *t, const unsigned char used[], unsigned nused)
 {
 	const np_function *f;
-	np_export_printf(t, "\n/* A step's call, made by its export's helper: NX_NOT_EXPORTED where the\n"
-			 " * export is missing. */\nstatic void nx_call(nx_state *s, const nx_step *st, nx_got *g)\n{\n"
-			 "    memset(g, 0, sizeof(*g));\n    g->r.kind = NX_NOT_EXPORTED;\n    switch (st->fn)\n    {\n");
+	np_export_printf(t, "\n/* A step's call, by its export's helper; NX_NOT_EXPORTED where the export is missing. */\n"
+			 "static void nx_call(nx_state *s, const nx_step *st, nx_got *g)\n{\n"
+			 "    memset(g, 0, sizeof(*g));\n    g->kind = NX_NOT_EXPORTED;\n    switch (st->fn)\n    {\n");
 	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
-		for (unsigned k = 0; k < 2 && stepped(f, used, nused); k++) {
-			const char *name = k ? f->alias : f->name;
-			if (name)
+		for (unsigned k = NP_SPELLED_NT; k <= NP_SPELLED_ZW && stepped(f, used, nused); k++) {
+			const char *name = spelling(f, k);
+			if (name && (used[f->id] & k))
 				np_export_printf(t, "    case NX_%s: %s(s, p%s, st, g); break;\n", name,
 						 np_export_helper_name(f->id), name);
 		}
 	np_export_printf(t, "    }\n}\n");
 }
 
-void np_export_bind(np_export_text *t, const bool used[], unsigned nused, const np_vector_set *set,
+void np_export_bind(np_export_text *t, const unsigned char used[], unsigned nused, const np_vector_set *set,
 		    const np_export_options *o)
 {
 	const np_function *f;
 	np_export_printf(t, "\n");
 	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
 		if (bound(f, used, nused)) {
-			np_export_printf(t, "static %s p%s%s%s;\n", type_of(f->id), f->name, f->alias ? ", p" : "",
-					 f->alias ? f->alias : "");
+			unsigned b = bound(f, used, nused);
+			bool both = b == (NP_SPELLED_NT | NP_SPELLED_ZW);
+			np_export_printf(t, "static %s p%s%s%s;\n", type_of(f->id),
+					 spelling(f, (b & NP_SPELLED_NT) ? NP_SPELLED_NT : NP_SPELLED_ZW),
+					 both ? ", p" : "", both ? f->alias : "");
 		}
 	np_export_printf(t, "\n/* The calls, bound once before any test runs; NULL where not exported. */\n"
 			 "static void nx_init(void)\n{\n"
@@ -214,12 +229,10 @@ void np_export_bind(np_export_text *t, const bool used[], unsigned nused, const 
 			 "    pGetActiveProcessorCount = (nx_cpus_fn)nx_lookup(\"GetActiveProcessorCount\");\n"
 			 "    pGetActiveProcessorGroupCount = (nx_groups_fn)nx_lookup(\"GetActiveProcessorGroupCount\");\n");
 	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
-		if (bound(f, used, nused)) {
-			np_export_printf(t, "    p%s = (%s)nx_lookup(\"%s\");\n", f->name, type_of(f->id), f->name);
-			if (f->alias)
-				np_export_printf(t, "    p%s = (%s)nx_lookup(\"%s\");\n", f->alias, type_of(f->id),
-						 f->alias);
-		}
+		for (unsigned k = NP_SPELLED_NT; k <= NP_SPELLED_ZW; k++)
+			if (bound(f, used, nused) & k)
+				np_export_printf(t, "    p%s = (%s)nx_lookup(\"%s\");\n", spelling(f, k),
+						 type_of(f->id), spelling(f, k));
 	unbind_stubs(t, o->known, o->nknown, set, "wine", used, nused);
 	unbind_stubs(t, o->known_ros, o->nknown_ros, set, "reactos", used, nused);
 	np_export_printf(t, "}\n");

@@ -37,7 +37,9 @@ static uint32_t u32(const np_step *st, const char *name)
 /* The row's next argument, a number: as written where LONG64 holds it. */
 static void number(args *a, uint64_t value)
 {
-	if (value <= 0x7FFFFFFFFFFFFFFFull)
+	if (value < 10)   /* a digit reads the same in decimal, and is shorter */
+		np_export_printf(a->t, "%s%" PRIu64, a->n ? ", " : "", value);
+	else if (value <= 0x7FFFFFFFFFFFFFFFull)
 		np_export_printf(a->t, "%s0x%" PRIx64, a->n ? ", " : "", value);
 	else if (value >= 0xFFFFFFFFFFFFFF00ull)   /* -1 reads better than its bits */
 		np_export_printf(a->t, "%s-%" PRIu64, a->n ? ", " : "", ~value + 1);

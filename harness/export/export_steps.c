@@ -135,7 +135,7 @@ static const char *want_text(np_export_text *t, const np_step *st, const np_expo
 		} else if (v == np_export_time_default()) {
 			value[k] = "NX_TIME_DEFAULT";
 		} else {
-			snprintf(number[k], sizeof number[k], "0x%" PRIx64, v);
+			snprintf(number[k], sizeof number[k], v < 10 ? "%" PRIu64 : "0x%" PRIx64, v);
 			value[k] = number[k];
 		}
 	}
@@ -159,7 +159,7 @@ static void alternatives_comment(np_export_text *t, const np_export_step *es)
 		versions_of(&es->result[i], where, sizeof where);
 		np_export_printf(t, "%s[%u] ", i == 1 ? " /* " : "; ", i);
 		if (es->result[i].accept)
-			np_export_printf(t, "accepted by the vector (%s): ", es->result[i].accept->flag);
+			np_export_printf(t, "%s: ", es->result[i].accept->flag);
 		np_export_printf(t, "%s", where);
 	}
 	np_export_printf(t, "%s\n", es->count > 1 ? " */" : "");

@@ -73,16 +73,25 @@ void np_export_name_defines(np_export_text *out, const np_export_text *t)
 {
 	/* the rows name them as ntstatus.h and winerror.h define them; the
 	 * messages by this table */
+	size_t column = 0;
 	np_export_printf(out, "\n/* The statuses and errors the rows name, for the messages. */\n"
-			 "static const char *nx_name(int kind, ULONG code)\n{\n"
-			 "    static const struct { int kind; ULONG code; const char *name; } names[] =\n    {\n");
+			 "static const char *nx_name(int kind, LONG code)\n{\n"
+			 "    static const struct { int kind; LONG code; const char *name; } names[] =\n    {\n");
 	for (unsigned i = 0; i < t->nnamed; i++) {
 		bool win32 = t->named[i].kind == NP_RESULT_WIN32;
 		const char *name = win32 ? np_win32_name(t->named[i].code) : np_status_name(t->named[i].code);
-		np_export_printf(out, "        { %s, (ULONG)%s, \"%s\" },\n", win32 ? "NX_WIN32" : "NX_STATUS", name, name);
+		char item[3 * NP_TEXT_MAX];
+		int n = snprintf(item, sizeof item, "{ %s, %s, \"%s\" },", win32 ? "NX_WIN32" : "NX_STATUS", name, name);
+		/* as many to a line as fit in about 120 columns */
+		if (column && column + (size_t)n > 118) {
+			np_export_printf(out, "\n");
+			column = 0;
+		}
+		np_export_printf(out, "%s%s", column ? " " : "        ", item);
+		column += (size_t)n + (column ? 1 : 8);
 	}
-	np_export_printf(out, "        { 0, 0, NULL }\n    };\n    unsigned i;\n\n"
+	np_export_printf(out, "%s        { 0, 0, NULL }\n    };\n    unsigned i;\n"
 			 "    for (i = 0; names[i].name; i++)\n"
 			 "        if (names[i].kind == kind && names[i].code == code) return names[i].name;\n"
-			 "    return NULL;\n}\n");
+			 "    return NULL;\n}\n", column ? "\n" : "");
 }

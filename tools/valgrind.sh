@@ -13,10 +13,10 @@
 #     it (tools/kyua-suite.sh --total sums it with the suites).
 #     VALGRIND_SET=check (make check) runs a representative set: every
 #     program but those whose code another program of the set already runs
-#     under memcheck, and which cost most there (measured in CPU seconds
-#     under memcheck, of about 330 for every program: test_runner over
-#     half, test_compare 80, test_explore 60, test_matrix 18,
-#     test_matrix_html 13): test_runner (the fixtures on the model:
+#     under memcheck, and which cost most there (CPU seconds under
+#     memcheck, of about 400 for every program: test_compare 80,
+#     test_runner 71, test_explore 61, test_matrix 18, test_matrix_html
+#     13; every other test program 7 at most): test_runner (the fixtures on the model:
 #     ntprof-run), test_compare (its runs of the fixtures: ntprof-run; its
 #     JSON reading and table: ntprof-compare), test_matrix and
 #     test_matrix_html (the matrix: ntprof-matrix), test_explore (the

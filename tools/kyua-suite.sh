@@ -24,8 +24,11 @@ fi
 label=$1 dir=$2 tally=$3 kyuafile=${4:-Kyuafile}
 db=$dir/results-$label.db
 
-# The scripts run ntprof from their own tree (plain or sanitizer build).
+# The scripts run ntprof from their own tree (plain or sanitizer build),
+# and replay the fuzzers of that tree (the sanitizer tree links them with
+# conformance/fuzz/replay.c; conformance/trees.txt runs the replay there).
 export NTPROF_BIN=$dir/ntprof
+export NTPROF_FUZZ_DIR=$dir/conformance/fuzz
 # Kyua refuses to overwrite a results file. HOME pinned to the build tree
 # keeps Kyua's logs there and ignores a personal ~/.kyua/kyua.conf.
 rm -f "$db"

@@ -171,7 +171,8 @@ static topic *topic_of(export_parts *x, const np_vector *v)
 		return &x->topic[MAX_TOPICS - 1];   /* the last table takes the rest */
 	topic *p = &x->topic[x->ntopic++];
 	snprintf(p->key, sizeof p->key, "%.*s", (int)len, v->id);
-	snprintf(p->name, sizeof p->name, "%s", p->key);
+	/* from the id, not p->key: one object both read and written confuses -Wrestrict */
+	snprintf(p->name, sizeof p->name, "%.*s", (int)len, v->id);
 	for (char *c = p->name; *c; c++)
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
 			*c = '_';

@@ -145,8 +145,9 @@ vector wine-test/second
   expect  STATUS_PRIVILEGE_NOT_HELD on >=6.2
 EOF
 fault_case() {   # WHAT CLASS TEXT
+	# --verbose: a line per result, its class, vector and what the child did on one line
 	NTPROF_CHILD_FAULT="$1@NtClose" NTPROF_STEP_TIMEOUT=2 \
-		"$wine" win10 "$exe" live --allow-unsaved-intervals "$tmp/faults.vec" >"$tmp/out" 2>"$tmp/err"
+		"$wine" win10 "$exe" live --verbose --allow-unsaved-intervals "$tmp/faults.vec" >"$tmp/out" 2>"$tmp/err"
 	if grep -q "^$2 *wine-test/first .*$3" "$tmp/out" &&
 		grep -q "^summary: .* 1 status-mismatch" "$tmp/out"; then
 		ok "a child that does '$1' is classified $2 ($3), and the next vector runs"

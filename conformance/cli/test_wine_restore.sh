@@ -101,6 +101,15 @@ calls() {
 # Runs ntprof.exe live on the vectors, as Windows 7 (6.1: the sets need no
 # privilege, so the vectors match the model), into out and err without the
 # CRs of the exe's text mode; live() with the stand-in.
+# under CLASS VECTOR TEXT: the text report has VECTOR's line under a heading of
+# CLASS, and TEXT on that heading or that line (a cause heading, its vectors
+# under it, indented).
+under() {
+	awk -v cls="$1" -v vec="$2" -v text="$3" '/^[a-z]/ { h = $1; head = $0; next }
+		h == cls && index($0, "    " vec " ") == 1 && (index($0, text) || index(head, text)) { found = 1 }
+		END { exit !found }' "$tmp/out"
+}
+
 run_exe() {
 	"$wine" win7 "$exe" live "$tmp/sets.vec" >"$tmp/out.crlf" 2>"$tmp/err.crlf"
 	rc=$?
@@ -121,7 +130,7 @@ fresh 10000
 rc=$?
 if [ $rc -eq 0 ] && unchanged && [ -z "$(calls)" ] &&
 	grep -q 'not saved (NtQueryIntervalProfile: not-exported' "$tmp/out" &&
-	grep -q '^skipped .*restore-test/sets-time' "$tmp/out" && ! grep -q 'stand-in' "$tmp/out"; then
+	under skipped restore-test/sets-time "" && ! grep -q 'stand-in' "$tmp/out"; then
 	ok "NTPROF_NTDLL unset: Wine's own exports, nothing saved, the setting vectors skipped"
 else
 	not_ok "NTPROF_NTDLL unset: Wine's own exports, nothing saved, the setting vectors skipped" \
@@ -158,8 +167,7 @@ fault_case() {   # WHAT TEXT
 	NTPROF_CHILD_FAULT="$1@NtClose" NTPROF_STEP_TIMEOUT=2 live
 	rc=$?
 	if [ $rc -eq 1 ] && unchanged && [ "$(calls)" = "$restored_calls" ] &&
-		awk -v note="$2" '/^[a-z]/ { h = $1 } h == "crashed" && /^    restore-test\/sets-time / && index($0, note) { found = 1 }
-			END { exit !found }' "$tmp/out"; then
+		under crashed restore-test/sets-time "$2"; then
 		ok "a vector whose child does '$1' is restored before the next one runs (exit 1)"
 	else
 		not_ok "a vector whose child does '$1' is restored before the next one runs (exit 1)" \
@@ -223,7 +231,7 @@ fail_case() {   # TITLE TIME STATE-LINE LEFT-TEXT
 		grep -q "^env intervals left changed: $left" "$tmp/out" &&
 		grep -q '^summary: 1 match, .* 1 skipped, 0 not-required, 0 not-implemented, 0 unanswered, 0 timeout$' "$tmp/out" &&
 		grep -q '^env stopped: 1 vectors not run after a restore failed' "$tmp/out" &&
-		grep -q 'restore-test/sets-fixup.*the run stopped: a restore failed (ProfileTime' "$tmp/out"; then
+		under skipped restore-test/sets-fixup "the run stopped: a restore failed (ProfileTime"; then
 		ok "$1: exit 3, the run stopped there, the source left changed named on stderr and in the report"
 	else
 		not_ok "$1: exit 3, the run stopped there, the source left changed named on stderr and in the report" \

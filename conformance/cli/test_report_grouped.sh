@@ -226,5 +226,11 @@ grep -v -F 'decided by CP-13' "$tmp/cause" >"$tmp/one-heading"
 check "twin: a heading whose cause ignores the rule leaves the CP-13 rows unaccounted for" $? \
 	"the comparison ignores the rule the model decided by"
 
+# A dl: object gives no rule of its own: its headings name the model's, the
+# rule that decides the step where the object went wrong.
+grep -q -F 'NtSetIntervalProfile: expected STATUS_PRIVILEGE_NOT_HELD (0xC0000061), got STATUS_SUCCESS (0x00000000) <model: decided by SI-1> (' "$tmp/grouped"
+check "dl_faulty.so: a heading names the model's deciding rule (SI-1 for the missing privilege check)" $? \
+	"$(grep -m1 '^status-mismatch   NtSetIntervalProfile' "$tmp/grouped")"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

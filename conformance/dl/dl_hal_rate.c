@@ -8,9 +8,7 @@
  * dl_hal_rate_unclaimed.c, the same without the claim (the default
  * fixtures fail it), and dl_hal_rate_false.c, the claim over the default
  * reading (caught). */
-#include <string.h>
-
-#include "run/impl_model.h"
+#include "dl_model_knob.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -27,17 +25,7 @@ static ntprof_impl table;
  * the vector's settings (a vector giving the knob has its own way). */
 static void *rate_open(const ntprof_system_spec *spec, const char **why)
 {
-	ntprof_setting given[64];
-	ntprof_system_spec bent = *spec;
-	if (spec->ngiven + 1 > sizeof given / sizeof *given) {
-		*why = "too many given settings";
-		return NULL;
-	}
-	given[0] = (ntprof_setting){ "K-HAL-RATE", HAL_RATE_READING };
-	memcpy(given + 1, spec->given, spec->ngiven * sizeof *given);
-	bent.given = given;
-	bent.ngiven = spec->ngiven + 1;
-	return np_impl_model.open(&bent, why);
+	return dl_open_model_with(spec, why, "K-HAL-RATE", HAL_RATE_READING);
 }
 
 static const char *const claims[] = {

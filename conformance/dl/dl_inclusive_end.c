@@ -6,9 +6,7 @@
  * ProfileBase + ProfileSize counts into the ULONG past the last counter.
  * The default fixtures must catch it now that counting vectors are asked of
  * an object that declares Interrupt (conformance/cli/test_dl.sh). */
-#include <string.h>
-
-#include "run/impl_model.h"
+#include "dl_model_knob.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -17,17 +15,7 @@ static ntprof_impl table;
 /* The model's own knob for IN-4, widened to every version. */
 static void *inclusive_open(const ntprof_system_spec *spec, const char **why)
 {
-	ntprof_setting given[64];
-	ntprof_system_spec bent = *spec;
-	if (spec->ngiven + 1 > sizeof given / sizeof *given) {
-		*why = "too many given settings";
-		return NULL;
-	}
-	given[0] = (ntprof_setting){ "K-INCLUSIVE-END", "3.10..11-25H2" };
-	memcpy(given + 1, spec->given, spec->ngiven * sizeof *given);
-	bent.given = given;
-	bent.ngiven = spec->ngiven + 1;
-	return np_impl_model.open(&bent, why);
+	return dl_open_model_with(spec, why, "K-INCLUSIVE-END", "3.10..11-25H2");
 }
 
 static const char *const claims[] = {

@@ -5,9 +5,7 @@
  * query-interval/misaligned-pointer accepts (`accept` with its flag). explore
  * must take that line as run does: counted, not reported
  * (conformance/cli/test_explore.sh). */
-#include <string.h>
-
-#include "run/impl_model.h"
+#include "dl_model_knob.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -16,17 +14,7 @@ static ntprof_impl table;
 /* The model's own knob, set to the alternative its vector accepts. */
 static void *aligned_open(const ntprof_system_spec *spec, const char **why)
 {
-	ntprof_setting given[64];
-	ntprof_system_spec bent = *spec;
-	if (spec->ngiven + 1 > sizeof given / sizeof *given) {
-		*why = "too many given settings";
-		return NULL;
-	}
-	given[0] = (ntprof_setting){ "K-QI-ALIGN", "checked" };
-	memcpy(given + 1, spec->given, spec->ngiven * sizeof *given);
-	bent.given = given;
-	bent.ngiven = spec->ngiven + 1;
-	return np_impl_model.open(&bent, why);
+	return dl_open_model_with(spec, why, "K-QI-ALIGN", "checked");
 }
 
 static const char *const claims[] = {

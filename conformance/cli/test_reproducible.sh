@@ -2,9 +2,13 @@
 # SPDX-License-Identifier: MIT
 # Two builds of one commit in two directories give the same ntprof, byte for
 # byte: the tree's path is neither compiled in (ntprof finds its tree at run
-# time) nor in the debug information (NP_PREFIX_MAP). The fail twin builds
-# the second copy without the prefix map: its ntprof must differ and hold
-# the copy's path, which shows that cmp and the path check can fail.
+# time) nor in the debug information (NP_PREFIX_MAP). The first build is the
+# tree's own build/ntprof, when it is up to date and was built with the
+# flags a copy gets (make check's plain tree is); otherwise a copy of the
+# tree is built for it. The second is a copy at a path of another length.
+# The fail twin rebuilds one object of the second copy without the prefix
+# map: its ntprof must differ and hold the copy's path, which shows that cmp
+# and the path check can fail (one object is enough for the path to get in).
 # Each copy's ntprof must still find its own tree with no environment.
 #
 # Environment: NTPROF_SOURCE_ROOT (the repository); needs make and cc.
@@ -25,18 +29,35 @@ unset MAKEFLAGS MFLAGS MAKELEVEL VARIANT
 
 echo "1..5"
 
-# Two copies at paths of different lengths, build/ and .git left out.
-a=$tmp/a b=$tmp/second-copy/of-the-tree
-mkdir -p "$a" "$b"
+# copy DIR: the tree, build/, .git and config.mak left out, at DIR.
 (cd "$root" && tar --exclude=./build --exclude=./.git --exclude=./config.mak -cf - .) >"$tmp/tree.tar"
-tar -C "$a" -xf "$tmp/tree.tar"
-tar -C "$b" -xf "$tmp/tree.tar"
+copy() {
+	mkdir -p "$1" && tar -C "$1" -xf "$tmp/tree.tar"
+}
 
+# The second copy, at a path whose length differs from the tree's.
+b=$tmp/second-copy/of-the-tree
+[ ${#b} -ne ${#root} ] || b=$b-x
 built=ok
-for d in "$a" "$b"; do
-	make -C "$d" -j2 build/ntprof >"$d.log" 2>&1 || built="$d: $(tail -5 "$d.log")"
-done
-check "two copies build" "$built"
+copy "$b"
+make -C "$b" -j2 build/ntprof >"$b.log" 2>&1 || built="$b: $(tail -5 "$b.log")"
+
+# flags DIR: DIR's flags stamp with DIR's path taken out.
+flags() {
+	sed "s|$1|@TREE@|g" "$1/build/.flags" 2>/dev/null
+}
+# The first: the tree's own ntprof, if up to date (-o: the stamp is not
+# remade, so -q asks about the sources alone) and built with the copy's
+# flags; else a copy's.
+a=$root
+if ! [ -f "$root/build/ntprof" ] || [ "$(flags "$root")" != "$(flags "$b")" ] ||
+	! make -C "$root" -q -o build/.flags build/ntprof >/dev/null 2>&1; then
+	a=$tmp/a
+	echo "# the tree's build/ntprof is missing, stale or of other flags: a copy is built instead"
+	copy "$a"
+	make -C "$a" -j2 build/ntprof >"$a.log" 2>&1 || built="$a: $(tail -5 "$a.log")"
+fi
+check "two builds of the tree" "$built"
 check "their ntprof binaries are the same bytes" "$(cmp "$a/build/ntprof" "$b/build/ntprof" 2>&1 && echo ok)"
 
 # Each finds its own tree from where the executable is, from anywhere.
@@ -49,8 +70,10 @@ out=$(cd / && env -u NTPROF_ROOT -u NTPROF_SOURCE_ROOT "$b/build/ntprof" explain
 check "the copy's ntprof finds its tree from its own path" \
 	"$(case $out in "### $rule"*', as read from the copy') echo ok ;; *) echo "got: $out" ;; esac)"
 
-# The fail twin: without the prefix map, the path is in the binary.
-make -C "$b" -j2 build/ntprof NP_PREFIX_MAP= >"$b.twin.log" 2>&1
+# The fail twin: main.o rebuilt without the prefix map (-o: the flags stamp
+# kept, so nothing else is rebuilt), and ntprof linked anew.
+rm -f "$b/build/harness/cli/main.o"
+make -C "$b" -o build/.flags build/ntprof NP_PREFIX_MAP= >"$b.twin.log" 2>&1
 if cmp -s "$a/build/ntprof" "$b/build/ntprof"; then
 	check "without the prefix map the binaries differ (the check can fail)" "they are the same"
 else

@@ -47,7 +47,7 @@ sed "s|^\tif (np_has_started_profile_limit(m->version)|\tif (np_start_refuses_ke
 	"$root/model/profile_control.c" >"$tree/model/profile_control.c"
 
 # At -O0 without debug information: what is checked is what the copy's
-# ntprof does, not how it is optimised, and -O0 compiles in a third of the
+# ntprof does, not how it is optimised, and -O0 compiles in well under half the
 # CPU time (the plain tree's build checks the warnings at -O2).
 build() {
 	make -C "$tree" -j2 build/ntprof CFLAGS=-O0 >"$tmp/build.log" 2>&1 ||

@@ -204,8 +204,9 @@ TEST_SCRIPT := $(TEST_SH:%=$(B)/%)
 # (conformance/cli/test_shipped.sh looks for its symbols in ntprof).
 SCHEMA_CHECK := $(B)/conformance/schema/json_schema_check
 TEST_SUPPORT_OBJ := $(patsubst %.c,$(B)/%.o,$(filter-out %/json_schema_check.c,$(wildcard conformance/schema/*.c)))
-# The benchmark (bench/): built with the tests, so that it keeps
-# compiling under every compiler and tree; timed only by `make bench`.
+# The benchmark (bench/): built with the tests of the trees whose suite
+# runs it (the plain and sanitizer trees), so that it keeps compiling under
+# every compiler; timed only by `make bench`.
 BENCH_SRC   := $(wildcard bench/*.c)
 BENCH_OBJ   := $(BENCH_SRC:%.c=$(B)/%.o)
 BENCH_BIN   := $(B)/bench/bench
@@ -250,8 +251,19 @@ $(B)/conformance/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) $(TEST_DEFS)
 
 all: $(LIB) $(HELPERS_LIB) $(PROGRAM) tests
 lib: $(LIB) $(HELPERS_LIB)
-tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILES) $(DL_SO) $(BENCH_BIN) $(EXAMPLE_SO) $(SCHEMA_CHECK) \
-	$(if $(filter asan,$(VARIANT)),$(FUZZ_BIN))
+# What the scripts run besides ntprof and the test programs, each built in
+# a tree only when its suite (conformance/trees.txt) has a script that runs
+# it: the coverage tree, whose suite is the model's, builds none of them.
+# conformance/cli/test_trees.sh checks that each script naming one of them
+# is listed here.
+DL_USERS      = test_dl.sh test_explore.sh test_known.sh test_report_grouped.sh test_schema.sh
+EXAMPLE_USERS = test_impl_example.sh test_impl_kernel.sh
+BENCH_USERS   = test_bench.sh test_figures.sh
+SCHEMA_USERS  = test_schema.sh test_shipped.sh test_windows_ci.sh test_wine.sh
+suite_runs    = $(if $(filter $(addprefix conformance/cli/,$(1)),$(TEST_SH)),$(2))
+tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILES) $(call suite_runs,$(DL_USERS),$(DL_SO)) \
+	$(call suite_runs,$(BENCH_USERS),$(BENCH_BIN)) $(call suite_runs,$(EXAMPLE_USERS),$(EXAMPLE_SO)) \
+	$(call suite_runs,$(SCHEMA_USERS),$(SCHEMA_CHECK)) $(if $(filter asan,$(VARIANT)),$(FUZZ_BIN))
 
 # Objects depend on this file, which changes only when the compiler or the
 # flags do: `make CC=clang` after a gcc build rebuilds instead of saying

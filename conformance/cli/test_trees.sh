@@ -7,7 +7,11 @@
 #     when trees.sh does not leave it out of plain, or of test;
 #   - twins: a list naming a test that does not exist, a suite that does
 #     not exist, a test twice, or a line without its why is refused with
-#     exit 2 and LIST:LINE, and so is an unknown suite asked for.
+#     exit 2 and LIST:LINE, and so is an unknown suite asked for;
+#   - each script that names a dl: object, an example's object, the
+#     benchmark or the schema checker is in the Makefile's list of their
+#     users (DL_USERS...), which decides the trees that build them; twin: a
+#     made-up script naming a dl: object, not in the list, is reported.
 #
 # Environment: NTPROF_SOURCE_ROOT (the repository), NTPROF_BIN (the plain
 # tree's ntprof, whose folder holds the Kyuafiles). Prints TAP; exits 1 when
@@ -52,6 +56,31 @@ check "the plain tree's suite runs the scripts trees.txt gives plain" \
 	"$(agrees plain "$build/conformance/cli/Kyuafile")"
 check "make test runs the scripts trees.txt gives test" \
 	"$(agrees test "$build/conformance/cli/Kyuafile.test")"
+
+# unlisted DIR MAKEFILE: the scripts of DIR that name a thing the Makefile
+# builds in a tree only for the scripts of its KIND_USERS list (a dl:
+# object, an example's object, the benchmark, the schema checker) but are
+# not in that list: a suite with such a script would lack the thing.
+unlisted() {
+	bad=
+	for kind_pattern in 'DL:dl_[a-z_${}]*\.so' 'EXAMPLE:impl_[a-z_${}]*\.so' 'BENCH:bench/bench' \
+		'SCHEMA:json_schema_check'; do
+		kind=${kind_pattern%%:*} pattern=${kind_pattern#*:}
+		users=$(sed -n "s/^${kind}_USERS *= *//p" "$2")
+		for path in $(grep -l "$pattern" "$1"/test_*.sh); do
+			# this script names them as patterns, above
+			case " $users test_trees.sh " in *" ${path##*/} "*) ;; *) bad="$bad ${path##*/} ($kind)" ;; esac
+		done
+	done
+	echo "${bad:-ok}"
+}
+check "each script naming a dl: object, an example, the benchmark or the schema checker is its user in the Makefile" \
+	"$(unlisted "$root/conformance/cli" "$root/Makefile")"
+mkdir "$tmp/cli"
+printf '#!/bin/sh\n"$build/conformance/dl/dl_faithful.so"\n' >"$tmp/cli/test_new.sh"
+out=$(unlisted "$tmp/cli" "$root/Makefile")
+check "twin: a script naming a dl: object that is not among its users is reported" \
+	"$([ "$out" = " test_new.sh (DL)" ] && echo ok || echo "got: $out")"
 
 # refused LINE-TEXT WHAT: a list of that one line (after a comment) is
 # refused for suite plain with exit 2, naming LIST:2 and WHAT

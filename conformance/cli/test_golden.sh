@@ -9,7 +9,7 @@
 # not read: on a copy of the tree with a vector added to fixtures/ and one
 # line of the recorded `versions` altered, exactly `versions` is reported,
 # by name and with the line in its diff, with exit status 1. The twin skips
-# `explore` (GOLDEN_SKIP), the sweep of every function, two thirds of the
+# `explore` (GOLDEN_SKIP), the sweep of every function, about 70% of the
 # run's CPU time: explore-create and explore-against read the same
 # fixtures (the accept lines) on the same path.
 #

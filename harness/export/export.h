@@ -184,7 +184,7 @@ void np_export_prelude(np_export_text *t, const unsigned char used[], unsigned n
 			const np_export_options *o, const np_export_sizes *z);
 void np_export_prelude_loop(np_export_text *t);
 /* A pointer per export the file calls, nx_init, which binds them, and the
- * exports' names as the rows name them. */
+ * exports as the rows name them. */
 void np_export_bind(np_export_text *t, const unsigned char used[], unsigned nused, const np_vector_set *set,
 		    const np_export_options *o);
 void np_export_dispatch(np_export_text *t, const unsigned char used[], unsigned nused);

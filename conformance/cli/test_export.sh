@@ -52,7 +52,7 @@ test_body() {
 	rows "$1" | awk -v id="$2" 'index($0, "    { \"" id "\", ") == 1 {on = 1} on {print} on && /(^    } }|[^{] } } }),( \/\*.*\*\/)?$/ {exit}'
 }
 
-echo "1..19"
+echo "1..20"
 
 "$NTPROF_BIN" export --known "$known" "$root/fixtures/interval" >"$tmp/a.c" 2>"$tmp/a.err"
 rc=$?
@@ -268,6 +268,19 @@ if [ "$lines" -gt 1000 ] && within_limit "$tmp/full.c" && ! within_limit "$tmp/o
 	pass "the full export is $lines lines, at most 3,000 (twin: a file of $(wc -l <"$tmp/over.c") fails)"
 else
 	fail "the full export is at most 3,000 lines (twin: a longer file fails)" "$lines lines"
+fi
+
+# What no row uses is left out of the prelude: another process's handle
+# where no row names NX_OTHER_PROCESS, ReactOS's todo_ros where no row is
+# marked for it; its twin: the files whose rows use them have them.
+printf 'set-interval/zw-alias  status-mismatch  step 1: STATUS_SUCCESS  # a planted ReactOS divergence\n' >"$tmp/ros.known"
+"$NTPROF_BIN" export --known-ros "$tmp/ros.known" "$root/fixtures/interval" >"$tmp/ros.c" 2>/dev/null
+other='s->other = pi.hProcess;' ros_loop='todo_ros_if(st->marks & NX_TODO_ROS)'
+if ! grep -qF "$other" "$tmp/plain.c" && ! grep -q 'todo_ros' "$tmp/plain.c" && grep -q NX_OTHER_PROCESS, "$tmp/full.c" &&
+	grep -qF "$other" "$tmp/full.c" && grep -q 'NX_TODO_ROS }' "$tmp/ros.c" && grep -qF "$ros_loop" "$tmp/ros.c"; then
+	pass "the prelude has only what the rows use: $(wc -l <"$tmp/plain.c") lines without another process or todo_ros (twin: the files that use them have them)"
+else
+	fail "the prelude has only what the rows use (and the files that use more have it)"
 fi
 
 # Table-driven: the entry point runs each family's table with the one loop

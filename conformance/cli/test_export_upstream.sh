@@ -33,8 +33,8 @@ known7=$root/fixtures/known/wine-8.0.win7.known
 known10=$root/fixtures/known/wine-8.0.win10.known
 
 # The most lines the selection may have. Wine's reviewers want 800; the
-# emitter writes the selection in about 1,200: a prelude (types, bound
-# calls, each call's helper, the loop) of about 690 and tables of about
+# emitter writes the selection in about 1,150: a prelude (types, bound
+# calls, each call's helper, the loop) of about 670 and tables of about
 # 490, whose step rows are wrapped at 100 columns (a create's row takes two
 # to four lines). The limit is what it writes, rounded up to 50, until the
 # prelude is smaller, and then 800.

@@ -309,22 +309,25 @@ static void tables(np_export_text *t, const export_parts *x, const np_export_opt
 
 static bool assemble(FILE *out, const np_vector_set *set, const np_export_options *o, export_parts *x)
 {
-	np_export_text all = { 0 };
+	np_export_text all = { 0 }, rows = { 0 };
+	for (unsigned i = 0; i < x->ntopic; i++)
+		np_export_printf(&rows, "%s", x->topic[i].rows.s ? x->topic[i].rows.s : "");
 	header(&all, set, o, x);
-	np_export_prelude(&all, x->used, FUNCTION_IDS, set, o, &x->sizes);
+	np_export_prelude(&all, x->used, FUNCTION_IDS, set, o, &x->sizes, rows.s);
 	np_export_name_defines(&all, &x->counts);
 	np_export_printf(&all, "\n#define NX_WINE_AS \"%s\" /* the Windows whose results Wine is checked against */\n",
 			 np_version_key(o->wine_as));
 	np_export_printf(&all, "\n/* The HAL's default ProfileTime interval: the model's, or another HAL's, read before any\n"
 			 " * test sets one (a failed read writes nothing). */\nstatic ULONG nx_time_default = 0x%x;\n",
 			 np_export_time_default());
-	np_export_prelude_loop(&all);
+	np_export_prelude_loop(&all, rows.s);
 	if (x->left_out)
 		np_export_printf(&all, "\n/*\n * Vectors left out, and why:\n%s */\n", x->omitted.s);
 	tables(&all, x, o);
-	bool ok = !all.failed && !x->counts.failed && !x->omitted.failed &&
+	bool ok = !all.failed && !rows.failed && !x->counts.failed && !x->omitted.failed &&
 		  fwrite(all.s, 1, all.len, out) == all.len;
 	np_export_free(&all);
+	np_export_free(&rows);
 	return ok;
 }
 

@@ -315,8 +315,9 @@ static bool assemble(FILE *out, const np_vector_set *set, const np_export_option
 	header(&all, set, o, x);
 	np_export_prelude(&all, x->used, FUNCTION_IDS, set, o, &x->sizes, rows.s);
 	np_export_name_defines(&all, &x->counts);
-	np_export_printf(&all, "\n#define NX_WINE_AS \"%s\" /* the Windows whose results Wine is checked against */\n",
-			 np_version_key(o->wine_as));
+	if (rows.s && strstr(rows.s, "NX_WINE_NOTHING"))   /* the one message that names it */
+		np_export_printf(&all, "\n#define NX_WINE_AS \"%s\" /* the Windows whose results Wine is checked against */\n",
+				 np_version_key(o->wine_as));
 	np_export_printf(&all, "\n/* The HAL's default ProfileTime interval: the model's, or another HAL's, read before any\n"
 			 " * test sets one (a failed read writes nothing). */\nstatic ULONG nx_time_default = 0x%x;\n",
 			 np_export_time_default());

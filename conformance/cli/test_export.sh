@@ -207,7 +207,8 @@ fi
 # its twin, a row whose status is a number, is caught.
 by_name() {
 	grep -q '^#include "ntstatus.h"$' "$1" && grep -q '^#define WIN32_NO_STATUS$' "$1" &&
-		grep -q '^        .*{ NX_STATUS, STATUS_PRIVILEGE_NOT_HELD, "STATUS_PRIVILEGE_NOT_HELD" },' "$1" &&
+		grep -q '^#define NX_NAMED(kind, code) { kind, code, #code }$' "$1" &&
+		grep -q '^        .*NX_NAMED(NX_STATUS, STATUS_PRIVILEGE_NOT_HELD),' "$1" &&
 		grep -q '^        { __LINE__, NX_[A-Za-z]*, {[^}]*}, \.want = { { STATUS_PRIVILEGE_NOT_HELD' "$1" && ! grep -Eq "$numbered" "$1"
 }
 # a want whose status is a number: after the arguments' braces, a brace and a hex number

@@ -180,11 +180,16 @@ const char *np_export_out_expr(const np_step *st, const char *name, np_export_ou
  * (its alias), or both. */
 #define NP_SPELLED_NT 1
 #define NP_SPELLED_ZW 2
+/* A line of the prelude's text written only where the rows (rows: the
+ * tables' text) name a symbol, or only where they do not: what no row
+ * uses is left out of the file. */
+#define NP_ONLY(symbol)   "\001" symbol "\001"
+#define NP_UNLESS(symbol) "\001!" symbol "\001"
 void np_export_prelude(np_export_text *t, const unsigned char used[], unsigned nused, const np_vector_set *set,
-			const np_export_options *o, const np_export_sizes *z);
-void np_export_prelude_loop(np_export_text *t);
+			const np_export_options *o, const np_export_sizes *z, const char *rows);
+void np_export_prelude_loop(np_export_text *t, const char *rows);
 /* A pointer per export the file calls, nx_init, which binds them, and the
- * exports' names as the rows name them. */
+ * exports as the rows name them. */
 void np_export_bind(np_export_text *t, const unsigned char used[], unsigned nused, const np_vector_set *set,
 		    const np_export_options *o);
 void np_export_dispatch(np_export_text *t, const unsigned char used[], unsigned nused);

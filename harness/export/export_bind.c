@@ -167,47 +167,43 @@ static void wrapped(np_export_text *t, const char *const *item, unsigned n)
 	np_export_printf(t, "\n");
 }
 
-/* The exports the rows name (NX_NAME; 0 ends a test), and their names. */
+/* The exports the rows name (NX_NAME; 0 ends a test). */
 static void export_enum(np_export_text *t, const unsigned char used[], unsigned nused)
 {
-	static char text[2][64][NP_TEXT_MAX + 8];
-	const char *item[2][64];
+	static char text[64][NP_TEXT_MAX + 8];
+	const char *item[64];
 	const np_function *f;
 	unsigned n = 0;
-	item[0][n] = "NX_NONE";
-	item[1][n++] = "\"\"";
+	item[n++] = "NX_NONE";
 	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
 		for (unsigned k = NP_SPELLED_NT; k <= NP_SPELLED_ZW && stepped(f, used, nused) && n < 64; k++) {
 			const char *name = spelling(f, k);
 			if (!name || !(used[f->id] & k))
 				continue;
-			snprintf(text[0][n], sizeof text[0][n], "NX_%s", name);
-			snprintf(text[1][n], sizeof text[1][n], "\"%s\"", name);
-			item[0][n] = text[0][n];
-			item[1][n] = text[1][n];
+			snprintf(text[n], sizeof text[n], "NX_%s", name);
+			item[n] = text[n];
 			n++;
 		}
 	np_export_printf(t, "\n/* The exports the steps call, as the rows name them. */\nenum\n{\n");
-	wrapped(t, item[0], n);
-	np_export_printf(t, "};\n\nstatic const char *const nx_export_name[] =\n{\n");
-	wrapped(t, item[1], n);
+	wrapped(t, item, n);
 	np_export_printf(t, "};\n");
 }
 
 void np_export_dispatch(np_export_text *t, const unsigned char used[], unsigned nused)
 {
 	const np_function *f;
-	np_export_printf(t, "\n/* A step's call, by its export's helper; NX_NOT_EXPORTED where the export is missing. */\n"
-			 "static void nx_call(nx_state *s, const nx_step *st, nx_got *g)\n{\n"
+	np_export_printf(t, "\n/* A step's call, by its export's helper (NX_NOT_EXPORTED where the export is missing); the export's\n"
+			 " * name, for the messages. */\n"
+			 "static const char *nx_call(nx_state *s, const nx_step *st, nx_got *g)\n{\n"
 			 "    memset(g, 0, sizeof(*g));\n    g->kind = NX_NOT_EXPORTED;\n    switch (st->fn)\n    {\n");
 	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
 		for (unsigned k = NP_SPELLED_NT; k <= NP_SPELLED_ZW && stepped(f, used, nused); k++) {
 			const char *name = spelling(f, k);
 			if (name && (used[f->id] & k))
-				np_export_printf(t, "    case NX_%s: %s(s, p%s, st, g); break;\n", name,
-						 np_export_helper_name(f->id), name);
+				np_export_printf(t, "    case NX_%s: %s(s, p%s, st, g); return \"%s\";\n", name,
+						 np_export_helper_name(f->id), name, name);
 		}
-	np_export_printf(t, "    }\n}\n");
+	np_export_printf(t, "    }\n    return \"\";\n}\n");
 }
 
 void np_export_bind(np_export_text *t, const unsigned char used[], unsigned nused, const np_vector_set *set,

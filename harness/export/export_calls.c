@@ -251,6 +251,27 @@ const char *np_export_args(np_export_text *t, const np_vector *v, unsigned s, un
 
 /* What the step keeps for later steps: NX_KEEP_HANDLE(k) | NX_KEEP_BUFFER(k),
  * or 0; the most slots it needs into *slots. */
+/* Whether a step names what a step keeps as name (a handle, or counters):
+ * only then is it kept, so that a row says so only where it matters. */
+static bool named_later(const np_vector *v, const char *name, bool buffer)
+{
+	for (unsigned s = 0; s < v->nstep; s++) {
+		const np_step *st = &v->step[s];
+		for (unsigned i = 0; st->catalog && i < NP_MAX_PARAMS && st->catalog->param[i].name; i++) {
+			const np_arg *a = np_step_value(st, st->catalog->param[i].name);
+			if (buffer && a->kind == NP_PARAM_CAPTURED)
+				return true;
+			if (buffer && a->kind == NP_PARAM_BUFFER && a->buffer.form == NP_BUFFER_CAPTURED &&
+			    strcmp(a->buffer.name, name) == 0)
+				return true;
+			if (!buffer && a->kind == NP_PARAM_HANDLE && a->handle.symbol == NP_HANDLE_NAME &&
+			    strcmp(a->handle.name, name) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
 void np_export_keep(np_export_text *t, const np_vector *v, unsigned s, unsigned *slots)
 {
 	const np_step *st = &v->step[s];
@@ -262,7 +283,8 @@ void np_export_keep(np_export_text *t, const np_vector *v, unsigned s, unsigned 
 		else if (a->kind == NP_PARAM_BUFFER && a->buffer.form == NP_BUFFER_FRESH && a->buffer.name[0])
 			b = a->buffer.name;
 	}
-	int hk = h ? slot(v, h, false) : -1, bk = b ? slot(v, b, true) : -1;
+	int hk = h && named_later(v, h, false) ? slot(v, h, false) : -1;
+	int bk = b && named_later(v, b, true) ? slot(v, b, true) : -1;
 	if (hk >= 0 && bk >= 0)
 		np_export_printf(t, "NX_KEEP_HANDLE(%d) | NX_KEEP_BUFFER(%d)", hk, bk);
 	else if (hk >= 0 || bk >= 0)

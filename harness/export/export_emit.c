@@ -60,10 +60,8 @@ static void processors_guard(np_export_text *t, const np_export_plan *wide, cons
 		fit[i] = (!wide->usable || wide->fits[i]) && (!narrow->usable || narrow->fits[i]);
 		all = all && fit[i];
 	}
-	if (all) {
-		np_export_printf(t, "0, { 0, 0 }");
+	if (all)
 		return;
-	}
 	unsigned lo = 0, hi = 0, i = 0;
 	while (i + 1 < NP_EXPORT_PROBES && !fit[i])
 		i++;
@@ -74,21 +72,23 @@ static void processors_guard(np_export_text *t, const np_export_plan *wide, cons
 		hi = np_export_probe_cpus[i];
 	}
 	bool groups = fit[NP_EXPORT_PROBES - 1] && fit[NP_EXPORT_PROBES - 2];
-	np_export_printf(t, "%d, { %u, %u }", groups ? 2 : 1, lo ? lo : 1, hi);
+	np_export_printf(t, ".groups = %d, .cpus = { %u, %u }, ", groups ? 2 : 1, lo ? lo : 1, hi);
 }
 
-/* The test row's closing braces, on its last step's row where that row is
- * the last line (not one under #ifdef _WIN64): a line less per test. */
+/* The test row's closing braces, on its last step's row where that row
+ * (or its last wrapped line) is the last line (not one under #ifdef
+ * _WIN64): a line less per test. */
 static void close_test(np_export_text *row)
 {
-	static const char step[] = "        { __LINE__, ";
+	static const char step[] = "        { __LINE__, ", wrapped[] = "          ";
 	char *line = row->len > 1 && row->s[row->len - 1] == '\n' ? row->s + row->len - 1 : NULL;
 	while (line && line > row->s && line[-1] != '\n')
 		line--;
 	char *comment = line ? strstr(line, "}, /* ") : NULL;
 	char *comma = comment ? comment + 1 : row->s + row->len - 2;
 	char tail[1024];
-	if (!line || strncmp(line, step, sizeof step - 1) != 0 || *comma != ',' ||
+	if (!line || (strncmp(line, step, sizeof step - 1) != 0 && strncmp(line, wrapped, sizeof wrapped - 1) != 0) ||
+	    *comma != ',' ||
 	    strlen(comma + 1) >= sizeof tail) {
 		np_export_printf(row, "    } },\n");
 		return;
@@ -114,15 +114,20 @@ static const char *test_row(np_export_text *t, const np_vector *v, const np_expo
 			privilege = strcmp(v->given[i].value, "on") == 0;
 	np_export_printf(&row, "%s%s", cond ? cond : "", cond ? "\n" : "");
 	vector_comment(&row, v);
-	np_export_printf(&row, "    { \"%s\", %d, ", v->id, privilege);
+	np_export_printf(&row, "    { \"%s\", %s", v->id, privilege ? ".privilege = 1, " : "");
 	processors_guard(&row, wide, narrow);
-	np_export_printf(&row, ", %u, {", ng);
+	bool sources = false;   /* a global other than ProfileTime's (0, the default) */
 	for (unsigned i = 0; i < ng; i++)
+		sources = sources || g[i].kind == NP_GLOBAL_ETW_TIME || g[i].source != 0;
+	if (ng)
+		np_export_printf(&row, ".nglobal = %u, ", ng);
+	for (unsigned i = 0; i < ng && sources; i++)
 		if (g[i].kind == NP_GLOBAL_ETW_TIME)
-			np_export_printf(&row, "%s NX_ETW_TIME", i ? "," : "");
+			np_export_printf(&row, "%sNX_ETW_TIME", i ? ", " : ".global = { ");
 		else
-			np_export_printf(&row, g[i].source < 10 ? "%s %u" : "%s 0x%x", i ? "," : "", (unsigned)g[i].source);
-	np_export_printf(&row, "%s }, {\n", ng ? "" : " 0");
+			np_export_printf(&row, g[i].source < 10 ? "%s%u" : "%s0x%x", i ? ", " : ".global = { ",
+					 (unsigned)g[i].source);
+	np_export_printf(&row, "%s.step = {\n", sources ? " }, " : "");
 	const char *bad = np_export_step_rows(&row, v, wide, narrow, o, z);
 	close_test(&row);
 	np_export_printf(&row, "%s", cond ? "#endif\n" : "");
@@ -304,22 +309,26 @@ static void tables(np_export_text *t, const export_parts *x, const np_export_opt
 
 static bool assemble(FILE *out, const np_vector_set *set, const np_export_options *o, export_parts *x)
 {
-	np_export_text all = { 0 };
+	np_export_text all = { 0 }, rows = { 0 };
+	for (unsigned i = 0; i < x->ntopic; i++)
+		np_export_printf(&rows, "%s", x->topic[i].rows.s ? x->topic[i].rows.s : "");
 	header(&all, set, o, x);
-	np_export_prelude(&all, x->used, FUNCTION_IDS, set, o, &x->sizes);
+	np_export_prelude(&all, x->used, FUNCTION_IDS, set, o, &x->sizes, rows.s);
 	np_export_name_defines(&all, &x->counts);
-	np_export_printf(&all, "\n#define NX_WINE_AS \"%s\" /* the Windows whose results Wine is checked against */\n",
-			 np_version_key(o->wine_as));
+	if (rows.s && strstr(rows.s, "NX_WINE_NOTHING"))   /* the one message that names it */
+		np_export_printf(&all, "\n#define NX_WINE_AS \"%s\" /* the Windows whose results Wine is checked against */\n",
+				 np_version_key(o->wine_as));
 	np_export_printf(&all, "\n/* The HAL's default ProfileTime interval: the model's, or another HAL's, read before any\n"
 			 " * test sets one (a failed read writes nothing). */\nstatic ULONG nx_time_default = 0x%x;\n",
 			 np_export_time_default());
-	np_export_prelude_loop(&all);
+	np_export_prelude_loop(&all, rows.s);
 	if (x->left_out)
 		np_export_printf(&all, "\n/*\n * Vectors left out, and why:\n%s */\n", x->omitted.s);
 	tables(&all, x, o);
-	bool ok = !all.failed && !x->counts.failed && !x->omitted.failed &&
+	bool ok = !all.failed && !rows.failed && !x->counts.failed && !x->omitted.failed &&
 		  fwrite(all.s, 1, all.len, out) == all.len;
 	np_export_free(&all);
+	np_export_free(&rows);
 	return ok;
 }
 

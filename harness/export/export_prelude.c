@@ -9,6 +9,9 @@
  * an address reserved and never committed for the whole test; `kernel` the
  * same addresses as the live side. Those a file may not use are `static
  * inline`, so that it still builds with -Wall -Wextra -Werror. */
+#include <stdio.h>
+#include <string.h>
+
 #include "export/export.h"
 
 static const char *const head[] = {
@@ -35,14 +38,14 @@ static const char *const head[] = {
 	"#define NX_CURRENT_PROCESS (-1)\n",
 	"#define NX_CURRENT_THREAD (-2)\n",
 	"#define NX_HANDLE_OF(k) (-0x200 - (k)) /* the handle an earlier step kept as k */\n",
-	"#define NX_BUFFER_OF(k) (-0x300 - (k)) /* the counters an earlier step kept as k */\n",
+	NP_ONLY("NX_BUFFER_OF") "#define NX_BUFFER_OF(k) (-0x300 - (k)) /* the counters an earlier step kept as k */\n",
 	"#define NX_KEEP_HANDLE(k) ((k) + 1)    /* keep the handle the call wrote as k */\n",
-	"#define NX_KEEP_BUFFER(k) (((k) + 1) << 4)\n",
+	NP_ONLY("NX_BUFFER_OF") "#define NX_KEEP_BUFFER(k) (((k) + 1) << 4)\n",
 	"#define NX_TODO_WINE 1                 /* a step's marks: todo_wine on its check, */\n",
-	"#define NX_TODO_ROS 2                  /* todo_ros on it, */\n",
+	NP_ONLY("NX_TODO_ROS") "#define NX_TODO_ROS 2                  /* todo_ros on it, */\n",
 	"#define NX_TODO_WINE_CALL 4            /* todo_wine on its export (missing there), */\n",
-	"#define NX_TODO_ROS_CALL 8             /* todo_ros on it, */\n",
-	"#define NX_WINE_NOTHING 16             /* nothing to check on Wine */\n",
+	NP_ONLY("NX_TODO_ROS") "#define NX_TODO_ROS_CALL 8             /* todo_ros on it, */\n",
+	NP_ONLY("NX_WINE_NOTHING") "#define NX_WINE_NOTHING 16             /* nothing to check on Wine */\n",
 	"\n",
 	"/* A step: the export it calls (0 ends the test), its arguments in the order of that export's helper below, and the\n",
 	" * results it may give (a status or error, then the out-values the helper reads): want[0] is the newest Windows's,\n",
@@ -74,8 +77,10 @@ static const char *const head[] = {
 	"\n",
 	"/* What a test made, undone after it, and kept for later steps. */\n",
 	"typedef struct nx_state {\n",
-	"    void *region[NX_MAX], *kept_buffer[NX_KEPT];\n",
-	"    HANDLE handle[NX_MAX], kept_handle[NX_KEPT], other;\n",
+	"    void *region[NX_MAX];\n",
+	NP_ONLY("NX_BUFFER_OF") "    void *kept_buffer[NX_KEPT];\n",
+	"    HANDLE handle[NX_MAX], kept_handle[NX_KEPT];\n",
+	NP_ONLY("NX_OTHER_PROCESS") "    HANDLE other;\n",
 	"    unsigned nregion, nhandle;\n",
 	"    int lacking;                       /* a buffer or handle could not be made */\n",
 	"} nx_state;\n",
@@ -172,12 +177,12 @@ static const char *const core[] = {
 	"    return nx_read(p, &v, sizeof(v)) && v != 0xCCCCCCCCu ? v : NX_UNWRITTEN;\n",
 	"}\n",
 	"\n",
-	"/* ReactOS's header marks ReactOS's own failures; Wine's has no todo_ros. */\n",
-	"#ifndef todo_ros_if\n",
-	"#define todo_ros_if(is_todo) todo_if(0)\n",
-	"#define todo_ros todo_if(0)\n",
-	"#endif\n",
-	"\n",
+	NP_ONLY("NX_TODO_ROS") "/* ReactOS's header marks ReactOS's own failures; Wine's has no todo_ros. */\n",
+	NP_ONLY("NX_TODO_ROS") "#ifndef todo_ros_if\n",
+	NP_ONLY("NX_TODO_ROS") "#define todo_ros_if(is_todo) todo_if(0)\n",
+	NP_ONLY("NX_TODO_ROS") "#define todo_ros todo_if(0)\n",
+	NP_ONLY("NX_TODO_ROS") "#endif\n",
+	NP_ONLY("NX_TODO_ROS") "\n",
 	"/* SeSystemProfilePrivilege (11) on or off; false where that cannot be done. */\n",
 	"static inline int nx_privilege(int on, int *was)\n",
 	"{\n",
@@ -215,8 +220,8 @@ static const char *const core[] = {
 	"        if (pNtStopProfile) pNtStopProfile(s->handle[i]);\n",
 	"        CloseHandle(s->handle[i]);\n",
 	"    }\n",
-	"    if (s->other) TerminateProcess(s->other, 0);\n",
-	"    if (s->other) CloseHandle(s->other);\n",
+	NP_ONLY("NX_OTHER_PROCESS") "    if (s->other) TerminateProcess(s->other, 0);\n",
+	NP_ONLY("NX_OTHER_PROCESS") "    if (s->other) CloseHandle(s->other);\n",
 	"    for (i = 0; i < s->nregion; i++) VirtualFree(s->region[i], 0, MEM_RELEASE);\n",
 	"}\n",
 	NULL,
@@ -263,19 +268,20 @@ static const char *const loop[] = {
 	"{\n",
 	"    int wine = !strcmp(winetest_platform, \"wine\"), match, i;\n",
 	"    char got[160], want[160];\n",
+	"    const char *name;\n",
 	"    unsigned n;\n",
 	"    nx_got g;\n",
 	"    for (n = 0; n < NX_STEPS && t->step[n].fn; n++)\n",
 	"    {\n",
 	"        const nx_step *st = &t->step[n];\n",
 	"        int w = wine ? st->on_wine : 0;\n",
-	"        if (wine && (st->marks & NX_WINE_NOTHING))\n",
-	"        {\n",
-	"            skip_(__FILE__, st->line)(\"%s: step %u: Wine is checked as %s, which gives nothing to check here\\n\",\n",
-	"                                      t->id, n + 1, NX_WINE_AS);\n",
-	"            return;\n",
-	"        }\n",
-	"        nx_call(s, st, &g);\n",
+	NP_ONLY("NX_WINE_NOTHING") "        if (wine && (st->marks & NX_WINE_NOTHING))\n",
+	NP_ONLY("NX_WINE_NOTHING") "        {\n",
+	NP_ONLY("NX_WINE_NOTHING") "            skip_(__FILE__, st->line)(\"%s: step %u: Wine is checked as %s, which gives nothing to check here\\n\",\n",
+	NP_ONLY("NX_WINE_NOTHING") "                                      t->id, n + 1, NX_WINE_AS);\n",
+	NP_ONLY("NX_WINE_NOTHING") "            return;\n",
+	NP_ONLY("NX_WINE_NOTHING") "        }\n",
+	"        name = nx_call(s, st, &g);\n",
 	"        if (s->lacking)\n",
 	"        {\n",
 	"            skip_(__FILE__, st->line)(\"%s: step %u: a buffer or handle cannot be made here\\n\", t->id, n + 1);\n",
@@ -283,17 +289,19 @@ static const char *const loop[] = {
 	"        }\n",
 	"        if (g.kind == NX_NOT_EXPORTED)\n",
 	"        {\n",
-	"            todo_wine_if(st->marks & NX_TODO_WINE_CALL) todo_ros_if(st->marks & NX_TODO_ROS_CALL)\n",
-	"                win_skip_(__FILE__, st->line)(\"%s: step %u: %s is not exported\\n\", t->id, n + 1, nx_export_name[st->fn]);\n",
+	NP_ONLY("NX_TODO_ROS") "            todo_wine_if(st->marks & NX_TODO_WINE_CALL) todo_ros_if(st->marks & NX_TODO_ROS_CALL)\n",
+	NP_UNLESS("NX_TODO_ROS") "            todo_wine_if(st->marks & NX_TODO_WINE_CALL)\n",
+	"                win_skip_(__FILE__, st->line)(\"%s: step %u: %s is not exported\\n\", t->id, n + 1, name);\n",
 	"            return;\n",
 	"        }\n",
 	"        match = nx_gives(st, w, &g);\n",
 	"        for (i = 1; i < st->nwant; i++) match = match || broken(nx_gives(st, i, &g));\n",
 	"        nx_text(st, w, &g, 1, got, sizeof(got));\n",
 	"        nx_text(st, w, &g, 0, want, sizeof(want));\n",
-	"        todo_wine_if(st->marks & NX_TODO_WINE) todo_ros_if(st->marks & NX_TODO_ROS)\n",
+	NP_ONLY("NX_TODO_ROS") "        todo_wine_if(st->marks & NX_TODO_WINE) todo_ros_if(st->marks & NX_TODO_ROS)\n",
+	NP_UNLESS("NX_TODO_ROS") "        todo_wine_if(st->marks & NX_TODO_WINE)\n",
 	"            ok_(__FILE__, st->line)(match, \"%s: step %u: %s returned %s; expected %s\\n\", t->id, n + 1,\n",
-	"                                    nx_export_name[st->fn], got, want);\n",
+	"                                    name, got, want);\n",
 	"        if (!match) return;\n",
 	"    }\n",
 	"}\n",
@@ -348,14 +356,27 @@ static const char *const loop[] = {
 	NULL,
 };
 
-static void lines(np_export_text *t, const char *const *text)
+/* The lines of text, less those whose symbol (NP_ONLY, NP_UNLESS) says
+ * the rows do not need them. */
+static void lines(np_export_text *t, const char *const *text, const char *rows)
 {
-	for (; text && *text; text++)
-		np_export_printf(t, "%s", *text);
+	for (; text && *text; text++) {
+		const char *line = *text;
+		if (line[0] == '\001') {
+			bool unless = line[1] == '!';
+			const char *name = line + 1 + unless, *end = strchr(name, '\001');
+			char symbol[64];
+			snprintf(symbol, sizeof symbol, "%.*s", end ? (int)(end - name) : 0, name);
+			line = end ? end + 1 : "";
+			if ((rows && strstr(rows, symbol)) == unless)
+				continue;
+		}
+		np_export_printf(t, "%s", line);
+	}
 }
 
 void np_export_prelude(np_export_text *t, const unsigned char used[], unsigned nused, const np_vector_set *set,
-			const np_export_options *o, const np_export_sizes *z)
+			const np_export_options *o, const np_export_sizes *z, const char *rows)
 {
 	const char *const *done[64];
 	unsigned ndone = 0;
@@ -365,9 +386,9 @@ void np_export_prelude(np_export_text *t, const unsigned char used[], unsigned n
 			 "/* The rows' sizes: the most any test of this file needs. */\n"
 			 "#define NX_ARGS %u\n#define NX_WANTS %u\n#define NX_STEPS %u\n#define NX_GLOBALS %u\n"
 			 "#define NX_KEPT %u\n\n", z->args, z->wants, z->steps, z->globals, z->kept);
-	lines(t, head);
+	lines(t, head, rows);
 	np_export_bind(t, used, nused, set, o);
-	lines(t, core);
+	lines(t, core, rows);
 	/* the shared helpers first, then each call's; each once */
 	for (unsigned pass = 0; pass < 2; pass++)
 		for (unsigned id = 0; id < nused; id++) {
@@ -380,12 +401,12 @@ void np_export_prelude(np_export_text *t, const unsigned char used[], unsigned n
 				continue;
 			done[ndone++] = part;
 			np_export_printf(t, "\n");
-			lines(t, part);
+			lines(t, part, rows);
 		}
 	np_export_dispatch(t, used, nused);
 }
 
-void np_export_prelude_loop(np_export_text *t)
+void np_export_prelude_loop(np_export_text *t, const char *rows)
 {
-	lines(t, loop);
+	lines(t, loop, rows);
 }

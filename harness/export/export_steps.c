@@ -18,6 +18,10 @@
 #include "ntprof/status.h"
 #include "vectors/catalog.h"
 
+/* Where a step's row may be wrapped, and how wide its lines may be. */
+#define BREAK "\001"
+#define ROW_COLUMNS 100
+
 /* The step (0-based) a known entry names in vector v, or -1: `step N`
  * names step N; `step FUNCTION` the first call of that function; an entry
  * for any step (`step *`) names none, since a test cannot tell in advance
@@ -165,7 +169,7 @@ static void alternatives_comment(np_export_text *t, const np_export_step *es)
 	np_export_printf(t, "%s\n", es->count > 1 ? " */" : "");
 }
 
-/* The step's marks, or'ed. */
+/* The step's marks, or'ed; nothing where it has none. */
 static void marks(np_export_text *t, const bool on[5])
 {
 	static const char *const name[5] = { "NX_TODO_WINE", "NX_TODO_ROS", "NX_TODO_WINE_CALL", "NX_TODO_ROS_CALL",
@@ -173,11 +177,30 @@ static void marks(np_export_text *t, const bool on[5])
 	bool any = false;
 	for (unsigned i = 0; i < 5; i++)
 		if (on[i]) {
-			np_export_printf(t, "%s%s", any ? " | " : "", name[i]);
+			np_export_printf(t, "%s%s", any ? " | " : BREAK ".marks = ", name[i]);
 			any = true;
 		}
-	if (!any)
-		np_export_printf(t, "0");
+	np_export_printf(t, "%s", any ? "," : "");
+}
+
+/* The row's pieces (split at BREAK) on as few lines of at most about 100
+ * columns as hold them; a line after the first is indented 10 columns. */
+static void wrapped(np_export_text *t, const char *row)
+{
+	size_t column = 0;
+	while (*row) {
+		size_t len = strcspn(row, BREAK);
+		if (column && column + 1 + len > ROW_COLUMNS) {
+			np_export_printf(t, "\n          ");
+			column = 10;
+		} else if (column) {
+			np_export_printf(t, " ");
+			column++;
+		}
+		np_export_printf(t, "%.*s", (int)len, row);
+		column += len;
+		row += len + (row[len] != '\0');
+	}
 }
 
 /* The row of step s on one caller width; NULL, or why it cannot be one. */
@@ -191,21 +214,33 @@ static const char *step_row(np_export_text *t, const np_vector *v, unsigned s, c
 			 ros_as(o, v, s, false, p), on_wine < 0 };
 	unsigned nargs = 0;
 	const char *bad;
-	np_export_printf(t, "        { __LINE__, NX_%s, ",
+	np_export_text row = { 0 }, keep = { 0 };
+	np_export_printf(&row, "        { __LINE__, NX_%s," BREAK,
 			 st->catalog->kind == NP_KIND_WIN32 ? st->catalog->name : st->function);
-	if ((bad = np_export_args(t, v, s, &nargs)) != NULL)
-		return bad;
-	np_export_printf(t, ", { ");
-	for (unsigned i = 0; i < es->count; i++) {
-		np_export_printf(t, "%s", i ? ", " : "");
-		if ((bad = want_text(t, st, &es->result[i])) != NULL)
-			return bad;
+	if ((bad = np_export_args(&row, v, s, &nargs)) != NULL)
+		goto done;
+	np_export_printf(&row, "," BREAK ".want = { ");
+	for (unsigned i = 0; i < es->count && !bad; i++) {
+		np_export_printf(&row, "%s", i ? ", " : "");
+		bad = want_text(&row, st, &es->result[i]);
 	}
-	np_export_printf(t, " }, %u, %d, ", es->count, on_wine > 0 ? on_wine : 0);
-	np_export_keep(t, v, s, &z->kept);
-	np_export_printf(t, ", ");
-	marks(t, mark);
-	np_export_printf(t, " },");
+	if (bad)
+		goto done;
+	np_export_printf(&row, " },");
+	if (es->count > 1)
+		np_export_printf(&row, BREAK ".nwant = %u,", es->count);
+	if (on_wine > 0)
+		np_export_printf(&row, BREAK ".on_wine = %d,", on_wine);
+	np_export_keep(&keep, v, s, &z->kept);
+	if (keep.s && strcmp(keep.s, "0") != 0)
+		np_export_printf(&row, BREAK ".keep = %s,", keep.s);
+	marks(&row, mark);
+	row.len--;   /* the last piece's comma */
+	np_export_printf(&row, " },");
+	t->failed = t->failed || row.failed || keep.failed;
+	if (!t->failed)
+		wrapped(t, row.s);
+	np_export_names_merge(t, &row);
 	alternatives_comment(t, es);
 	t->ok++;
 	t->broken += es->count - 1;
@@ -213,7 +248,10 @@ static const char *step_row(np_export_text *t, const np_vector *v, unsigned s, c
 	t->todo_ros += mark[1] + mark[3];
 	z->args = nargs > z->args ? nargs : z->args;
 	z->wants = es->count > z->wants ? es->count : z->wants;
-	return NULL;
+done:
+	np_export_free(&row);
+	np_export_free(&keep);
+	return bad;
 }
 
 const char *np_export_step_rows(np_export_text *t, const np_vector *v, const np_export_plan *wide,

@@ -75,15 +75,16 @@ void np_export_name_defines(np_export_text *out, const np_export_text *t)
 	 * messages by this table */
 	size_t column = 0;
 	np_export_printf(out, "\n/* The statuses and errors the rows name, for the messages. */\n"
+			 "#define NX_NAMED(kind, code) { kind, code, #code }\n"
 			 "static const char *nx_name(int kind, LONG code)\n{\n"
 			 "    static const struct { int kind; LONG code; const char *name; } names[] =\n    {\n");
 	for (unsigned i = 0; i < t->nnamed; i++) {
 		bool win32 = t->named[i].kind == NP_RESULT_WIN32;
 		const char *name = win32 ? np_win32_name(t->named[i].code) : np_status_name(t->named[i].code);
 		char item[3 * NP_TEXT_MAX];
-		int n = snprintf(item, sizeof item, "{ %s, %s, \"%s\" },", win32 ? "NX_WIN32" : "NX_STATUS", name, name);
-		/* as many to a line as fit in about 120 columns */
-		if (column && column + (size_t)n > 118) {
+		int n = snprintf(item, sizeof item, "NX_NAMED(%s, %s),", win32 ? "NX_WIN32" : "NX_STATUS", name);
+		/* as many to a line as fit in 100 columns */
+		if (column && column + (size_t)n + 1 > 100) {
 			np_export_printf(out, "\n");
 			column = 0;
 		}

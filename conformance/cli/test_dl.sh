@@ -101,7 +101,8 @@ fi
 pct=$(sed -n 's/^exercised: \([0-9]*\) of [0-9]* vector-targets (.* of the run.s \([0-9]*\)).*/\1 \2/p' "$tmp/out")
 set -- $pct
 if [ "$#" -eq 2 ] && [ $(($1 * 100)) -ge $(($2 * 95)) ] &&
-	"$NTPROF_BIN" run --verbose --backend "dl:$dir/dl_faithful.so" "$fixtures" >"$tmp/verbose" 2>&1 &&
+	"$NTPROF_BIN" run --verbose --backend "dl:$dir/dl_faithful.so" "$fixtures/profile/counting.vec" \
+		"$fixtures/profile/counting-runs.vec" >"$tmp/verbose" 2>&1 &&
 	grep -q '^match  *counting/end-of-region ' "$tmp/verbose" &&
 	! grep -q '^not-required  *counting/' "$tmp/verbose"; then
 	ok "dl_faithful.so: exercised on at least 95% of the rows ($1 of $2), every counting vector"

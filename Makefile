@@ -198,7 +198,13 @@ TEST_BIN    := $(filter-out $(LEFT_OUT:%=$(B)/%),$(TEST_SRC:%.c=$(B)/%))
 DL_SRC      := $(wildcard conformance/dl/dl_*.c)
 DL_SO       := $(DL_SRC:%.c=$(B)/%.so)
 PIC_OBJ     := $(patsubst %.c,$(B)/pic/%.o,$(MODEL_SRC) harness/run/impl_model.c)
-TEST_SCRIPT := $(TEST_SH:%=$(B)/%)
+# The scripts that take longest, first: Kyua starts programs in the order
+# its Kyuafiles list them, two at a time in make test, so a long one listed
+# last would run alone at the end with the other core idle.
+TEST_FIRST  := conformance/cli/test_explore.sh conformance/cli/test_dl.sh conformance/cli/test_cli.sh \
+	conformance/cli/test_mutants_list.sh conformance/cli/test_traceability.sh
+TEST_SCRIPT := $(addprefix $(B)/,$(foreach t,$(TEST_FIRST),$(filter $(t),$(TEST_SH))) \
+	$(filter-out $(TEST_FIRST),$(TEST_SH)))
 # The JSON Schema validator the schema test runs (conformance/cli/test_schema.sh),
 # and its engine, which only the tests link: ntprof never checks a schema
 # (conformance/cli/test_shipped.sh looks for its symbols in ntprof).
@@ -335,14 +341,15 @@ $(B)/examples/impl_kernel_bug_%.so: examples/impl_kernel.c $(HELPERS_LIB) $(FLAG
 # Kyua reads the lists of programs from these: one atf_test_program per CMocka
 # program (np_test.h speaks ATF, so each CMocka test is one Kyua case), one
 # plain_test_program per script, each folder's in its own Kyuafile (Kyua
-# takes no path in a program's name), and the top ones include them.
+# takes no path in a program's name), and the top ones include them, the
+# scripts' first (the longest programs, TEST_FIRST).
 # Rewritten only when a list changes.
 kyua_atf     = $(foreach t,$(notdir $(1)),"atf_test_program{name='$t', timeout=$(TEST_TIMEOUT)}")
 kyua_plain   = $(foreach t,$(notdir $(1)),"plain_test_program{name='$t', timeout=$(TEST_TIMEOUT)}")
 kyua_include = $(foreach f,$(1),"include('$f')")
-$(B)/conformance/Kyuafile:          KYUA_LINES = $(call kyua_include,model/Kyuafile harness/Kyuafile cli/Kyuafile)
-$(B)/conformance/Kyuafile.test:     KYUA_LINES = $(call kyua_include,model/Kyuafile.test harness/Kyuafile.test \
-	cli/Kyuafile.test)
+$(B)/conformance/Kyuafile:          KYUA_LINES = $(call kyua_include,cli/Kyuafile model/Kyuafile harness/Kyuafile)
+$(B)/conformance/Kyuafile.test:     KYUA_LINES = $(call kyua_include,cli/Kyuafile.test model/Kyuafile.test \
+	harness/Kyuafile.test)
 $(B)/conformance/model/Kyuafile:    KYUA_LINES = $(call kyua_atf,$(filter $(B)/conformance/model/%,$(TEST_BIN)))
 $(B)/conformance/harness/Kyuafile:  KYUA_LINES = $(call kyua_atf,$(filter $(B)/conformance/harness/%,$(TEST_BIN)))
 $(B)/conformance/cli/Kyuafile:      KYUA_LINES = $(call kyua_plain,$(TEST_SCRIPT))

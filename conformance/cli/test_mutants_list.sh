@@ -56,29 +56,48 @@ move() {
 		!/^#/ && !done { split($1, a, /[:.]/); $1 = a[1] ":00000000." a[3]; done = 1 } 1' "$1"
 }
 
-echo "1..11"
+echo "1..12"
 check "every entry of both lists names a mutant of model/ with its mutation" 0 "$list" "$untestable" \
 	" 0 stale"
 has_entries "$list"
 has_entries "$untestable"
 
-move "$list" >"$tmp/moved"
-check "an entry anchored on another text is stale" 1 "$tmp/moved" "$untestable" \
-	"no such mutant (its line changed?)"
-move "$untestable" >"$tmp/moved-untestable"
-check "an untestable entry anchored on another text is stale" 1 "$list" "$tmp/moved-untestable" \
-	"$tmp/moved-untestable: $(grep -v -m1 '^#' "$tmp/moved-untestable" | cut -d' ' -f1): no such mutant"
-
-# the first entry with the mutation of another
-awk -F ' [|] ' 'BEGIN { OFS = " | " } !/^#/ && !done { $2 = $2 " twice"; done = 1 } 1' "$list" >"$tmp/changed"
-check "an entry whose mutation is not its ID's is stale" 1 "$tmp/changed" "$untestable" "the mutant is now"
-
-printf 'nosuchfile:1.1 | x | y\n' >"$tmp/nofile"
-check "an entry naming no model file is stale" 1 "$tmp/nofile" "$untestable" "nosuchfile:1.1: no such mutant"
-
-# the untestable entries in the equivalence list as well
-{ cat "$list"; grep -v '^#' "$untestable"; } >"$tmp/both"
-check "an ID in both lists is stale" 1 "$tmp/both" "$untestable" "also listed in $tmp/both"
+# Stale entries, planted together in copies of the lists, each in an entry
+# of its own so that none can hide another: each is reported by its own
+# line, and counted once. In the equivalence list: the first entry anchored
+# on a text no line has, the second with the mutation of another, an entry
+# naming no model file; in the untestable list: its first entry anchored
+# elsewhere, and the equivalence list's third entry, an ID in both lists.
+entry() { # entry FILE N: the ID of FILE's Nth entry
+	grep -v '^#' "$1" | sed -n "$2{s/ .*//p;q}"
+}
+{
+	move "$list" | awk -F ' [|] ' 'BEGIN { OFS = " | " } !/^#/ && ++e == 2 { $2 = $2 " twice" } 1'
+	printf 'nosuchfile:1.1 | x | y\n'
+} >"$tmp/stale-equivalent"
+{ move "$untestable"; grep -v '^#' "$list" | sed -n 3p; } >"$tmp/stale-untestable"
+MUTANTS_CHECK_ONLY=1 MUTANTS_EQUIVALENT=$tmp/stale-equivalent MUTANTS_UNTESTABLE=$tmp/stale-untestable \
+	"$root/tools/mutants.sh" "$root" "$tmp/build" "$tmp/out" >"$tmp/stale-said" 2>&1
+stale_rc=$?
+# stale DESCRIPTION LINE: that run exited 1 and printed LINE (a fixed string).
+stale() {
+	if [ "$stale_rc" -eq 1 ] && grep -q -F -e "$2" "$tmp/stale-said"; then
+		ok "$1"
+	else
+		not_ok "$1: want exit status 1 (got $stale_rc) and: $2"
+		sed 's/^/# /' "$tmp/stale-said"
+	fi
+}
+stale "an entry anchored on another text is stale" \
+	"$tmp/stale-equivalent: $(entry "$tmp/stale-equivalent" 1): no such mutant (its line changed?)"
+stale "an untestable entry anchored on another text is stale" \
+	"$tmp/stale-untestable: $(entry "$tmp/stale-untestable" 1): no such mutant"
+stale "an entry whose mutation is not its ID's is stale" \
+	"$(entry "$list" 2): the mutant is now"
+stale "an entry naming no model file is stale" "nosuchfile:1.1: no such mutant"
+stale "an ID in both lists is stale" \
+	"$tmp/stale-untestable: $(entry "$list" 3): also listed in $tmp/stale-equivalent"
+stale "each stale entry is counted once" ", 5 stale"
 
 # A copy of the tree whose model/ the lists are checked against: the first
 # entry's file, with a line inserted above its mutant, then with the

@@ -35,7 +35,8 @@ check() { if [ "$2" -eq 0 ]; then ok "$1"; else not_ok "$1" "$3"; fi; }
 "$NTPROF_BIN" run --backend "dl:$dir/dl_faulty.so" "$fixtures" >"$tmp/grouped" 2>"$tmp/err"
 rc_grouped=$?
 "$NTPROF_BIN" run --backend "dl:$dir/dl_faulty.so" --verbose "$fixtures" >"$tmp/verbose" 2>&1
-"$NTPROF_BIN" run --backend "dl:$dir/dl_faithful.so" "$fixtures" >"$tmp/faithful" 2>&1
+# the faithful object only where bug 3 would show, for its twin below
+"$NTPROF_BIN" run --backend "dl:$dir/dl_faithful.so" "$fixtures/interval/set-interval.vec" >"$tmp/faithful" 2>&1
 "$NTPROF_BIN" versions | awk '{ print $1 }' >"$tmp/versions"   # the version table, in order
 
 # ---- length, summary, header ----

@@ -8,14 +8,15 @@
 # implementation, checked on every tree below) and writes the rule matrix,
 # rules.md and rules.html, whose tests column gives the tags' file:line.
 #
-# Negative twins run the check on a copy of the tree with one defect added
-# each (an unproved rule, a rule only mentioned in tests' comments and code,
-# a rules tag in the wrong place or naming something else, a second heading
-# of one rule ID, a vector or test citing an unknown or retired rule) and
-# require exactly that defect to be reported; a positive twin shows a tag
-# making a test. The fake rule IDs are assembled at run time, and the tags
-# the twins write are printed by printf, so that this file itself cites none
-# of them and holds no tag.
+# Negative twins run the check on a copy of the tree with defects added
+# that cannot mask one another, each by its own rule ID or file (an
+# unproved rule, a rule only mentioned in tests' comments and code, a rules
+# tag in the wrong place or naming something else, a second heading of one
+# rule ID, a vector or test citing an unknown or retired rule), and require
+# each defect to be reported by its own line and nothing else; a positive
+# twin shows a tag making a test. The fake rule IDs are assembled at run
+# time, and the tags the twins write are printed by printf, so that this
+# file itself cites none of them and holds no tag.
 #
 # Environment: NTPROF_BIN, NTPROF_SOURCE_ROOT. Prints TAP; exits 1 on failure.
 set -u
@@ -71,6 +72,7 @@ xx=$(printf "XX-%s" 99)
 # ---- the real tree ----
 
 check "$root"
+real_rc=$rc real_problems=$problems
 if [ "$rc" -ne 0 ]; then
 	fail "explain --check on the source tree" "want exit status 0 and no problems"
 elif [ "$(wc -l <"$tmp/check.out")" -ne 1 ] || [ "$problems" != 0 ]; then
@@ -196,214 +198,216 @@ else
 	pass "trace names an output directory it cannot make, exit 2"
 fi
 
-# ---- negative twins on a copy ----
+# ---- negative twins on copies ----
+#
+# The defects below cannot mask one another: each cites its own made-up rule
+# ID (or its own file, or its own line), so all but one are planted in one
+# copy, checked once: each must be reported by its own line, and the count
+# of problems must be the copy's without them plus one per defect (nothing
+# reported twice, nothing else reported). Removing a rule the model applies
+# (section 8) reports many lines, so it has a copy of its own.
 
 fresh_copy() {
 	rm -rf "$tmp/tree"
 	mkdir "$tmp/tree" &&
 		cp -R "$root/SPEC.md" "$root/fixtures" "$root/model" "$root/conformance" "$tmp/tree/"
 }
+# spec_line HEADING: the line of SPEC.md's copy that is that heading.
+spec_line() {
+	grep -n -x -F "$1" "$tmp/tree/SPEC.md" | cut -d: -f1
+}
 
 if ! fresh_copy; then
 	echo "Bail out! cannot copy the tree to $tmp/tree"
 	exit 1
 fi
+
+# 5a. A retired rule needs nothing: a copy with two retired rules added
+# checks like the source tree (the copy of the twins below, before them).
+r96=$(fake 96) r95=$(fake 95)
+printf '\n### %s — old\nRetired: replaced by SI-1.\n' "$r96" "$r95" >>"$tmp/tree/SPEC.md"
 check "$tmp/tree"
-base_rc=$rc base=$problems
-if [ -z "$base" ] || { [ "$base" -eq 0 ] && [ "$rc" -ne 0 ]; }; then
-	fail "the copied tree checks like the source tree" "want a 'rules: N, problems: P' line"
-	base=0
+base=$problems
+base_rules=$(sed -n 's/^rules: \([0-9][0-9]*\), problems: .*$/\1/p' "$tmp/check.out")
+if [ -z "$base" ] || [ "$base" != "$real_problems" ] || [ "$rc" -ne "$real_rc" ]; then
+	fail "the copied tree checks like the source tree" \
+		"want $real_problems problems and exit $real_rc as on the source tree"
+	base=${base:-0}
 else
-	pass "the copied tree checks ($base problems before the twins)"
+	pass "the copied tree checks like the source tree ($base problems before the twins)"
+fi
+if grep -q -e "$r96\([^0-9]\|\$\)" -e "$r95\([^0-9]\|\$\)" "$tmp/check.out"; then
+	fail "a retired rule needs no implementation, vector or test" "a line names $r96 or $r95"
+else
+	pass "a retired rule needs no implementation, vector or test"
 fi
 
-# twin_result DESCRIPTION LINE: the check must exit 1 and report LINE as the one new problem.
-twin_result() {
-	if [ "$rc" -ne 1 ]; then
-		fail "$1" "want exit status 1"
-	elif ! grep -q -x -F -e "$2" "$tmp/check.out"; then
-		fail "$1" "want the line: $2"
-	elif [ "$problems" != $((base + 1)) ]; then
-		fail "$1" "want $((base + 1)) problems (one more than the copy without the defect)"
-	else
-		pass "$1"
-	fi
-}
-
-# 1. A rule that nothing implements, proves or tests.
-r99=$(fake 99)
-printf '\n### %s — test\nA rule made up by test_traceability.sh.\n' "$r99" >>"$tmp/tree/SPEC.md"
-line=$(grep -n -F "### $r99 — test" "$tmp/tree/SPEC.md" | cut -d: -f1)
-check "$tmp/tree"
-twin_result "a rule without implementation, vector or test is reported" \
-	"SPEC.md:$line: rule $r99 lacks an application (no vector's run on the model applies it) a vector (fixtures/) a test (a rules tag in conformance/)"
-
-# 1b. A rule proved by a vector, but tested nowhere. A comment in model/
-# is no implementation: only a run of the vectors on the model applying the
-# rule is, and this copy's model (the built one) never applies it.
-fresh_copy
-printf '\n### %s — test\nA rule made up by test_traceability.sh.\n' "$r99" >>"$tmp/tree/SPEC.md"
-line=$(grep -n -F "### $r99 — test" "$tmp/tree/SPEC.md" | cut -d: -f1)
-printf '/* %s */\n' "$r99" >"$tmp/tree/model/zz_twin.h"
-cat >"$tmp/tree/fixtures/zz-twin.vec" <<EOF
-vector twin/untested-rule
-  title   proves a rule no test cites
-  rules   $r99
-  source  test_traceability.sh
-  call    NtQueryIntervalProfile
-  expect  STATUS_SUCCESS
-EOF
-check "$tmp/tree"
-twin_result "a rule without a test is reported, a comment in model/ is no implementation" \
-	"SPEC.md:$line: rule $r99 lacks an application (no vector's run on the model applies it) a test (a rules tag in conformance/)"
-
-# 1c. Mentions are no test: the rule named in the description of a CMocka
-# test, in a comment of its body, and in a shell script's comment and code.
-printf '/* %s: what the test is about. */\nstatic void test_twin(void **state)\n{\n\t(void)state;   /* %s */\n}\n' \
-	"$r99" "$r99" >"$tmp/tree/conformance/zz_twin.c"
-printf '#!/bin/sh\n# %s: a comment\necho %s\n' "$r99" "$r99" >"$tmp/tree/conformance/zz_twin.sh"
-check "$tmp/tree"
-twin_result "a rule only mentioned in tests (comments, code) is reported as lacking a test" \
-	"SPEC.md:$line: rule $r99 lacks an application (no vector's run on the model applies it) a test (a rules tag in conformance/)"
-
-# 1d. A rules tag right before the test's definition makes it the rule's
-# test, and the matrix lists the tag's file:line; but a tagged test and a
-# vector are no evidence that the model does it: a rule no vector's run on
-# the model applies is still reported (the twin of the semantic check).
-printf '/* %s: what the test is about. */\n/%s rules: %s */\nstatic void test_twin(void **state)\n{\n\t(void)state;\n}\n' \
-	"$r99" '*' "$r99" >"$tmp/tree/conformance/zz_twin.c"
-check "$tmp/tree"
-twin_result "a rule tagged in a test and listed by a vector, but applied by no run, is reported" \
-	"SPEC.md:$line: rule $r99 lacks an application (no vector's run on the model applies it)"
-if ! grep "^| $r99 (SPEC.md:$line) | test | " "$tmp/out/rules.md" |
-	grep -q "| twin/untested-rule (fixtures/zz-twin.vec:1) | conformance/zz_twin.c:2 |\$"; then
-	fail "a rules tag before a test's definition is the rule's test" "row: $(grep "^| $r99 " "$tmp/out/rules.md")"
-else
-	pass "a rules tag before a test's definition is the rule's test, listed as conformance/zz_twin.c:2"
-fi
-
-# 1e. A rule only a test (a shell script's tag) checks.
-rm "$tmp/tree/model/zz_twin.h" "$tmp/tree/fixtures/zz-twin.vec" "$tmp/tree/conformance/zz_twin.c"
-printf '#!/bin/sh\n# rules: %s\nexit 0\n' "$r99" >"$tmp/tree/conformance/zz_twin.sh"
-check "$tmp/tree"
-twin_result "a rule with only a test is reported" \
-	"SPEC.md:$line: rule $r99 lacks an application (no vector's run on the model applies it) a vector (fixtures/)"
-
-# 1f. Tags the parser cannot take as a test's: each one is reported.
-fresh_copy
-printf '/%s rules: SI-1 */\n\nstatic void test_twin(void **state)\n{\n\t(void)state;\n}\n' '*' >"$tmp/tree/conformance/zz_twin.c"
-check "$tmp/tree"
-twin_result "a C rules tag not right before a test's definition is reported" \
-	"conformance/zz_twin.c:1: rules tag is not right before a test's definition (static void test_NAME(void **state))"
-rm "$tmp/tree/conformance/zz_twin.c"
-printf '#!/bin/sh\n# rules: SI-1\n# a comment, not the check\nexit 0\n' >"$tmp/tree/conformance/zz_twin.sh"
-check "$tmp/tree"
-twin_result "a shell rules tag not right before a line of code is reported" \
-	"conformance/zz_twin.sh:2: rules tag is not right before a line of code (the check)"
-printf '#!/bin/sh\n# rules: SI-1, QI-1\nexit 0\n' >"$tmp/tree/conformance/zz_twin.sh"
-check "$tmp/tree"
-twin_result "a rules tag with something other than rule IDs is reported" \
-	'conformance/zz_twin.sh:2: rules tag has "SI-1,", which is not a rule ID'
-printf '#!/bin/sh\n# rules: %s\nexit 0\n' "$xx" >"$tmp/tree/conformance/zz_twin.sh"
-check "$tmp/tree"
-twin_result "a rules tag naming $xx (a prefix SPEC.md does not use) is reported" \
-	"conformance/zz_twin.sh:2: test cites $xx, which SPEC.md does not have"
-
-# 1g. A second heading of one rule ID.
-fresh_copy
-first=$(grep -n '^### SI-1 ' "$root/SPEC.md" | head -n 1 | cut -d: -f1)
-printf '\n### SI-1 — again\nA second heading made up by test_traceability.sh.\n' >>"$tmp/tree/SPEC.md"
-line=$(grep -n -F '### SI-1 — again' "$tmp/tree/SPEC.md" | cut -d: -f1)
-check "$tmp/tree"
-twin_result "a second heading of a rule ID is reported" \
-	"SPEC.md:$line: rule SI-1 has a second heading (the first is SPEC.md:$first)"
-if ! grep -q -x -F "rules: $nrules, problems: $((base + 1))" "$tmp/check.out"; then
-	fail "a second heading is no rule of its own" "want 'rules: $nrules, problems: $((base + 1))'"
-else
-	pass "a second heading is no rule of its own ($nrules rules)"
-fi
-
-# 2. A vector citing a rule SPEC.md lacks.
-fresh_copy
-r98=$(fake 98)
-cat >"$tmp/tree/fixtures/zz-twin.vec" <<EOF
+# A made-up vector: vec FILE ID TITLE RULES
+vec() {
+	cat >"$tmp/tree/fixtures/$1" <<EOF
 # A vector made up by test_traceability.sh.
-vector twin/unknown-rule
-  title   cites a rule SPEC.md does not have
-  rules   SI-1 $r98
+vector $2
+  title   $3
+  rules   $4
   source  test_traceability.sh
   given   privilege=on
   call    NtSetIntervalProfile Interval=5000
   expect  STATUS_SUCCESS
 EOF
-check "$tmp/tree"
-twin_result "a vector citing an unknown rule is reported" \
-	"$tmp/tree/fixtures/zz-twin.vec:2: vector twin/unknown-rule cites unknown rule $r98"
+}
+# A made-up rule: rule ID; its heading's line in $line.
+rule() {
+	printf '\n### %s — test\nA rule made up by test_traceability.sh.\n' "$1" >>"$tmp/tree/SPEC.md"
+	line=$(spec_line "### $1 — test")
+}
+want=   # the lines the check must print, one per defect
+expect() { # expect DESCRIPTION LINE: a defect planted, its line to be reported
+	want="$want$1	$2
+"
+}
+
+# 1. A rule that nothing implements, proves or tests.
+r99=$(fake 99)
+rule "$r99"
+expect "a rule without implementation, vector or test is reported" \
+	"SPEC.md:$line: rule $r99 lacks an application (no vector's run on the model applies it) a vector (fixtures/) a test (a rules tag in conformance/)"
+
+# 1b. A rule proved by a vector, but tested nowhere. A comment in model/
+# is no implementation: only a run of the vectors on the model applying the
+# rule is, and this copy's model (the built one) never applies it.
+r94=$(fake 94)
+rule "$r94"
+printf '/* %s */\n' "$r94" >"$tmp/tree/model/zz_twin_b.h"
+vec zz-twin-b.vec twin/untested-rule "proves a rule no test cites" "$r94"
+expect "a rule without a test is reported, a comment in model/ is no implementation" \
+	"SPEC.md:$line: rule $r94 lacks an application (no vector's run on the model applies it) a test (a rules tag in conformance/)"
+
+# 1c. Mentions are no test: the rule named in the description of a CMocka
+# test, in a comment of its body, and in a shell script's comment and code.
+r93=$(fake 93)
+rule "$r93"
+printf '/* %s */\n' "$r93" >"$tmp/tree/model/zz_twin_c.h"
+vec zz-twin-c.vec twin/mentioned-rule "proves a rule tests only mention" "$r93"
+printf '/* %s: what the test is about. */\nstatic void test_twin_c(void **state)\n{\n\t(void)state;   /* %s */\n}\n' \
+	"$r93" "$r93" >"$tmp/tree/conformance/zz_twin_c.c"
+printf '#!/bin/sh\n# %s: a comment\necho %s\n' "$r93" "$r93" >"$tmp/tree/conformance/zz_twin_c.sh"
+expect "a rule only mentioned in tests (comments, code) is reported as lacking a test" \
+	"SPEC.md:$line: rule $r93 lacks an application (no vector's run on the model applies it) a test (a rules tag in conformance/)"
+
+# 1d. A rules tag right before the test's definition makes it the rule's
+# test, and the matrix lists the tag's file:line; but a tagged test and a
+# vector are no evidence that the model does it: a rule no vector's run on
+# the model applies is still reported (the twin of the semantic check).
+r92=$(fake 92)
+rule "$r92"
+line_d=$line
+vec zz-twin-d.vec twin/tagged-rule "proves a rule a test is tagged with" "$r92"
+printf '/* %s: what the test is about. */\n/%s rules: %s */\nstatic void test_twin_d(void **state)\n{\n\t(void)state;\n}\n' \
+	"$r92" '*' "$r92" >"$tmp/tree/conformance/zz_twin_d.c"
+expect "a rule tagged in a test and listed by a vector, but applied by no run, is reported" \
+	"SPEC.md:$line: rule $r92 lacks an application (no vector's run on the model applies it)"
+
+# 1e. A rule only a test (a shell script's tag) checks.
+r91=$(fake 91)
+rule "$r91"
+printf '#!/bin/sh\n# rules: %s\nexit 0\n' "$r91" >"$tmp/tree/conformance/zz_twin_e.sh"
+expect "a rule with only a test is reported" \
+	"SPEC.md:$line: rule $r91 lacks an application (no vector's run on the model applies it) a vector (fixtures/)"
+
+# 1f. Tags the parser cannot take as a test's: each one is reported.
+printf '/%s rules: SI-1 */\n\nstatic void test_twin_f(void **state)\n{\n\t(void)state;\n}\n' '*' >"$tmp/tree/conformance/zz_twin_f1.c"
+expect "a C rules tag not right before a test's definition is reported" \
+	"conformance/zz_twin_f1.c:1: rules tag is not right before a test's definition (static void test_NAME(void **state))"
+printf '#!/bin/sh\n# rules: SI-1\n# a comment, not the check\nexit 0\n' >"$tmp/tree/conformance/zz_twin_f2.sh"
+expect "a shell rules tag not right before a line of code is reported" \
+	"conformance/zz_twin_f2.sh:2: rules tag is not right before a line of code (the check)"
+printf '#!/bin/sh\n# rules: SI-1, QI-1\nexit 0\n' >"$tmp/tree/conformance/zz_twin_f3.sh"
+expect "a rules tag with something other than rule IDs is reported" \
+	'conformance/zz_twin_f3.sh:2: rules tag has "SI-1,", which is not a rule ID'
+printf '#!/bin/sh\n# rules: %s\nexit 0\n' "$xx" >"$tmp/tree/conformance/zz_twin_f4.sh"
+expect "a rules tag naming $xx (a prefix SPEC.md does not use) is reported" \
+	"conformance/zz_twin_f4.sh:2: test cites $xx, which SPEC.md does not have"
+
+# 1g. A second heading of one rule ID.
+first=$(grep -n '^### SI-1 ' "$root/SPEC.md" | head -n 1 | cut -d: -f1)
+printf '\n### SI-1 — again\nA second heading made up by test_traceability.sh.\n' >>"$tmp/tree/SPEC.md"
+expect "a second heading of a rule ID is reported" \
+	"SPEC.md:$(spec_line '### SI-1 — again'): rule SI-1 has a second heading (the first is SPEC.md:$first)"
+
+# 2. A vector citing a rule SPEC.md lacks.
+r98=$(fake 98)
+vec zz-twin-2.vec twin/unknown-rule "cites a rule SPEC.md does not have" "SI-1 $r98"
+expect "a vector citing an unknown rule is reported" \
+	"$tmp/tree/fixtures/zz-twin-2.vec:2: vector twin/unknown-rule cites unknown rule $r98"
 
 # 3. A test citing a rule SPEC.md lacks.
-fresh_copy
 r97=$(fake 97)
-printf '#!/bin/sh\n# proves nothing\n# %s: a rule SPEC.md does not have\nexit 0\n' "$r97" >"$tmp/tree/conformance/zz_twin.sh"
-check "$tmp/tree"
-twin_result "a test citing an unknown rule is reported" \
-	"conformance/zz_twin.sh:3: test cites $r97, which SPEC.md does not have"
+printf '#!/bin/sh\n# proves nothing\n# %s: a rule SPEC.md does not have\nexit 0\n' "$r97" >"$tmp/tree/conformance/zz_twin_3.sh"
+expect "a test citing an unknown rule is reported" \
+	"conformance/zz_twin_3.sh:3: test cites $r97, which SPEC.md does not have"
 
 # 4. A model comment citing a rule SPEC.md lacks is nothing now: code names
 # a rule as NP_RULE(ID), which does not compile for an unknown ID
 # (conformance/cli/test_rule_ids.sh); section 8 below removes a rule the
 # model applies.
 
-# 5. A vector citing a retired rule (the retired rule itself needs nothing).
-fresh_copy
-r96=$(fake 96)
-printf '\n### %s — old\nRetired: replaced by SI-1.\n' "$r96" >>"$tmp/tree/SPEC.md"
-check "$tmp/tree"
-if [ "$problems" != "$base" ] || [ "$rc" -ne "$base_rc" ]; then
-	fail "a retired rule needs no implementation, vector or test" "want $base problems as before"
-else
-	pass "a retired rule needs no implementation, vector or test"
-fi
-sed "s/SI-1 $r98/$r96/" >"$tmp/tree/fixtures/zz-twin.vec" <<EOF
-# A vector made up by test_traceability.sh.
-vector twin/retired-rule
-  title   cites a retired rule
-  rules   SI-1 $r98
-  source  test_traceability.sh
-  given   privilege=on
-  call    NtSetIntervalProfile Interval=5000
-  expect  STATUS_SUCCESS
-EOF
-check "$tmp/tree"
-twin_result "a vector citing a retired rule is reported" \
-	"$tmp/tree/fixtures/zz-twin.vec:2: vector twin/retired-rule cites retired rule $r96"
+# 5b. A vector citing a retired rule.
+vec zz-twin-5.vec twin/retired-rule "cites a retired rule" "$r96"
+expect "a vector citing a retired rule is reported" \
+	"$tmp/tree/fixtures/zz-twin-5.vec:2: vector twin/retired-rule cites retired rule $r96"
 
 # 6. A test citing a retired rule (the SPEC.md copy has it retired).
-rm "$tmp/tree/fixtures/zz-twin.vec"
-printf '#!/bin/sh\n# %s\nexit 0\n' "$r96" >"$tmp/tree/conformance/zz_twin.sh"
+printf '#!/bin/sh\n# %s\nexit 0\n' "$r95" >"$tmp/tree/conformance/zz_twin_6.sh"
+expect "a test citing a retired rule is reported" \
+	"conformance/zz_twin_6.sh:2: test cites retired rule $r95"
+
+# 7. A vector citing a rule of a prefix SPEC.md does not use at all (not
+# the one of 1f's tag).
+xy=$(printf "XX-%s" 98)
+vec zz-twin-7.vec twin/foreign-rule "cites a rule of a section SPEC.md does not have" "SI-1 $xy"
+expect "a vector citing $xy is reported" \
+	"$tmp/tree/fixtures/zz-twin-7.vec:2: vector twin/foreign-rule cites unknown rule $xy"
+
 check "$tmp/tree"
-twin_result "a test citing a retired rule is reported" \
-	"conformance/zz_twin.sh:2: test cites retired rule $r96"
-if in_report "conformance/zz_twin.sh:2: test cites retired rule $r96" &&
-	grep -q "^| $r96 (SPEC.md:[0-9]*) | old | retired | " "$tmp/out/rules.md"; then
+ndefects=0
+tab=$(printf '\t')
+while IFS=$tab read -r what text; do
+	[ -n "$what" ] || continue   # the here-document's last, empty line
+	ndefects=$((ndefects + 1))
+	if [ "$rc" -ne 1 ]; then
+		fail "$what" "want exit status 1"
+	elif ! grep -q -x -F -e "$text" "$tmp/check.out"; then
+		fail "$what" "want the line: $text"
+	else
+		pass "$what"
+	fi
+done <<EOF
+$want
+EOF
+if [ "$problems" != $((base + ndefects)) ]; then
+	fail "each defect is one problem, nothing else is reported" \
+		"want $((base + ndefects)) problems (the copy's $base and one per defect)"
+else
+	pass "each defect is one problem, nothing else is reported ($ndefects defects)"
+fi
+if ! grep "^| $r92 (SPEC.md:$line_d) | test | " "$tmp/out/rules.md" |
+	grep -q "| twin/tagged-rule (fixtures/zz-twin-d.vec:2) | conformance/zz_twin_d.c:2 |\$"; then
+	fail "a rules tag before a test's definition is the rule's test" "row: $(grep "^| $r92 " "$tmp/out/rules.md")"
+else
+	pass "a rules tag before a test's definition is the rule's test, listed as conformance/zz_twin_d.c:2"
+fi
+# five made-up rules, and SI-1's second heading no rule of its own
+if ! grep -q -x -F "rules: $((base_rules + 5)), problems: $((base + ndefects))" "$tmp/check.out"; then
+	fail "a second heading is no rule of its own" "want 'rules: $((base_rules + 5)), problems: $((base + ndefects))'"
+else
+	pass "a second heading is no rule of its own ($((base_rules + 5)) rules)"
+fi
+if in_report "conformance/zz_twin_6.sh:2: test cites retired rule $r95" &&
+	grep -q "^| $r95 (SPEC.md:[0-9]*) | old | retired | " "$tmp/out/rules.md"; then
 	pass "the reports list the problem and show the rule as retired"
 else
 	fail "the reports list the problem and show the rule as retired" "see $tmp/out/rules.md"
 fi
-
-# 7. A vector citing a rule of a prefix SPEC.md does not use at all.
-fresh_copy
-cat >"$tmp/tree/fixtures/zz-twin.vec" <<EOF
-vector twin/foreign-rule
-  title   cites a rule of a section SPEC.md does not have
-  rules   SI-1 $xx
-  source  test_traceability.sh
-  given   privilege=on
-  call    NtSetIntervalProfile Interval=5000
-  expect  STATUS_SUCCESS
-EOF
-check "$tmp/tree"
-twin_result "a vector citing $xx is reported" \
-	"$tmp/tree/fixtures/zz-twin.vec:1: vector twin/foreign-rule cites unknown rule $xx"
 
 # 8. A rule removed from SPEC.md: everything that cites it is reported, and
 # the matrix no longer has its row.

@@ -298,14 +298,18 @@ for mode in win7 win10; do
 	seconds=$(($(date +%s) - start))
 	tr -d '\r' <"$tmp/report.json" >"$reports/wine-$mode.json"   # text mode's CRLF
 	summary=$(grep -o '"summary":{[^}]*}' "$reports/wine-$mode.json" | head -n 1)
-	if [ $rc -eq 0 ] && [ -n "$summary" ] && all_judged "$reports/wine-$mode.json" &&
+	# Wine was the Windows the list is for (tools/wine.sh switches the
+	# prefix's version only when it is in the other one)
+	want=$(sed -n 's/^# env version: //p' "$known")
+	got=$(grep -o '"environment":{[^}]*"version":"[^"]*"' "$reports/wine-$mode.json" | sed 's/.*"version":"//; s/"$//')
+	if [ $rc -eq 0 ] && [ -n "$summary" ] && all_judged "$reports/wine-$mode.json" && [ "$got" = "$want" ] &&
 		grep -q '"results":\[' "$reports/wine-$mode.json"; then
-		ok "Wine as $mode: every divergence listed and every listed one seen, none not run (${seconds} s): $summary"
+		ok "Wine as $mode ($got): every divergence listed and every listed one seen, none not run (${seconds} s): $summary"
 		echo "#   $(known_of "$reports/wine-$mode.json")"
 	else
 		grep -E '^ntprof|^wine\.sh' "$tmp/err.json" | head -30 >"$tmp/why"
 		not_ok "Wine as $mode: every divergence listed and every listed one seen, none not run" \
-			"exit $rc; the report in $reports/wine-$mode.json" \
+			"exit $rc, version $got (the list is for $want); the report in $reports/wine-$mode.json" \
 			"${summary:-no summary}" "$(known_of "$reports/wine-$mode.json")" "$(cat "$tmp/why")"
 	fi
 done

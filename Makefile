@@ -505,9 +505,27 @@ build/win/testlist.c:
 	@mkdir -p $(@D)
 	printf '#define STANDALONE\n#include "wine/test.h"\nextern void func_profile(void);\n' > $@
 	printf 'const struct test winetest_testlist[] = { { "profile", func_profile }, { 0, 0 } };\n' >> $@
-$(WIN_ARCHES:%=build/win/%/profile.exe): build/win/%/profile.exe: build/win/profile.c build/win/testlist.c build/win/include/wine/test.h
+# The test and its list, compiled apart: the scripts that build other exports
+# (conformance/cli/export_build.sh) link this test list, compiled once per
+# architecture, and test_export_wine.sh runs these exes and reads
+# build/win/export-test.flags, which says how they were compiled.
+EXPORT_TEST_CFLAGS = -std=c11 -Wall -Wextra $(NP_WERROR) -O2 -Ibuild/win/include
+EXPORT_TEST_DEPS   = build/win/include/wine/test.h $(EXPORT_TEST_SHIM) conformance/win/wine_test_shim_impl.h \
+	build/win/export-test.flags
+build/win/export-test.flags: FORCE
 	@mkdir -p $(@D)
-	$(WIN_CC_$*) -std=c11 -Wall -Wextra $(NP_WERROR) -O2 -Ibuild/win/include -o $@ build/win/profile.c build/win/testlist.c
+	@printf '%s\n' '$(EXPORT_TEST_CFLAGS)' | cmp -s - $@ || printf '%s\n' '$(EXPORT_TEST_CFLAGS)' > $@
+$(WIN_ARCHES:%=build/win/%/export-test/testlist.o): build/win/%/export-test/testlist.o: build/win/testlist.c \
+		$(EXPORT_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(WIN_CC_$*) $(EXPORT_TEST_CFLAGS) -c -o $@ build/win/testlist.c
+$(WIN_ARCHES:%=build/win/%/export-test/profile.o): build/win/%/export-test/profile.o: build/win/profile.c \
+		$(EXPORT_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(WIN_CC_$*) $(EXPORT_TEST_CFLAGS) -c -o $@ build/win/profile.c
+$(WIN_ARCHES:%=build/win/%/profile.exe): build/win/%/profile.exe: build/win/%/export-test/profile.o \
+		build/win/%/export-test/testlist.o
+	$(WIN_CC_$*) -o $@ $^
 
 # live-results: on the Windows it runs on, `ntprof.exe live --format json`
 # and the exported test, of WIN_ARCH, into RESULTS_DIR/RESULTS_NAME.*;

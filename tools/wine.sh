@@ -4,9 +4,10 @@
 #     Runs a Windows exe under Wine, headless, as Windows MODE (win7 or
 #     win10), and exits with the exe's status. One prefix serves every run:
 #     build/wine/prefix, created on first use; the Windows version is
-#     switched (winecfg -v MODE) before each run.
+#     switched (winecfg -v MODE) before a run in the other mode.
 # wine.sh --stop
-#     Stops the prefix's wineserver (make check does so at the end).
+#     Stops the prefix's wineserver (each Wine test script does so as it
+#     ends).
 #
 # The environment is pinned (docs: /work/shared/research/toolchain.md §4.6):
 #   WINEPREFIX  absolute, under build/: Kyua gives each test its own HOME, and
@@ -29,7 +30,8 @@
 #
 # Timings (Debian 12, Wine 8.0): first use, prefix creation included, 12.8 s
 # (the prefix is 695 MB); later, with the wineserver up, 0.14-0.17 s per call
-# of this script (winecfg 0.10 s, a short exe 0.04 s); with the server
+# of this script that switches the mode (winecfg 0.10 s, a short exe
+# 0.04 s), 0.05 s for one that does not; with the server
 # stopped, 0.7 s.
 set -eu
 
@@ -101,10 +103,21 @@ fi
 
 # Fails (harmlessly) when the server is already up.
 wineserver -p 60 9>&- 2>/dev/null || :
-# Once more after a second when it fails: a wineserver left by an earlier
-# run may be ending (its -p 60 ran out) just as winecfg connects to it.
-wine winecfg -v "$mode" >/dev/null 2>&1 9>&- ||
-	{ sleep 1; wine winecfg -v "$mode" >/dev/null 2>&1 9>&-; } || die "winecfg -v $mode failed"
+# The Windows version is switched only when the prefix is in the other one:
+# winecfg is a Wine process of its own (0.10 s), and a script's runs come
+# mostly in one mode after another. The prefix's mode is written under the
+# lock once winecfg has set it, and goes with the prefix when it is made
+# anew; the registry keeps it across wineservers.
+mode_file=$WINEPREFIX/.ntprof-mode
+if [ "$(cat "$mode_file" 2>/dev/null)" != "$mode" ]; then
+	rm -f "$mode_file"
+	# Once more after a second when it fails: a wineserver left by an
+	# earlier run may be ending (its -p 60 ran out) just as winecfg
+	# connects to it.
+	wine winecfg -v "$mode" >/dev/null 2>&1 9>&- ||
+		{ sleep 1; wine winecfg -v "$mode" >/dev/null 2>&1 9>&-; } || die "winecfg -v $mode failed"
+	echo "$mode" >"$mode_file"
+fi
 
 out="$TMPDIR/out.$$" err="$TMPDIR/err.$$"
 trap 'rm -f "$out" "$err"' EXIT

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 # `ntprof export --format wine` for real: the interval, profile-object and
 # system-information vectors exported with Wine 8.0's known lists as
-# todo_wine, compiled with x86_64-w64-mingw32-gcc -Wall -Wextra -Werror
-# against conformance/win/wine_test_shim.h (and with i686-w64-mingw32-gcc, which
-# builds but cannot run here: no wine32), run under Wine as Windows 7 and
+# todo_wine, the text make export-test compiled with x86_64-w64-mingw32-gcc
+# -O2 -Wall -Wextra -Werror against conformance/win/wine_test_shim.h (and
+# with i686-w64-mingw32-gcc, which builds but cannot run here: no wine32;
+# this script checks the text is its own and the flags those), that build's
+# x86_64 exe run under Wine as Windows 7 and
 # as Windows 10 (tools/wine.sh): every ok() passes and every todo_wine
 # fails as expected (0 failures, which counts a todo that succeeds, and
 # some todos run), and no line silenced (each step's messages are reported
@@ -24,8 +26,9 @@
 #     known divergences are failures there, as broken() and todo_wine no
 #     longer excuse them.
 #
-# Environment: NTPROF_BIN (the Linux ntprof of this tree), NTPROF_SOURCE_ROOT.
-# Prints TAP; exits 1 when any check fails.
+# Environment: NTPROF_BIN (the Linux ntprof of this tree), NTPROF_SOURCE_ROOT;
+# make export-test of the plain tree (make check builds it). Prints TAP;
+# exits 1 when any check fails.
 set -u
 
 : "${NTPROF_BIN:?NTPROF_BIN must name the ntprof binary}"
@@ -46,8 +49,9 @@ trap 'exit 2' HUP INT TERM
 . "$NTPROF_SOURCE_ROOT/conformance/cli/export_build.sh"
 
 # run_twin NAME.c: the exe's exit status and summary under Wine as Windows 10
+# (built at -O0: a twin's build asserts nothing, its run does)
 run_twin() {
-	build x86_64-w64-mingw32-gcc "$1" "$tmp/twin.exe" || { echo "build failed"; return; }
+	BUILD_O=-O0 build x86_64-w64-mingw32-gcc "$1" "$tmp/twin.exe" || { echo "build failed"; return; }
 	"$wine" win10 "$tmp/twin.exe" >"$tmp/twin.out" 2>/dev/null
 	echo "exit $?: $(summary "$tmp/twin.out")"
 }
@@ -115,7 +119,6 @@ if [ "${NTPROF_EXPORT_WINE_PART:-}" = lists ]; then
 	for with in yes no; do
 		"$NTPROF_BIN" export --since 5.2 $([ $with = yes ] && echo --known-ros "$tmp/ros.known") \
 			--output "$tmp/ros-$with.c" "$root/fixtures/interval" 2>/dev/null
-		testlist profile "$tmp/testlist.c"
 		if build x86_64-w64-mingw32-gcc "$tmp/ros-$with.c" "$tmp/ros-$with.exe"; then
 			WINETEST_PLATFORM=reactos "$wine" win10 "$tmp/ros-$with.exe" >"$tmp/ros-$with.out" 2>/dev/null
 			eval "ros_$with=\$?"
@@ -135,23 +138,38 @@ fi
 echo "1..12"
 
 # ---- the export of the three folders, with both known lists ------------------
-"$NTPROF_BIN" export --known "$known10" --known "$known7" --output "$tmp/profile.c" \
-	"$root/fixtures/interval" "$root/fixtures/profile" "$root/fixtures/sysinfo" 2>"$tmp/counts"
-rc=$?
-if [ $rc -eq 0 ] && build x86_64-w64-mingw32-gcc "$tmp/profile.c" "$tmp/profile.exe"; then
-	ok "the export ($(cat "$tmp/counts" | sed 's/^ntprof: export: //')) builds with x86_64-w64-mingw32-gcc -Wall -Wextra -Werror"
+# It is make export-test's build/win/profile.c, which make compiled for
+# each architecture with the flags of build/win/export-test.flags (once:
+# the exes run here are those): the same text, the flags asked for, and
+# each exe newer than the text. (Run as make runs it, from the tree with
+# paths under it: the file names the known lists it was made with.)
+(cd "$root" && "$NTPROF_BIN" export --known fixtures/known/wine-8.0.win10.known \
+	--known fixtures/known/wine-8.0.win7.known --output "$tmp/profile.c" \
+	fixtures/interval fixtures/profile fixtures/sysinfo) 2>"$tmp/counts"
+export_rc=$?
+made=$root/build/win/profile.c flags=$(cat "$root/build/win/export-test.flags" 2>/dev/null)
+built() {   # ARCH [TEXT]: make export-test compiled TEXT (this export) for ARCH at -O2 -Wall -Wextra -Werror
+	[ $export_rc -eq 0 ] && cmp -s "${2:-$tmp/profile.c}" "$made" && [ "$root/build/win/$1/profile.exe" -nt "$made" ] &&
+		case " $flags " in *" -Wall -Wextra -Werror -O2 "*) true ;; *) false ;; esac
+}
+profile_exe=$root/build/win/x86_64/profile.exe
+sed 1d "$tmp/profile.c" >"$tmp/other.c"   # the twin: another text is not the one built
+if built x86_64 && ! built x86_64 "$tmp/other.c"; then
+	ok "the export ($(sed 's/^ntprof: export: //' "$tmp/counts")) built with x86_64-w64-mingw32-gcc $flags"
 else
-	not_ok "the export builds with x86_64-w64-mingw32-gcc -Wall -Wextra -Werror" "export exit $rc" \
-		"$(head -5 "$tmp/counts" "$tmp/cc.err" 2>/dev/null)"
+	not_ok "the export built with x86_64-w64-mingw32-gcc -O2 -Wall -Wextra -Werror (make export-test)" \
+		"export exit $export_rc; flags: ${flags:-none}" "$(cmp "$tmp/profile.c" "$made" 2>&1)" \
+		"$(ls -l --time-style=full-iso "$made" "$root/build/win/x86_64/profile.exe" 2>&1)"
 fi
-if build i686-w64-mingw32-gcc "$tmp/profile.c" "$tmp/profile32.exe"; then
-	ok "it builds as a 32-bit test too (i686-w64-mingw32-gcc -Wall -Wextra -Werror)"
+if built i686; then
+	ok "it built as a 32-bit test too (i686-w64-mingw32-gcc $flags)"
 else
-	not_ok "it builds as a 32-bit test too" "$(head -5 "$tmp/cc.err")"
+	not_ok "it built as a 32-bit test too (i686-w64-mingw32-gcc -O2 -Wall -Wextra -Werror, make export-test)" \
+		"flags: ${flags:-none}" "$(ls -l --time-style=full-iso "$made" "$root/build/win/i686/profile.exe" 2>&1)"
 fi
 
 for mode in win7 win10; do
-	"$wine" "$mode" "$tmp/profile.exe" >"$tmp/$mode.out" 2>"$tmp/$mode.err"
+	"$wine" "$mode" "$profile_exe" >"$tmp/$mode.out" 2>"$tmp/$mode.err"
 	rc=$?
 	line=$(summary "$tmp/$mode.out")
 	todos=$(echo "$line" | sed -n 's/.*(\([0-9]*\) marked as todo.*/\1/p')
@@ -233,7 +251,7 @@ else
 	show "$tmp/twin.out"
 fi
 
-WINETEST_PLATFORM=windows "$wine" win10 "$tmp/profile.exe" >"$tmp/as-windows.out" 2>/dev/null
+WINETEST_PLATFORM=windows "$wine" win10 "$profile_exe" >"$tmp/as-windows.out" 2>/dev/null
 rc=$?
 line=$(summary "$tmp/as-windows.out")
 if [ $rc -ne 0 ] && ! echo "$line" | grep -q ', 0 failures)'; then
@@ -251,9 +269,10 @@ out_of_line() {
 		echo "$syms" | grep -q " U $f\$" || return 1
 	done
 }
-x86_64-w64-mingw32-gcc -std=c11 -O2 -I"$tmp/include" -c -o "$tmp/profile.o" "$tmp/profile.c" 2>/dev/null
-x86_64-w64-mingw32-gcc -std=c11 -O2 -I"$tmp/include" -DSTANDALONE -c -o "$tmp/inline.o" "$tmp/profile.c" 2>/dev/null
-if out_of_line "$tmp/profile.o" && ! out_of_line "$tmp/inline.o"; then
+# (the test's object is make export-test's, of this text; the twin is it
+# compiled with the harness's bodies)
+x86_64-w64-mingw32-gcc -std=c11 -O2 -I"$include" -DSTANDALONE -c -o "$tmp/inline.o" "$tmp/profile.c" 2>/dev/null
+if built x86_64 && out_of_line "$root/build/win/x86_64/export-test/profile.o" && ! out_of_line "$tmp/inline.o"; then
 	ok "the stand-in's ok, skip, win_skip, broken and todo are calls out of the test's unit (and a unit holding their bodies is caught)"
 else
 	not_ok "the stand-in's checks are calls out of the test's unit, and a unit holding their bodies is caught"

@@ -22,8 +22,9 @@
 #     every listed divergence still happens, and every entry was judged
 #     (0 not run: an entry that never runs never fails); an entry for no
 #     vector is refused. The reports are kept:
-#     build/reports/wine-win7.txt, .json, wine-win10.txt, .json;
-#   - those reports say `live` and the system; the JSON ones pass
+#     build/reports/wine-win7.json, wine-win10.json;
+#   - live's reports say `live` and the system (a text one, of a child's
+#     fault below, and those two); the JSON ones pass
 #     schema/run-result-v3.schema.json and read beside the model in compare;
 #     live --help tells how to run it on a real machine.
 #
@@ -112,7 +113,7 @@ fi
 # ---- the model under Wine is the model -------------------------------------
 # The same rows in the same order; only the file names differ (compiled in
 # on Windows, read from the tree on Linux).
-"$wine" win7 "$exe" run --format json >"$tmp/win.json" 2>"$tmp/err"
+"$wine" win10 "$exe" run --format json >"$tmp/win.json" 2>"$tmp/err"
 rc=$?
 "$NTPROF_BIN" run --format json >"$tmp/linux.json" 2>>"$tmp/err"
 # (and the exe's stdout is in text mode: CRLF line ends; each has its own timestamp)
@@ -148,6 +149,8 @@ fault_case() {   # WHAT CLASS TEXT
 	# --verbose: a line per result, its class, vector and what the child did on one line
 	NTPROF_CHILD_FAULT="$1@NtClose" NTPROF_STEP_TIMEOUT=2 \
 		"$wine" win10 "$exe" live --verbose --allow-unsaved-intervals "$tmp/faults.vec" >"$tmp/out" 2>"$tmp/err"
+	# the first one's text report, whose first line names the system (below)
+	[ -e "$tmp/fault.txt" ] || cp "$tmp/out" "$tmp/fault.txt"
 	if grep -q "^$2 *wine-test/first .*$3" "$tmp/out" &&
 		grep -q "^summary: .* 1 status-mismatch" "$tmp/out"; then
 		ok "a child that does '$1' is classified $2 ($3), and the next vector runs"
@@ -243,28 +246,34 @@ else
 fi
 
 # ---- Wine as Windows 7 and Windows 10, against the known divergences -------
-# Every entry must have been judged: "0 not run" in the report's known line.
-# An entry that never ran (its vector not applicable, skipped, or scoped to
-# another version) never fails, so the list would no longer say what Wine
-# does. all_judged LINE: true for a known line that counts 0 unlisted, 0
-# stale and 0 not run.
+# Every entry must have been judged: "not-run":0 in the JSON report's known
+# object. An entry that never ran (its vector not applicable, skipped, or
+# scoped to another version) never fails, so the list would no longer say
+# what Wine does. all_judged FILE: true for a JSON report whose known object
+# counts 0 unlisted, 0 stale and 0 not run. (One run per mode, in JSON: the
+# text report says the same counts from the same rows.)
+known_of() {   # FILE: the report's known object
+	grep -o '"known":{[^}]*}' "$1" | head -n 1
+}
 all_judged() {
-	echo "$1" | grep -Eq '^known divergences .*: [0-9]+ entries, [0-9]+ rows known, 0 unlisted, 0 stale, 0 not run$'
+	known_of "$1" | grep -Eq '"entries":[0-9]+,"known":[0-9]+,"unlisted":0,"stale":0,"not-run":0,'
 }
 
-# The fail twin: the win10 list with one more entry, scoped to a version
-# Wine as Windows 10 is not, is not run there; all_judged must refuse it.
-cp "$root/fixtures/known/wine-8.0.win10.known" "$tmp/twin.known"
+# The fail twin: the win10 list's entries for one file's vectors, with one
+# more, scoped to a version Wine as Windows 10 is not, run on that file: the
+# entry is not run there, and all_judged must refuse it.
+grep -e '^#' -e '^query-interval/' "$root/fixtures/known/wine-8.0.win10.known" >"$tmp/twin.known"
 echo 'query-interval/one-argument-form on 3.51 not-exported step 1: not-exported # never on win10' \
 	>>"$tmp/twin.known"
-"$wine" win10 "$exe" live --allow-unsaved-intervals --known "$tmp/twin.known" >"$tmp/twin.txt" 2>"$tmp/twin.err"
+"$wine" win10 "$exe" live --allow-unsaved-intervals --known "$tmp/twin.known" --format json \
+	"$root/fixtures/interval/query-interval.vec" >"$tmp/twin.json" 2>"$tmp/twin.err"
 rc=$?
-twin_counts=$(tr -d '\r' <"$tmp/twin.txt" | grep '^known divergences')
-if [ $rc -eq 0 ] && echo "$twin_counts" | grep -q ', 1 not run$' && ! all_judged "$twin_counts"; then
+if [ $rc -eq 0 ] && known_of "$tmp/twin.json" | grep -q '"unlisted":0,"stale":0,"not-run":1,' &&
+	! all_judged "$tmp/twin.json"; then
 	ok "a listed entry that Wine never runs is caught as not run (the run alone exits 0)"
 else
 	not_ok "a listed entry that Wine never runs is caught as not run" "exit $rc" \
-		"${twin_counts:-no known line}" "$(show "$tmp/twin.err")"
+		"$(known_of "$tmp/twin.json")" "$(show "$tmp/twin.err")"
 fi
 
 # live reads the list against its vectors as run does: an entry for no vector
@@ -283,34 +292,32 @@ fi
 for mode in win7 win10; do
 	known=$root/fixtures/known/wine-8.0.$mode.known
 	start=$(date +%s)
-	"$wine" $mode "$exe" live --allow-unsaved-intervals --known "$known" \
-		>"$tmp/report.txt" 2>"$tmp/err.txt"
-	rc_text=$?
-	tr -d '\r' <"$tmp/report.txt" >"$reports/wine-$mode.txt"   # text mode's CRLF
-	seconds=$(($(date +%s) - start))
 	"$wine" $mode "$exe" live --allow-unsaved-intervals --known "$known" --format json \
 		>"$tmp/report.json" 2>"$tmp/err.json"
-	rc_json=$?
-	tr -d '\r' <"$tmp/report.json" >"$reports/wine-$mode.json"
-	summary=$(grep '^summary:' "$reports/wine-$mode.txt")
-	counts=$(grep '^known divergences' "$reports/wine-$mode.txt")
-	if [ $rc_text -eq 0 ] && [ $rc_json -eq 0 ] && [ -n "$summary" ] && all_judged "$counts" &&
+	rc=$?
+	seconds=$(($(date +%s) - start))
+	tr -d '\r' <"$tmp/report.json" >"$reports/wine-$mode.json"   # text mode's CRLF
+	summary=$(grep -o '"summary":{[^}]*}' "$reports/wine-$mode.json" | head -n 1)
+	# Wine was the Windows the list is for (tools/wine.sh switches the
+	# prefix's version only when it is in the other one)
+	want=$(sed -n 's/^# env version: //p' "$known")
+	got=$(grep -o '"environment":{[^}]*"version":"[^"]*"' "$reports/wine-$mode.json" | sed 's/.*"version":"//; s/"$//')
+	if [ $rc -eq 0 ] && [ -n "$summary" ] && all_judged "$reports/wine-$mode.json" && [ "$got" = "$want" ] &&
 		grep -q '"results":\[' "$reports/wine-$mode.json"; then
-		ok "Wine as $mode: every divergence listed and every listed one seen, none not run (${seconds} s): $summary"
-		echo "#   $counts"
+		ok "Wine as $mode ($got): every divergence listed and every listed one seen, none not run (${seconds} s): $summary"
+		echo "#   $(known_of "$reports/wine-$mode.json")"
 	else
-		grep -E 'unlisted|stale|not run|^ntprof|^wine\.sh' "$reports/wine-$mode.txt" "$tmp/err.txt" |
-			head -30 >"$tmp/why"
+		grep -E '^ntprof|^wine\.sh' "$tmp/err.json" | head -30 >"$tmp/why"
 		not_ok "Wine as $mode: every divergence listed and every listed one seen, none not run" \
-			"exit $rc_text (text), $rc_json (json); reports in $reports/wine-$mode.*" \
-			"${summary:-no summary}" "${counts:-}" "$(cat "$tmp/why")"
+			"exit $rc, version $got (the list is for $want); the report in $reports/wine-$mode.json" \
+			"${summary:-no summary}" "$(known_of "$reports/wine-$mode.json")" "$(cat "$tmp/why")"
 	fi
 done
 
 # The live reports name the run and the system, and the JSON one passes the
 # schema and reads beside the model; the twin, run's own report, says run.
 check=$(dirname "$NTPROF_BIN")/conformance/schema/json_schema_check
-first=$(head -n 1 "$reports/wine-win10.txt")
+first=$(tr -d '\r' <"$tmp/fault.txt" | head -n 1)
 if "$check" "$root/schema/run-result-v3.schema.json" "$reports/wine-win7.json" "$reports/wine-win10.json" \
 	>"$tmp/schema.out" 2>"$tmp/schema.err" &&
 	grep -q '^{"tool":"ntprof","format":3,"command":"live","backend":"live","system":"[0-9.]* SP[0-9]* (version [^,]*, build [0-9]*, x64, Wine [0-9.]*)",' \

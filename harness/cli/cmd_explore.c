@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "ntprof/explore.h"
 #include "ntprof/known.h"
+#include "run/zygote.h"
 #include "vectors/catalog.h"
 
 typedef struct explore_settings {
@@ -211,7 +212,10 @@ static int explore_main(int argc, char **argv)
 	s.o.against_name = s.against;
 	static np_vector_set accepts;   /* the fixtures' accept lines judge a divergence as run does */
 	s.o.accepts = judged ? load_accepts(&accepts) : NULL;
+	if (judged && judged->step_timeout)   /* its children forked from a process this small */
+		np_zygote_start(judged, NULL);
 	status = write_report(&s, model);
+	np_zygote_stop();
 	if (s.o.accepts)
 		np_vectors_free(&accepts);
 	if (judged)

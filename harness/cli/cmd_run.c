@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "ntprof/coverage.h"
 #include "ntprof/number.h"
+#include "run/zygote.h"
 
 typedef struct run_settings {
 	cli_run_settings run;   /* first: where cli_run_shared_options set their fields */
@@ -90,9 +91,12 @@ static bool run_backend(np_backend *b, const run_settings *s, const np_vector_se
 {
 	bool mirrored = s->reference || s->given.count > 0;
 	np_backend *reference = mirrored ? np_backend_model_new() : NULL;
+	if (b->step_timeout)   /* its children forked from a process this small */
+		np_zygote_start(b, reference);
 	bool ran = mirrored ? reference && np_run_mirrored(b, reference, set, s->run.targets.t[0],
 							     s->given.pair, s->given.count, run)
 			    : np_run_vectors(b, set, &s->run.targets, run);
+	np_zygote_stop();
 	if (reference)
 		reference->destroy(reference);
 	if (!ran)

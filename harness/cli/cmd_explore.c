@@ -158,9 +158,10 @@ static bool has_accept_line(const np_vector *v)
 	return false;
 }
 
-/* The fixtures' accept lines: the few vectors that have one. Each
- * combination is evaluated in a fork of this process, which copies every
- * page it holds, so the rest of the fixtures is freed and given back. */
+/* The fixtures' accept lines: the few vectors that have one. The fork
+ * server each combination's child comes from is a fork of this process,
+ * copying every page it holds, so the rest of the fixtures is freed and
+ * given back before it is made. */
 static np_vector_set *load_accepts(np_vector_set *accepts)
 {
 	cli_paths none = { .count = 0 };

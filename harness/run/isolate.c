@@ -242,26 +242,29 @@ static unsigned unpack(const char *wire, size_t bytes, const np_vector *v, np_ro
 	return k;
 }
 
+/* The most rows a vector has: one per target. */
+#define ROWS_MAX (sizeof ((np_target_list *)0)->t / sizeof(np_target))
+
 /* The job of v on t[0..n-1] laid out in the arena, or NULL when it cannot
- * be had or does not fit. */
+ * be had or does not fit. The wire comes first, the same bytes for every
+ * vector: only the child writes there (valgrind, tracing this process
+ * alone, would take for unwritten the bytes of an earlier copy there). */
 static job *job_of(np_backend *b, np_backend *ref, const np_vector *v, const np_target *t, unsigned n,
 		   const np_isolation *how)
 {
-	size_t left;
+	size_t left, wire = ROWS_MAX * ROW_WIRE_MAX;
 	char *at = np_zygote_arena(&left);
 	job *j = (job *)at;
-	if (!j || left < sizeof *j)
+	if (!j || n > ROWS_MAX || left < sizeof *j + wire + n * sizeof *t)
 		return NULL;
 	memset(j, 0, sizeof *j);
-	at += sizeof *j;
-	left -= sizeof *j;
-	j->v = np_vector_copy_to(&at, &left, v);
-	size_t targets = n * sizeof *t, wire = n * ROW_WIRE_MAX;
-	if (!j->v || left < targets + wire)
-		return NULL;
-	j->t = memcpy(at, t, targets);
-	j->wire = at + targets;
+	j->wire = at + sizeof *j;
 	j->cap = wire;
+	j->t = memcpy(j->wire + wire, t, n * sizeof *t);
+	at = (char *)(j->t + n);
+	left -= sizeof *j + wire + n * sizeof *t;
+	if (!(j->v = np_vector_copy_to(&at, &left, v)))
+		return NULL;
 	j->b = b;
 	j->ref = ref;
 	j->how = how;

@@ -158,10 +158,8 @@ static bool has_accept_line(const np_vector *v)
 	return false;
 }
 
-/* The fixtures' accept lines: the few vectors that have one. The fork
- * server each combination's child comes from is a fork of this process,
- * copying every page it holds, so the rest of the fixtures is freed and
- * given back before it is made. */
+/* The fixtures' accept lines: the few vectors that have one; the rest is
+ * freed and given back. */
 static np_vector_set *load_accepts(np_vector_set *accepts)
 {
 	cli_paths none = { .count = 0 };
@@ -212,9 +210,9 @@ static int explore_main(int argc, char **argv)
 	s.o.against = judged;
 	s.o.against_name = s.against;
 	static np_vector_set accepts;   /* the fixtures' accept lines judge a divergence as run does */
-	s.o.accepts = judged ? load_accepts(&accepts) : NULL;
 	if (judged && judged->step_timeout)   /* its children forked from a process this small */
 		np_zygote_start(judged, NULL);
+	s.o.accepts = judged ? load_accepts(&accepts) : NULL;
 	status = write_report(&s, model);
 	np_zygote_stop();
 	if (s.o.accepts)

@@ -13,6 +13,9 @@
 #     by default, another --target refused, --allow-not-applicable.
 #   dl_crash.so and dl_hang.so crash in one call and hang in another: the
 #     run completes with those rows crashed and timed out, the rest judged.
+#   dl_stateful.so keeps a count of the systems it opened: each vector's
+#     child starts from the object as it was opened, never as another
+#     vector left it.
 #   dl_faulty.so has four bugs (see conformance/dl/dl_faulty.c); the run must
 #     fail and name, vector by vector, at least the vectors listed below for
 #     each bug, with the model's outcome beside the wrong one, and nothing
@@ -271,6 +274,24 @@ if [ "$rc" -eq 1 ] && [ "$(tally timeout)" -ge 2 ] && [ "$(tally match "$tmp/fai
 	ok "dl_hang.so: the run completes, each hang a timeout row naming its step (${took} s)"
 else
 	not_ok "dl_hang.so: the run completes, each hang a timeout row naming its step" "rc $rc"
+fi
+# Nothing shared between vectors: dl_stateful.so fails NtSetIntervalProfile
+# from the second system it opens in one process. On one target each
+# vector's child opens one: every row matches (exit 0); its twin, on two
+# targets, shows the state a vector's first target left to its second, as
+# a child reused for the next vector would (exit 1).
+"$NTPROF_BIN" run --backend "dl:$dir/dl_stateful.so" --target 1809/x64 "$fixtures/interval" \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+stateful=$(tally match)
+"$NTPROF_BIN" run --backend "dl:$dir/dl_stateful.so" --target 1809/x64 --target 1903/x64 \
+	"$fixtures/interval" >"$tmp/out" 2>"$tmp/err"
+rc2=$?
+if [ "$rc" -eq 0 ] && [ "$stateful" -gt 0 ] && [ "$rc2" -eq 1 ] && [ "$(tally status-mismatch)" -gt 0 ] &&
+	! grep '^status-mismatch' "$tmp/out" | grep -v 'got STATUS_UNSUCCESSFUL' | grep -q .; then
+	ok "dl_stateful.so: no state passes from one vector to the next; its twin shows it within one"
+else
+	not_ok "dl_stateful.so: no state passes from one vector to the next" "rc $rc ($stateful match), twin rc $rc2"
 fi
 run --backend "dl:$dir/dl_hang.so" --step-timeout 0 --target 1809/x64
 if [ "$rc" -eq 2 ] && grep -q -- '--step-timeout takes whole seconds' "$tmp/err"; then

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "ntprof/explore.h"
 #include "ntprof/known.h"
+#include "run/zygote.h"
 #include "vectors/catalog.h"
 
 typedef struct explore_settings {
@@ -157,9 +158,8 @@ static bool has_accept_line(const np_vector *v)
 	return false;
 }
 
-/* The fixtures' accept lines: the few vectors that have one. Each
- * combination is evaluated in a fork of this process, which copies every
- * page it holds, so the rest of the fixtures is freed and given back. */
+/* The fixtures' accept lines: the few vectors that have one; the rest is
+ * freed and given back. */
 static np_vector_set *load_accepts(np_vector_set *accepts)
 {
 	cli_paths none = { .count = 0 };
@@ -210,8 +210,11 @@ static int explore_main(int argc, char **argv)
 	s.o.against = judged;
 	s.o.against_name = s.against;
 	static np_vector_set accepts;   /* the fixtures' accept lines judge a divergence as run does */
+	if (judged && judged->step_timeout)   /* its children forked from a process this small */
+		np_zygote_start(judged, NULL);
 	s.o.accepts = judged ? load_accepts(&accepts) : NULL;
 	status = write_report(&s, model);
+	np_zygote_stop();
 	if (s.o.accepts)
 		np_vectors_free(&accepts);
 	if (judged)

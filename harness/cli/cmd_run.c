@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "ntprof/coverage.h"
 #include "ntprof/number.h"
+#include "run/zygote.h"
 
 typedef struct run_settings {
 	cli_run_settings run;   /* first: where cli_run_shared_options set their fields */
@@ -86,15 +87,13 @@ static const char *const run_usage[] = {
 /* The run itself, then what the report shows beside it: the given state
  * as its environment, and the model's outcome beside each difference of
  * another backend. False only when memory runs out. */
-static bool run_backend(np_backend *b, const run_settings *s, const np_vector_set *set, np_run *run)
+static bool run_backend(np_backend *b, np_backend *reference, const run_settings *s,
+			const np_vector_set *set, np_run *run)
 {
 	bool mirrored = s->reference || s->given.count > 0;
-	np_backend *reference = mirrored ? np_backend_model_new() : NULL;
 	bool ran = mirrored ? reference && np_run_mirrored(b, reference, set, s->run.targets.t[0],
 							     s->given.pair, s->given.count, run)
 			    : np_run_vectors(b, set, &s->run.targets, run);
-	if (reference)
-		reference->destroy(reference);
 	if (!ran)
 		return false;
 	for (unsigned i = 0; i < s->given.count; i++)
@@ -174,6 +173,16 @@ static int nothing_exercised(const np_run *run, int status)
 	return status ? status : EXIT_DIFFERENCE;
 }
 
+/* The fork server (if any), then the backends (either may be NULL). */
+static void close_backends(np_backend *b, np_backend *reference)
+{
+	np_zygote_stop();
+	if (reference)
+		reference->destroy(reference);
+	if (b)
+		b->destroy(b);
+}
+
 static int run_main(int argc, char **argv)
 {
 	static run_settings s;
@@ -187,29 +196,36 @@ static int run_main(int argc, char **argv)
 		return cli_usage("--reference and --given need exactly one --target VERSION/ARCH");
 	if ((s.step_timeout || s.allow_not_applicable) && strncmp(s.run.backend, "dl:", 3) != 0)
 		return cli_usage("--step-timeout and --allow-not-applicable are for --backend dl:PATH");
-	np_known known;
-	np_vector_set set;
-	if ((status = cli_run_load(&s.run, &known, &set)))
-		return status;
+	/* The backend is opened, and the fork server of a dl: object's children
+	 * forked, before the vectors are read, while this process is small; a
+	 * bad vector is still said before a backend that cannot be opened. */
 	char why[400];
 	np_backend *b = cli_open_backend(s.run.backend, why, sizeof why);
 	if (b && strncmp(s.run.backend, "dl:", 3) == 0)
 		judge_dl(b, &s);
+	np_backend *reference = b && (s.reference || s.given.count > 0) ? np_backend_model_new() : NULL;
+	if (b && b->step_timeout)
+		np_zygote_start(b, reference);
+	np_known known;
+	np_vector_set set;
+	if ((status = cli_run_load(&s.run, &known, &set))) {
+		close_backends(b, reference);
+		return status;
+	}
 	np_run run;
 	if (!b) {
 		fprintf(stderr, "ntprof: --backend %s: %s\n", s.run.backend, why);
 		status = EXIT_BAD_INPUT;
 	} else if ((status = emulated_targets(b, s.run.backend, &s.run.targets))) {
 		/* said */
-	} else if (!run_backend(b, &s, &set, &run)) {
+	} else if (!run_backend(b, reference, &s, &set, &run)) {
 		fprintf(stderr, "ntprof: out of memory\n");
 		status = EXIT_BAD_INPUT;
 	} else {
 		status = nothing_exercised(&run, cli_run_report(&s.run, &run, &known));
 		np_run_free(&run);
 	}
-	if (b)
-		b->destroy(b);
+	close_backends(b, reference);
 	np_vectors_free(&set);
 	np_known_free(&known);
 	return status;

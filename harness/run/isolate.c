@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* A vector's rows in a child process (POSIX fork). The child runs the rows
- * and writes each one whole down a pipe; it notes, in a page it shares with
- * the parent, which row and step it is in, so that when it dies or stops
- * answering the parent can say where. A child per vector rather than per
- * step keeps a full run about as fast as one in this process. */
-#define _DEFAULT_SOURCE   /* MAP_ANONYMOUS: a page shared with the child */
+/* A vector's rows in a child process (run/zygote.h: made by the fork
+ * server, or forked here). The child runs the rows and writes each one
+ * whole into memory it shares with the parent, where it also notes which
+ * row and step it is in, so that when it dies or stops answering the
+ * parent can say where. A child per vector rather than per step keeps a
+ * full run about as fast as one in this process. */
 #include <stdio.h>
 #include <string.h>
 
@@ -22,15 +22,11 @@ void np_isolated_rows(np_backend *b, np_backend *ref, const np_vector *v, const 
 
 #else
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "run/zygote.h"
 
 enum phase { PHASE_OPEN, PHASE_STEP, PHASE_CLOSE };
 
@@ -41,6 +37,21 @@ typedef struct progress {
 	volatile int step;        /* PHASE_STEP: the step (0-based) */
 	volatile uint32_t reached;   /* the row's np_row.reached so far */
 } progress;
+
+/* One vector's rows, in the memory shared with the child (np_zygote_arena):
+ * what it runs, where it is, and the rows it has ended, each written whole
+ * into wire before used counts it. */
+typedef struct job {
+	np_backend *b, *ref;
+	const np_isolation *how;
+	const np_vector *v;       /* a copy in the arena */
+	np_target *t;
+	unsigned first, n;
+	progress p;
+	volatile size_t used;
+	size_t cap;
+	char *wire;
+} job;
 
 /* The child's view of b: b itself, noting each call in the shared page. */
 typedef struct watched {
@@ -95,61 +106,50 @@ static bool watched_can(np_backend *self, const char *capability)
 	return w->inner->can(w->inner, capability);
 }
 
-static bool write_all(int fd, const void *data, size_t n)
+/* The most bytes a row takes in the wire: itself, its detail, its answers. */
+#define ROW_WIRE_MAX (sizeof(np_row) + sizeof(np_row_detail) + NP_PART_COUNT * sizeof(np_answer))
+
+static void put(job *j, size_t *at, const void *what, size_t size)
 {
-	const char *p = data;
-	while (n) {
-		ssize_t k = write(fd, p, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		p += k;
-		n -= (size_t)k;
-	}
-	return true;
+	if (size > j->cap - *at)
+		_exit(1);   /* LCOV_EXCL_LINE: the wire holds n rows of ROW_WIRE_MAX */
+	memcpy(j->wire + *at, what, size);
+	*at += size;
 }
 
-/* Writes row to fd, then its detail and the answers it has, if any. */
-static bool send_row(int fd, const np_row *row)
+/* Appends row to j's wire, then its detail and the answers it has, if any;
+ * counted in used only when whole. */
+static void send_row(job *j, const np_row *row)
 {
-	if (!write_all(fd, row, sizeof *row))
-		return false;
+	size_t at = j->used;
+	put(j, &at, row, sizeof *row);
 	for (unsigned p = 0; row->detail && p <= NP_PART_COUNT; p++) {
 		const void *what = p == 0 ? (const void *)row->detail : row->detail->answer[p - 1];
-		size_t size = p == 0 ? sizeof *row->detail : sizeof(np_answer);
-		if (what && !write_all(fd, what, size))
-			return false;
+		if (what)
+			put(j, &at, what, p == 0 ? sizeof *row->detail : sizeof(np_answer));
 	}
-	return true;
+	j->used = at;
 }
 
-/* The child: rows first..n-1, each written whole to fd as it ends. */
-static _Noreturn void child(np_backend *b, np_backend *ref, const np_vector *v, const np_target *t,
-			    unsigned first, unsigned n, const np_isolation *how, int fd, progress *p)
+/* The child: rows first..n-1, each into the wire as it ends. */
+static void child(void *arg)
 {
-	/* A fault ends the child by its signal, which the parent names: not a
-	 * handler this process inherited (a sanitizer's, a test framework's). */
-	static const int faults[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS };
-	for (size_t i = 0; i < sizeof faults / sizeof *faults; i++)
-		signal(faults[i], SIG_DFL);
-	watched w = { b, p };
-	np_backend view = *b;
+	job *j = arg;
+	watched w = { j->b, &j->p };
+	np_backend view = *j->b;
 	view.begin = watched_begin;
 	view.step = watched_step;
 	view.end = watched_end;
-	view.skip = b->skip ? watched_skip : NULL;
-	view.implements = b->implements ? watched_implements : NULL;
-	view.can = b->can ? watched_can : NULL;
+	view.skip = j->b->skip ? watched_skip : NULL;
+	view.implements = j->b->implements ? watched_implements : NULL;
+	view.can = j->b->can ? watched_can : NULL;
 	view.state = &w;
-	for (unsigned i = first; i < n; i++) {
+	for (unsigned i = j->first; i < j->n; i++) {
 		np_row row;
-		how->run(&view, ref, v, t[i], &row);
-		if (!send_row(fd, &row))
-			_exit(1);
+		j->how->run(&view, j->ref, j->v, j->t[i], &row);
+		send_row(j, &row);
 		np_row_free(&row);
 	}
-	_exit(0);
 }
 
 static const char *signal_name(int sig)
@@ -168,13 +168,6 @@ static const char *signal_name(int sig)
 	}
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Where the child was, as words: "step 3 NtStartProfile", "open", "close". */
 static void where(const progress *p, const np_vector *v, char *buf, size_t cap)
 {
@@ -184,8 +177,8 @@ static void where(const progress *p, const np_vector *v, char *buf, size_t cap)
 		snprintf(buf, cap, "%s", p->phase == PHASE_CLOSE ? "close()" : "open()");
 }
 
-static void lost_of(const progress *p, const np_vector *v, np_class cls, int status, unsigned timeout,
-		    np_lost *lost)
+static void lost_of(const progress *p, const np_vector *v, np_class cls, const np_child_end *end,
+		    unsigned timeout, np_lost *lost)
 {
 	char at[NP_NAME_MAX + 32];
 	where(p, v, at, sizeof at);
@@ -195,50 +188,13 @@ static void lost_of(const progress *p, const np_vector *v, np_class cls, int sta
 	if (cls == NP_CLASS_TIMEOUT)
 		snprintf(lost->why, sizeof lost->why, "%s did not return within %u s (step timeout); "
 			 "its child process was ended", at, timeout);
-	else if (WIFSIGNALED(status))
-		snprintf(lost->why, sizeof lost->why, "%s (signal %d) in %s", signal_name(WTERMSIG(status)),
-			 WTERMSIG(status), at);
+	else if (end->signal)
+		snprintf(lost->why, sizeof lost->why, "%s (signal %d) in %s", signal_name(end->signal),
+			 end->signal, at);
 	else
 		snprintf(lost->why, sizeof lost->why, "its child process exited with status %d in %s",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : -1, at);
+			 end->status, at);
 }
-
-/* Reads the child's rows into buf (cap bytes) until it ends or a step
- * outlasts timeout seconds. Returns how many bytes came; *status is the
- * child's wait status, *timed_out whether it was ended for the timeout. */
-static size_t collect(pid_t pid, int fd, const progress *p, unsigned timeout, char *buf, size_t cap,
-		      int *status, bool *timed_out)
-{
-	size_t got = 0;
-	unsigned seen = p->seq;
-	long long since = now_ms(), limit = (long long)timeout * 1000;
-	*timed_out = false;
-	for (;;) {
-		struct pollfd pfd = { fd, POLLIN, 0 };
-		int ready = poll(&pfd, 1, limit < 100 ? (int)limit : 100);
-		if (ready > 0) {
-			ssize_t k = read(fd, buf + got, cap - got);
-			if (k == 0 || (k < 0 && errno != EINTR && errno != EAGAIN))
-				break;
-			if (k > 0)
-				got += (size_t)k;
-		}
-		if (p->seq != seen) {
-			seen = p->seq;
-			since = now_ms();
-		} else if (now_ms() - since >= limit) {
-			kill(pid, SIGKILL);
-			*timed_out = true;
-			break;
-		}
-	}
-	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-		;
-	return got;
-}
-
-/* The most bytes a row takes down the pipe: itself, its detail, its answers. */
-#define ROW_WIRE_MAX (sizeof(np_row) + sizeof(np_row_detail) + NP_PART_COUNT * sizeof(np_answer))
 
 /* The row at wire (bytes long) into r, with copies of its detail and
  * answers of its own; the bytes it took, or 0 when it was cut off. */
@@ -274,49 +230,68 @@ static size_t unpack_row(const char *wire, size_t bytes, np_row *r)
 	return at;
 }
 
-/* The whole rows among the bytes the child sent (at most cap), into rows;
- * how many. */
-static unsigned unpack(const char *wire, size_t bytes, np_row *rows, unsigned cap)
+/* The whole rows among the bytes the child wrote (at most cap), into rows,
+ * each naming v (the child named its copy); how many. */
+static unsigned unpack(const char *wire, size_t bytes, const np_vector *v, np_row *rows, unsigned cap)
 {
 	unsigned k = 0;
-	for (size_t at = 0, took; k < cap && (took = unpack_row(wire + at, bytes - at, &rows[k])) > 0; k++)
+	for (size_t at = 0, took; k < cap && (took = unpack_row(wire + at, bytes - at, &rows[k])) > 0; k++) {
+		rows[k].vector = v;
 		at += took;
+	}
 	return k;
+}
+
+/* The most rows a vector has: one per target. */
+#define ROWS_MAX (sizeof ((np_target_list *)0)->t / sizeof(np_target))
+
+/* The job of v on t[0..n-1] laid out in the arena, or NULL when it cannot
+ * be had or does not fit. The wire comes first, the same bytes for every
+ * vector: only the child writes there (valgrind, tracing this process
+ * alone, would take for unwritten the bytes of an earlier copy there). */
+static job *job_of(np_backend *b, np_backend *ref, const np_vector *v, const np_target *t, unsigned n,
+		   const np_isolation *how)
+{
+	size_t left, wire = ROWS_MAX * ROW_WIRE_MAX;
+	char *at = np_zygote_arena(&left);
+	job *j = (job *)at;
+	if (!j || n > ROWS_MAX || left < sizeof *j + wire + n * sizeof *t)
+		return NULL;
+	memset(j, 0, sizeof *j);
+	j->wire = at + sizeof *j;
+	j->cap = wire;
+	j->t = memcpy(j->wire + wire, t, n * sizeof *t);
+	at = (char *)(j->t + n);
+	left -= sizeof *j + wire + n * sizeof *t;
+	if (!(j->v = np_vector_copy_to(&at, &left, v)))
+		return NULL;
+	j->b = b;
+	j->ref = ref;
+	j->how = how;
+	j->n = n;
+	return j;
 }
 
 void np_isolated_rows(np_backend *b, np_backend *ref, const np_vector *v, const np_target *t,
 		      unsigned n, np_row *rows, const np_isolation *how)
 {
-	progress *p = mmap(NULL, sizeof *p, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	char *wire = malloc((size_t)n * ROW_WIRE_MAX);
+	job *j = n ? job_of(b, ref, v, t, n, how) : NULL;
 	unsigned next = 0;
-	while (p != MAP_FAILED && wire && next < n) {
-		int fds[2];
-		if (pipe(fds) != 0)
+	while (j && next < n) {
+		j->first = next;
+		j->used = 0;
+		j->p.phase = PHASE_OPEN;
+		j->p.step = -1;
+		np_child c;
+		if (!np_child_start(&c, b, ref, child, j))
 			break;
-		fflush(NULL);   /* nothing buffered here is written twice by the child */
-		p->phase = PHASE_OPEN;
-		p->step = -1;
-		pid_t pid = fork();
-		if (pid == 0) {
-			close(fds[0]);
-			child(b, ref, v, t, next, n, how, fds[1], p);
-		}
-		close(fds[1]);
-		if (pid < 0) {
-			close(fds[0]);
-			break;
-		}
-		int status = 0;
-		bool timed_out;
-		size_t bytes = collect(pid, fds[0], p, b->step_timeout, wire, (n - next) * ROW_WIRE_MAX,
-				       &status, &timed_out);
-		close(fds[0]);
-		next += unpack(wire, bytes, &rows[next], n - next);
-		bool clean = !timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+		np_child_end end;
+		bool timed_out = np_child_watch(&c, &j->p.seq, b->step_timeout, &end);
+		next += unpack(j->wire, j->used, v, &rows[next], n - next);
+		bool clean = !timed_out && !end.signal && !end.status;
 		if (next < n && !clean) {
 			np_lost lost;
-			lost_of(p, v, timed_out ? NP_CLASS_TIMEOUT : NP_CLASS_CRASHED, status, b->step_timeout,
+			lost_of(&j->p, v, timed_out ? NP_CLASS_TIMEOUT : NP_CLASS_CRASHED, &end, b->step_timeout,
 				&lost);
 			how->lost(v, t[next], &lost, &rows[next]);
 			next++;
@@ -326,9 +301,6 @@ void np_isolated_rows(np_backend *b, np_backend *ref, const np_vector *v, const 
 	}
 	for (; next < n; next++)   /* no child could be had: here, unprotected */
 		how->run(b, ref, v, t[next], &rows[next]);
-	if (p != MAP_FAILED)
-		munmap(p, sizeof *p);
-	free(wire);
 }
 
 #endif

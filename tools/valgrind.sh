@@ -54,7 +54,8 @@ running=0
 
 # vg NAME WANT-STATUS COMMAND...: the program's own status must be WANT-STATUS
 # and valgrind must have nothing to say (run in the background, jobs at a time).
-# A dl: run runs each vector in a child process (harness/run/isolate.c),
+# A dl: run runs each vector in a child process (harness/run/isolate.c; the
+# fork server of harness/run/zygote.c, which test_zygote drives, forks it),
 # which leaves with _exit() holding the heap it inherited: memcheck would
 # list all of it as still reachable, once per child. For the programs that
 # fork so (and test_impl_helpers_memory, whose child measures its own RSS),
@@ -64,7 +65,7 @@ running=0
 # sanitizer tree's run of conformance/cli/test_dl.sh, where children are checked.
 forks() {
 	case $1 in
-	test_under_test | test_impl_helpers_memory | ntprof-run-dl | ntprof-run-dl-faulty) echo --child-silent-after-fork=yes ;;
+	test_under_test | test_zygote | test_impl_helpers_memory | ntprof-run-dl | ntprof-run-dl-faulty) echo --child-silent-after-fork=yes ;;
 	esac
 }
 

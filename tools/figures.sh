@@ -5,12 +5,14 @@
 #   - the commit (and whether the tree differs from it), the date, the
 #     machine (nproc, CPU model) and its load average as the run starts;
 #   - `make test`: wall time and Kyua's case count (not in --quick);
+#   - an explore sweep against a dl: object, a child of the fork server per
+#     combination: its combinations and time (not in --quick);
 #   - counts: SPEC.md's rules (ntprof explain --check), the vectors of
 #     fixtures/ (ntprof run's summary), the Kyua cases of make check's
 #     suite and of make test's;
 #   - the benchmark (BUILD/bench/bench): its whole output, ratios with
 #     their spread.
-# --quick, for the test (conformance/cli/test_figures.sh): no `make test`,
+# --quick, for the test (conformance/cli/test_figures.sh): no `make test`, no sweep,
 # a benchmark of two short repetitions without the explorer. BUILD is the
 # build tree (build/), built. OUT is written only when everything ran:
 # exit 1 (and OUT untouched) when a command failed, 2 for bad arguments.
@@ -68,6 +70,17 @@ else
 fi
 cp "$tmp/cmd.out" "$tmp/bench.out"
 
+# What isolation costs: a sweep against the model behind the dl: interface,
+# each combination in its own child of the fork server (harness/run/zygote.c).
+isolated_line="explore against a dl: object: not run (--quick)"
+if [ "$quick" -eq 0 ]; then
+	sweep="--function NtCreateProfile --targets 1809/x64,6.1/x86"
+	"$build/ntprof" explore --against "dl:$build/conformance/dl/dl_faithful.so" $sweep >"$tmp/cmd.out" 2>&1 ||
+		fail "ntprof explore --against dl_faithful.so"
+	isolated_line="\`ntprof explore --against dl:dl_faithful.so $sweep\`, a child per combination: $(
+		sed -n "s/^ntprof explore: //p" "$tmp/cmd.out" | tail -n 1)"
+fi
+
 if [ "$quick" -eq 0 ]; then
 	start=$(date +%s.%N)
 	make -C "$root" --no-print-directory test >"$tmp/cmd.out" 2>&1 || fail "make test"
@@ -106,6 +119,7 @@ done
 	echo "- machine: nproc $(nproc), ${cpu:-unknown processor}"
 	echo "- load average at the start: $load"
 	echo "- $test_line"
+	echo "- $isolated_line"
 	echo
 	echo "## Counts"
 	echo

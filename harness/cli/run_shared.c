@@ -99,8 +99,9 @@ int cli_run_load(const cli_run_settings *s, np_known *known, np_vector_set *set)
 		np_known_free(known);
 		return EXIT_BAD_INPUT;
 	}
-	/* an implementation under test runs each vector in a fork of this
-	 * process: shared and read-only, the vectors are not copied into it */
+	/* where no fork server could be made (run/zygote.h), an implementation
+	 * under test runs each vector in a fork of this process: shared and
+	 * read-only, the vectors are not copied into it */
 	if (np_vectors_seal(set))
 		cli_release_memory();
 	int status = s->known ? check_known(s, known, set) : 0;

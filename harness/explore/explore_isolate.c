@@ -72,6 +72,7 @@ static void watched_end(np_backend *self)
 static void child(void *arg)
 {
 	job *j = arg;
+	np_arena_readonly_from(j->v);
 	watched w = { j->b, j };
 	np_backend view = *j->b;
 	view.begin = watched_begin;

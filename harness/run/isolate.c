@@ -135,6 +135,7 @@ static void send_row(job *j, const np_row *row)
 static void child(void *arg)
 {
 	job *j = arg;
+	np_arena_readonly_from(j->v);
 	watched w = { j->b, &j->p };
 	np_backend view = *j->b;
 	view.begin = watched_begin;

@@ -97,6 +97,11 @@ static void *take(char **at, size_t *left, size_t n)
 
 np_vector *np_vector_copy_to(char **at, size_t *left, const np_vector *v)
 {
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), pad = (page - (uintptr_t)*at % page) % page;
+	if (pad > *left)
+		return NULL;
+	*at += pad;   /* a page of its own: np_arena_readonly_from */
+	*left -= pad;
 	np_vector *c = take(at, left, sizeof *c);
 	np_step *steps = c ? take(at, left, v->nstep * sizeof *steps) : NULL;
 	size_t name = v->file ? strlen(v->file) + 1 : 0;
@@ -116,6 +121,13 @@ np_vector *np_vector_copy_to(char **at, size_t *left, const np_vector *v)
 		memcpy(steps[s].expect, v->step[s].expect, size);
 	}
 	return c;
+}
+
+void np_arena_readonly_from(const void *p)
+{
+	char *end = (char *)arena + ARENA_BYTES;
+	if (arena && (const char *)p >= (char *)arena && (const char *)p < end)
+		mprotect((void *)p, (size_t)(end - (const char *)p), PROT_READ);
 }
 
 static bool read_all(int fd, void *data, size_t n)

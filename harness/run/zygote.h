@@ -31,9 +31,13 @@ void np_zygote_stop(void);
 void *np_zygote_arena(size_t *bytes);
 
 /* Copies v with its steps, their expectations and its file name into the
- * left bytes at *at, moving *at and *left past the copy; NULL when it does
- * not fit. */
+ * left bytes at *at, from a page boundary on, moving *at and *left past the
+ * copy; NULL when it does not fit. The last thing of a job in the arena. */
 np_vector *np_vector_copy_to(char **at, size_t *left, const np_vector *v);
+/* In a child: the arena from p (a copy np_vector_copy_to made) to its end,
+ * read-only in this process, so that an object under test that writes over
+ * the vector it runs ends with SIGSEGV rather than change what it asks. */
+void np_arena_readonly_from(const void *p);
 
 /* A child process running a job. */
 typedef struct np_child {

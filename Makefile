@@ -529,17 +529,20 @@ $(WIN_ARCHES:%=build/win/%/profile.exe): build/win/%/profile.exe: build/win/%/ex
 
 # live-results: on the Windows it runs on, `ntprof.exe live --format json`
 # and the exported test, of WIN_ARCH, into RESULTS_DIR/RESULTS_NAME.*;
-# WIN_RUN runs an exe (nothing on Windows; `tools/wine.sh win10` here).
+# WIN_RUN runs an exe (nothing on Windows; `tools/wine.sh win10` here);
+# LIVE_VECTORS, vector files or directories for live (none: the vectors
+# built into the exe, which the workflow runs).
 # observed-pages: every result file of RESULTS_DIR beside the model, by
 # ntprof compare and matrix --observed, into PAGES_DIR (tools/windows-ci.sh).
 RESULTS_DIR  = build/windows-ci/results
 RESULTS_NAME = local
 WIN_ARCH     = x86_64
 WIN_RUN      =
+LIVE_VECTORS =
 PAGES_DIR    = build/windows-ci/pages
 live-results:
-	sh tools/windows-ci.sh live '$(RESULTS_DIR)' '$(RESULTS_NAME)' build/win/$(WIN_ARCH)/ntprof.exe \
-		build/win/$(WIN_ARCH)/profile.exe $(WIN_RUN)
+	LIVE_VECTORS='$(LIVE_VECTORS)' sh tools/windows-ci.sh live '$(RESULTS_DIR)' '$(RESULTS_NAME)' \
+		build/win/$(WIN_ARCH)/ntprof.exe build/win/$(WIN_ARCH)/profile.exe $(WIN_RUN)
 observed-pages:
 	sh tools/windows-ci.sh pages '$(RESULTS_DIR)' '$(PAGES_DIR)' $(PROGRAM)
 

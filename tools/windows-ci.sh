@@ -7,7 +7,9 @@
 # windows-ci.sh live DIR NAME NTPROF_EXE TEST_EXE [RUN...]
 #     On the Windows it runs on, through RUN (nothing on Windows;
 #     tools/wine.sh win10 under Wine): `NTPROF_EXE live --format json
-#     --output DIR/NAME.live.json`, its output kept in DIR/NAME.live.log,
+#     --output DIR/NAME.live.json [LIVE_VECTORS]`, its output kept in
+#     DIR/NAME.live.log (LIVE_VECTORS, from the environment: vector files or
+#     directories, words; unset or empty, the vectors built into the exe),
 #     then the exported test TEST_EXE, its output in DIR/NAME.export.log.
 #     Differences from the model are results, not failures: live's exit
 #     status 1 and the test's failures are kept in the files. Fails (1)
@@ -60,7 +62,8 @@ live() {
 	mkdir -p "$dir" || bad "$dir: cannot make the directory"
 	json=$dir/$name.live.json log=$dir/$name.live.log testlog=$dir/$name.export.log
 
-	"$@" "$exe" live --format json --output "$json" >"$log" 2>&1
+	# shellcheck disable=SC2086 # LIVE_VECTORS is words
+	"$@" "$exe" live --format json --output "$json" ${LIVE_VECTORS:-} >"$log" 2>&1
 	rc=$?
 	echo "windows-ci.sh: $name: live exited $rc (0 all match, 1 some differ; $log)"
 	case $rc in

@@ -60,7 +60,6 @@ origins=yes
 VG="valgrind --tool=memcheck --error-exitcode=99 --leak-check=full --show-leak-kinds=all
 	--errors-for-leak-kinds=all --track-origins=$origins --quiet"
 start=$(date +%s)
-running=0
 
 # vg NAME WANT-STATUS COMMAND...: the program's own status must be WANT-STATUS
 # and valgrind must have nothing to say (run in the background, jobs at a time).
@@ -84,7 +83,7 @@ check_one() {
 	shift 2
 	t0=$(date +%s)
 	# shellcheck disable=SC2086 # VG and forks' output are words
-	$VG $(forks "$name") --log-file="$logs/$name.log" "$@" >"$logs/$name.out" 2>&1
+	$VG $(forks "$name") --log-file="$logs/$name.log" "$@" >"$logs/$name.out" 2>&1 3>&-
 	rc=$?
 	if [ "$rc" -eq 99 ] || [ -s "$logs/$name.log" ]; then
 		{ echo "valgrind: $name: memcheck reports (exit $rc; make valgrind adds origins):"
@@ -97,20 +96,25 @@ check_one() {
 	cat "$logs/$name".clean "$logs/$name".failed 2>/dev/null
 }
 
+# A pool of $jobs: a program starts as soon as one has ended, not once the
+# last batch has all ended, so that a long program does not hold a core
+# idle beside it. The pool is a FIFO holding a token per free place: a
+# program takes one to start and gives it back as it ends (no polling).
+mkfifo "$logs/pool" || exit 2
+exec 3<>"$logs/pool"
+rm -f "$logs/pool"
+i=0
+while [ "$i" -lt "$jobs" ]; do
+	echo >&3
+	i=$((i + 1))
+done
 vg() {
 	case $skip in *" $1 "*) return ;; esac
-	check_one "$@" &
-	running=$((running + 1))
-	if [ "$running" -ge "$jobs" ]; then
-		wait
-		running=0
-	fi
+	read -r _ <&3
+	{ check_one "$@"; echo >&3; } &
 }
 
-for t in "$dir"/conformance/model/test_* "$dir"/conformance/harness/test_*; do
-	case $t in *.o | *.d | *.sh) continue ;; esac
-	[ -x "$t" ] && vg "${t##*/}" 0 "$t"
-done
+# The longest first (ntprof's runs), so that the pool's tail is short.
 vg ntprof-run 0 "$dir/ntprof" run --root "$root"
 vg ntprof-run-dl 0 "$dir/ntprof" run --root "$root" --backend "dl:$dir/conformance/dl/dl_faithful.so"
 # shellcheck disable=SC2086 # dl_args is words
@@ -125,6 +129,10 @@ vg ntprof-call 0 "$dir/ntprof" call --target 1803/x64 \
 vg ntprof-explore 1 "$dir/ntprof" explore --function NtSetIntervalProfile --targets 6.1,6.2 \
 	--output "$logs/explore.vec"
 vg ntprof-bad-input 2 "$dir/ntprof" run --output "$logs/none.json" "$root/conformance/data/bad/truncated.vec"
+for t in "$dir"/conformance/model/test_* "$dir"/conformance/harness/test_*; do
+	case $t in *.o | *.d | *.sh) continue ;; esac
+	[ -x "$t" ] && vg "${t##*/}" 0 "$t"
+done
 
 wait
 clean=$(find "$logs" -name '*.clean' | wc -l)

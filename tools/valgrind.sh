@@ -37,7 +37,7 @@
 #     model (its calls, one file each) and of harness/ but those five, and
 #     ntprof on every fixture (run), through the dl: glue, a call, the
 #     matrix, compare, explore and bad input: every part of ntprof that
-#     a program of the tree holds. About 50 CPU seconds, of which some 0.8
+#     a program of the tree holds. About 55 CPU seconds, of which some 0.8
 #     for each program is memcheck's own start and leak check.
 set -u
 root=$1 dir=$2 tally=${3:-}

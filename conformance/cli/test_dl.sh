@@ -257,20 +257,21 @@ else
 	not_ok "dl_crash.so: the run completes, each crash a row naming its signal and step" "rc $rc"
 fi
 # Each hang costs the step timeout, so the hang case runs two files of
-# vectors, two of which hang: a hang ends, the run goes on past it to the
-# next one and to the end, and every other row is the faithful object's.
+# vectors, two of which hang, with a fifth of a second for a step: a hang
+# ends, the run goes on past it to the next one and to the end, and every
+# other row is the faithful object's (none of its steps comes near that).
 hang_files="$fixtures/interval/query-interval.vec $fixtures/interval/sources.vec"
 # shellcheck disable=SC2086 # two paths
 "$NTPROF_BIN" run --backend "dl:$dir/dl_faithful.so" --target 1809/x64 $hang_files >"$tmp/faithful-hang" 2>&1
 start=$(date +%s)
 # shellcheck disable=SC2086
-NTPROF_STEP_TIMEOUT=1 "$NTPROF_BIN" run --verbose --backend "dl:$dir/dl_hang.so" --target 1809/x64 $hang_files \
+NTPROF_STEP_TIMEOUT=0.2 "$NTPROF_BIN" run --verbose --backend "dl:$dir/dl_hang.so" --target 1809/x64 $hang_files \
 	>"$tmp/out" 2>"$tmp/err"
 rc=$?
 took=$(( $(date +%s) - start ))
 if [ "$rc" -eq 1 ] && [ "$(tally timeout)" -ge 2 ] && [ "$(tally match "$tmp/faithful-hang")" -gt 2 ] &&
 	[ $(( $(tally match) + $(tally timeout) )) -eq "$(tally match "$tmp/faithful-hang")" ] &&
-	! grep '^timeout' "$tmp/out" | grep -v -E 'step [0-9]+ (Nt|Zw)QueryIntervalProfile: .*did not return within 1 s' | grep -q .; then
+	! grep '^timeout' "$tmp/out" | grep -v -E 'step [0-9]+ (Nt|Zw)QueryIntervalProfile: .*did not return within 0.2 s' | grep -q .; then
 	ok "dl_hang.so: the run completes, each hang a timeout row naming its step (${took} s)"
 else
 	not_ok "dl_hang.so: the run completes, each hang a timeout row naming its step" "rc $rc"
@@ -293,11 +294,25 @@ if [ "$rc" -eq 0 ] && [ "$stateful" -gt 0 ] && [ "$rc2" -eq 1 ] && [ "$(tally st
 else
 	not_ok "dl_stateful.so: no state passes from one vector to the next" "rc $rc ($stateful match), twin rc $rc2"
 fi
-run --backend "dl:$dir/dl_hang.so" --step-timeout 0 --target 1809/x64
-if [ "$rc" -eq 2 ] && grep -q -- '--step-timeout takes whole seconds' "$tmp/err"; then
-	ok "--step-timeout 0 is refused"
+# A step timeout is seconds with at most three decimals (the hang case
+# above gives 0.2); anything else is refused, naming where it was given,
+# before a vector runs.
+for bad in 0 0.0001 1.5s .5 86401; do
+	run --backend "dl:$dir/dl_hang.so" --step-timeout "$bad" --target 1809/x64
+	if [ "$rc" -eq 2 ] && grep -q -- '--step-timeout takes seconds, 0.001 to 86400' "$tmp/err" && [ ! -s "$tmp/out" ]; then
+		ok "--step-timeout $bad is refused"
+	else
+		not_ok "--step-timeout $bad is refused" "rc $rc"
+	fi
+done
+NTPROF_STEP_TIMEOUT=0,2 "$NTPROF_BIN" run --backend "dl:$dir/dl_hang.so" --target 1809/x64 "$fixtures" \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q -- '^ntprof: NTPROF_STEP_TIMEOUT=0,2: NTPROF_STEP_TIMEOUT takes seconds' "$tmp/err" &&
+	[ ! -s "$tmp/out" ]; then
+	ok "a malformed NTPROF_STEP_TIMEOUT is refused (exit 2), nothing run"
 else
-	not_ok "--step-timeout 0 is refused" "rc $rc"
+	not_ok "a malformed NTPROF_STEP_TIMEOUT is refused (exit 2), nothing run" "rc $rc"
 fi
 
 run --allow-not-applicable --target 1809/x64

@@ -15,7 +15,8 @@
 #     fails them.
 #   Without --against: the version differences of the model, as vectors the
 #     model matches; the same seed gives the same report.
-#   Bad input: exit status 2, the argument named, no --output file.
+#   Bad input: exit status 2, the argument named, no --output file (a
+#     malformed NTPROF_STEP_TIMEOUT too).
 #   Isolated as run is: against dl_crash.so and dl_hang.so the sweep
 #     completes, exit 1, each ending reported; killed by SIGINT or SIGTERM
 #     while writing --output into a fresh directory, it leaves it empty.
@@ -213,6 +214,9 @@ refused "exclude each other" --budget 10 --seconds 10
 refused "seed takes a number" --seed -1
 refused "against dl:$tmp/none.so: cannot load it" --against "dl:$tmp/none.so"
 refused "against wine: unknown backend" --against wine
+export NTPROF_STEP_TIMEOUT=1e3   # seconds with at most three decimals, not an exponent
+refused "NTPROF_STEP_TIMEOUT=1e3: NTPROF_STEP_TIMEOUT takes seconds" --target 1809/x64 --against "dl:$dir/dl_faithful.so"
+unset NTPROF_STEP_TIMEOUT
 refused "unknown option --fast" --fast
 refused "known needs --against" --known "$tmp/forget.known"
 printf 'explore/* stub step 1: stub # TODO\n' >"$tmp/todo.known"
@@ -229,7 +233,7 @@ fi
 # object that crashes (dl_crash.so, in NtStartProfile) or hangs (dl_hang.so,
 # in NtQueryIntervalProfile) ends that combination, which is reported with
 # how it ended; the sweep completes, exit 1.
-NTPROF_STEP_TIMEOUT=1 "$NTPROF_BIN" explore --target 1809/x64 --budget 20 \
+NTPROF_STEP_TIMEOUT=0.2 "$NTPROF_BIN" explore --target 1809/x64 --budget 20 \
 	--against "dl:$dir/dl_crash.so" >"$tmp/crash.vec" 2>"$tmp/err"
 rc=$?
 if [ "$rc" -eq 1 ] && grep -q '^# \[[0-9]*\] NtStartProfile on 1809/x64: dl-crash gives crashed' "$tmp/crash.vec" &&
@@ -239,11 +243,11 @@ if [ "$rc" -eq 1 ] && grep -q '^# \[[0-9]*\] NtStartProfile on 1809/x64: dl-cras
 else
 	not_ok "dl_crash.so: the sweep completes (exit 1), the crash reported with its signal and step" "rc $rc"
 fi
-NTPROF_STEP_TIMEOUT=1 "$NTPROF_BIN" explore --target 1809/x64 --budget 12 --function NtQueryIntervalProfile \
+NTPROF_STEP_TIMEOUT=0.2 "$NTPROF_BIN" explore --target 1809/x64 --budget 12 --function NtQueryIntervalProfile \
 	--no-sequences --against "dl:$dir/dl_hang.so" >"$tmp/hang.vec" 2>"$tmp/err"
 rc=$?
 if [ "$rc" -eq 1 ] &&
-	grep -q '^# crashed: step 1 NtQueryIntervalProfile did not return within 1 s (step timeout)$' "$tmp/hang.vec" &&
+	grep -q '^# crashed: step 1 NtQueryIntervalProfile did not return within 0.2 s (step timeout)$' "$tmp/hang.vec" &&
 	grep -q '^# minimised to: Source=ProfileAlignmentFixup$' "$tmp/hang.vec"; then
 	ok "dl_hang.so: the hanging combination is ended after the step timeout and reported (exit 1)"
 else

@@ -13,6 +13,8 @@
 #     by default, another --target refused, --allow-not-applicable.
 #   dl_crash.so and dl_hang.so crash in one call and hang in another: the
 #     run completes with those rows crashed and timed out, the rest judged.
+#     A step timeout in seconds with decimals is taken (0.2); one written
+#     otherwise, in --step-timeout or NTPROF_STEP_TIMEOUT, is refused.
 #   dl_stateful.so keeps a count of the systems it opened: each vector's
 #     child starts from the object as it was opened, never as another
 #     vector left it.

@@ -13,7 +13,7 @@
 #     by default, another --target refused, --allow-not-applicable.
 #   dl_crash.so and dl_hang.so crash in one call and hang in another: the
 #     run completes with those rows crashed and timed out, the rest judged.
-#     A step timeout in seconds with decimals is taken (0.2); one written
+#     A step timeout in seconds with decimals is taken (0.3); one written
 #     otherwise, in --step-timeout or NTPROF_STEP_TIMEOUT, is refused.
 #   dl_stateful.so keeps a count of the systems it opened: each vector's
 #     child starts from the object as it was opened, never as another
@@ -260,7 +260,7 @@ else
 	not_ok "dl_crash.so: the run completes, each crash a row naming its signal and step" "rc $rc"
 fi
 # Each hang costs the step timeout, so the hang case runs two files of
-# vectors, two of which hang, with a fifth of a second for a step: a hang
+# vectors, two of which hang, with 0.3 s for a step: a hang
 # ends, the run goes on past it to the next one and to the end, and every
 # other row is the faithful object's (none of its steps comes near that).
 hang_files="$fixtures/interval/query-interval.vec $fixtures/interval/sources.vec"
@@ -268,13 +268,13 @@ hang_files="$fixtures/interval/query-interval.vec $fixtures/interval/sources.vec
 "$NTPROF_BIN" run --backend "dl:$dir/dl_faithful.so" --target 1809/x64 $hang_files >"$tmp/faithful-hang" 2>&1
 start=$(date +%s)
 # shellcheck disable=SC2086
-NTPROF_STEP_TIMEOUT=0.2 "$NTPROF_BIN" run --verbose --backend "dl:$dir/dl_hang.so" --target 1809/x64 $hang_files \
+NTPROF_STEP_TIMEOUT=0.3 "$NTPROF_BIN" run --verbose --backend "dl:$dir/dl_hang.so" --target 1809/x64 $hang_files \
 	>"$tmp/out" 2>"$tmp/err"
 rc=$?
 took=$(( $(date +%s) - start ))
 if [ "$rc" -eq 1 ] && [ "$(tally timeout)" -ge 2 ] && [ "$(tally match "$tmp/faithful-hang")" -gt 2 ] &&
 	[ $(( $(tally match) + $(tally timeout) )) -eq "$(tally match "$tmp/faithful-hang")" ] &&
-	! grep '^timeout' "$tmp/out" | grep -v -E 'step [0-9]+ (Nt|Zw)QueryIntervalProfile: .*did not return within 0.2 s' | grep -q .; then
+	! grep '^timeout' "$tmp/out" | grep -v -E 'step [0-9]+ (Nt|Zw)QueryIntervalProfile: .*did not return within 0.3 s' | grep -q .; then
 	ok "dl_hang.so: the run completes, each hang a timeout row naming its step (${took} s)"
 else
 	not_ok "dl_hang.so: the run completes, each hang a timeout row naming its step" "rc $rc"
@@ -298,7 +298,7 @@ else
 	not_ok "dl_stateful.so: no state passes from one vector to the next" "rc $rc ($stateful match), twin rc $rc2"
 fi
 # A step timeout is seconds with at most three decimals (the hang case
-# above gives 0.2); anything else is refused, naming where it was given,
+# above gives 0.3); anything else is refused, naming where it was given,
 # before a vector runs.
 for bad in 0 0.0001 1.5s .5 86401; do
 	run --backend "dl:$dir/dl_hang.so" --step-timeout "$bad" --target 1809/x64

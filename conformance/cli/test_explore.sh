@@ -239,7 +239,7 @@ fi
 # object that crashes (dl_crash.so, in NtStartProfile) or hangs (dl_hang.so,
 # in NtQueryIntervalProfile) ends that combination, which is reported with
 # how it ended; the sweep completes, exit 1.
-NTPROF_STEP_TIMEOUT=0.2 "$NTPROF_BIN" explore --target 1809/x64 --budget 20 \
+NTPROF_STEP_TIMEOUT=0.3 "$NTPROF_BIN" explore --target 1809/x64 --budget 20 \
 	--against "dl:$dir/dl_crash.so" >"$tmp/crash.vec" 2>"$tmp/err"
 rc=$?
 if [ "$rc" -eq 1 ] && grep -q '^# \[[0-9]*\] NtStartProfile on 1809/x64: dl-crash gives crashed' "$tmp/crash.vec" &&
@@ -249,11 +249,11 @@ if [ "$rc" -eq 1 ] && grep -q '^# \[[0-9]*\] NtStartProfile on 1809/x64: dl-cras
 else
 	not_ok "dl_crash.so: the sweep completes (exit 1), the crash reported with its signal and step" "rc $rc"
 fi
-NTPROF_STEP_TIMEOUT=0.2 "$NTPROF_BIN" explore --target 1809/x64 --budget 12 --function NtQueryIntervalProfile \
+NTPROF_STEP_TIMEOUT=0.3 "$NTPROF_BIN" explore --target 1809/x64 --budget 12 --function NtQueryIntervalProfile \
 	--no-sequences --against "dl:$dir/dl_hang.so" >"$tmp/hang.vec" 2>"$tmp/err"
 rc=$?
 if [ "$rc" -eq 1 ] &&
-	grep -q '^# crashed: step 1 NtQueryIntervalProfile did not return within 0.2 s (step timeout)$' "$tmp/hang.vec" &&
+	grep -q '^# crashed: step 1 NtQueryIntervalProfile did not return within 0.3 s (step timeout)$' "$tmp/hang.vec" &&
 	grep -q '^# minimised to: Source=ProfileAlignmentFixup$' "$tmp/hang.vec"; then
 	ok "dl_hang.so: the hanging combination is ended after the step timeout and reported (exit 1)"
 else

@@ -197,6 +197,16 @@ static inline bool np_test_tmpdir(char *dir, size_t cap, const char *name)
 	return n > 0 && (size_t)n < cap && mkdtemp(dir) != NULL;
 }
 
+/* The step timeout, in milliseconds, of a test whose step hangs on purpose
+ * and so waits all of it: tenths of a second. Under valgrind (its preload
+ * in LD_PRELOAD) a child translates its code anew, and open() alone takes
+ * more than that on a loaded machine: two seconds there. */
+static inline unsigned np_test_hang_ms(void)
+{
+	const char *preload = getenv("LD_PRELOAD");
+	return preload && strstr(preload, "vgpreload") ? 2000u : 300u;
+}
+
 #define NP_TEST_MAIN(tests)                                                           \
 	int main(int argc, char **argv)                                               \
 	{                                                                             \

@@ -3,7 +3,7 @@
  * NtQueryIntervalProfile never returns for the source ProfileAlignmentFixup.
  * The run must go on: each vector that asks for it ends in `timeout` at
  * that step once the step timeout passes, and every other vector has its
- * own result (conformance/cli/test_dl.sh runs it with NTPROF_STEP_TIMEOUT=1). */
+ * own result (conformance/cli/test_dl.sh runs it with NTPROF_STEP_TIMEOUT=0.3). */
 #include <unistd.h>
 
 #include "run/impl_model.h"

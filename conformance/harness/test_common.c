@@ -58,10 +58,50 @@ static void test_html_escape(void **state)
 	free(buf);
 }
 
+/* seconds TEXT within MAX: its milliseconds, or -1 when it is refused (and
+ * the output is untouched). */
+static long seconds(const char *text, unsigned max_ms)
+{
+	unsigned ms = 12345;
+	if (!np_seconds_parse(text, max_ms, &ms)) {
+		assert_int_equal(ms, 12345);
+		return -1;
+	}
+	return (long)ms;
+}
+
+static void test_seconds_parse(void **state)
+{
+	(void)state;
+	assert_int_equal(seconds("1", 86400000), 1000);
+	assert_int_equal(seconds("0.2", 86400000), 200);
+	assert_int_equal(seconds("0.05", 86400000), 50);
+	assert_int_equal(seconds("1.25", 86400000), 1250);
+	assert_int_equal(seconds("0.001", 86400000), 1);
+	assert_int_equal(seconds("010", 86400000), 10000);     /* decimal, never octal */
+	assert_int_equal(seconds("86400", 86400000), 86400000);
+	assert_int_equal(seconds("86400.001", 86400000), -1);  /* above max */
+	assert_int_equal(seconds("4294967296", 86400000), -1); /* no wrap to a small value */
+	assert_int_equal(seconds("0", 86400000), -1);
+	assert_int_equal(seconds("0.0004", 86400000), -1);     /* a fourth decimal */
+	assert_int_equal(seconds("0.000", 86400000), -1);
+	assert_int_equal(seconds("", 86400000), -1);
+	assert_int_equal(seconds(".5", 86400000), -1);
+	assert_int_equal(seconds("1.", 86400000), -1);
+	assert_int_equal(seconds("-1", 86400000), -1);
+	assert_int_equal(seconds(" 1", 86400000), -1);
+	assert_int_equal(seconds("1s", 86400000), -1);
+	assert_int_equal(seconds("0x10", 86400000), -1);
+	assert_int_equal(seconds("1e3", 86400000), -1);
+	assert_int_equal(seconds("2", 1500), -1);              /* max in milliseconds */
+	assert_int_equal(seconds("1.5", 1500), 1500);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_fnv1a_known_values),
 	cmocka_unit_test(test_strmap_grows_and_finds),
 	cmocka_unit_test(test_html_escape),
+	cmocka_unit_test(test_seconds_parse),
 };
 
 NP_TEST_MAIN(tests)

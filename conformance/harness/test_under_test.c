@@ -384,7 +384,7 @@ static void test_isolated_crash(void **state)
 	assert_null(np_targets_add(&l, "6.1/x86"));
 	assert_null(np_targets_add(&l, "6.2/x86"));
 	np_backend b = backend(&s, true);
-	b.step_timeout = 5;
+	b.step_timeout_ms = 5000;
 	assert_true(np_run_vectors(&b, &set, &l, &run));
 	assert_int_equal(run.count, 4);
 	for (unsigned i = 0; i < 2; i++) {
@@ -415,10 +415,13 @@ static void test_isolated_hang(void **state)
 	load(&set, HEAD("t/hang") QUERY);
 	assert_null(np_targets_add(&l, "6.1/x86"));
 	np_backend b = backend(&s, true);
-	b.step_timeout = 1;
+	b.step_timeout_ms = np_test_hang_ms();
+	char note[96];
+	snprintf(note, sizeof note, "step 1 NtQueryIntervalProfile did not return within %g s",
+		 b.step_timeout_ms / 1000.0);
 	assert_true(np_run_vectors(&b, &set, &l, &run));
 	assert_int_equal(run.count, 1);
-	assert_class(&run.row[0], NP_CLASS_TIMEOUT, "step 1 NtQueryIntervalProfile did not return within 1 s");
+	assert_class(&run.row[0], NP_CLASS_TIMEOUT, note);
 	assert_true(np_class_is_failure(run.row[0].cls));
 	assert_string_equal(ROW_EXPECTED(&run.row[0]), "STATUS_SUCCESS (0x00000000)");
 	np_run_free(&run);
@@ -439,9 +442,9 @@ static void test_isolated_detail(void **state)
 	assert_null(np_targets_add(&l, "6.1/x86"));
 	assert_null(np_targets_add(&l, "6.2/x86"));
 	np_backend b = backend(&s, true);
-	b.step_timeout = 5;
+	b.step_timeout_ms = 5000;
 	assert_true(np_run_vectors(&b, &set, &l, &run));
-	b.step_timeout = 0;
+	b.step_timeout_ms = 0;
 	assert_true(np_run_vectors(&b, &set, &l, &here));
 	assert_int_equal(run.count, 4);
 	assert_int_equal(run.tally[NP_CLASS_STATUS_MISMATCH], 4);

@@ -64,7 +64,7 @@ static void counting_end(np_backend *self)
 static np_backend backend(counting *c)
 {
 	return (np_backend){ .name = "counting", .begin = counting_begin, .step = counting_step,
-			     .end = counting_end, .state = c, .under_test = true, .step_timeout = 5 };
+			     .end = counting_end, .state = c, .under_test = true, .step_timeout_ms = 5000 };
 }
 
 #define HEAD(id) "vector " id "\n  title   t\n  rules   QI-5\n  source  s\n"
@@ -113,14 +113,14 @@ static void test_fresh_child_per_vector(void **state)
 	assert_int_equal(c.opened, 0);
 	np_run_free(&run);
 
-	b.step_timeout = 0;   /* twin: one process for every vector */
+	b.step_timeout_ms = 0;   /* twin: one process for every vector */
 	assert_true(np_run_vectors(&b, &set, &l, &run));
 	assert_int_equal(count(&run, NP_CLASS_MATCH), 1);
 	assert_int_equal(count(&run, NP_CLASS_STATUS_MISMATCH), 2);
 	np_run_free(&run);
 
 	c.opened = 0;   /* twin: without the server, each child is forked here */
-	b.step_timeout = 5;
+	b.step_timeout_ms = 5000;
 	assert_true(np_run_vectors(&b, &set, &l, &run));
 	assert_int_equal(count(&run, NP_CLASS_MATCH), 0);
 	np_run_free(&run);
@@ -170,21 +170,25 @@ static void test_served_crash_and_hang(void **state)
 	np_run_free(&run);
 	np_zygote_stop();
 
-	np_vector_set one;   /* a second each */
+	np_vector_set one;   /* a hang costs the step timeout: one vector */
 	load(&one, &l, HEAD("t/hangs") QUERY);
 	c.hang = true;
-	b.step_timeout = 1;
+	b.step_timeout_ms = np_test_hang_ms();   /* not the 5 s the other steps get */
+	char note[96];
+	snprintf(note, sizeof note, "step 1 NtQueryIntervalProfile did not return within %g s",
+		 b.step_timeout_ms / 1000.0);
 	assert_true(np_zygote_start(&b, NULL));
 	assert_true(np_run_vectors(&b, &one, &l, &run));
 	np_vectors_free(&one);
 	assert_int_equal(count(&run, NP_CLASS_TIMEOUT), 1);
-	if (!strstr(ROW_NOTE(&run.row[0]), "step 1 NtQueryIntervalProfile did not return within 1 s"))
+	if (!strstr(ROW_NOTE(&run.row[0]), note))
 		fail_msg("note \"%s\"", ROW_NOTE(&run.row[0]));
 	np_run_free(&run);
 	np_zygote_stop();
 
 	c.fatal = NULL;   /* twin */
 	c.hang = false;
+	b.step_timeout_ms = 5000;
 	assert_true(np_zygote_start(&b, NULL));
 	assert_true(np_run_vectors(&b, &set, &l, &run));
 	assert_int_equal(count(&run, NP_CLASS_MATCH), 3);
@@ -214,7 +218,7 @@ static void test_vector_read_only_in_child(void **state)
 	assert_int_equal(set.v[0].step[0].line, 5);   /* the program's own copy, untouched */
 	np_run_free(&run);
 
-	b.step_timeout = 0;   /* twin: in this process */
+	b.step_timeout_ms = 0;   /* twin: in this process */
 	assert_true(np_run_vectors(&b, &set, &l, &run));
 	assert_int_equal(count(&run, NP_CLASS_CRASHED), 0);
 	assert_int_equal(set.v[0].step[0].line, -1);

@@ -2,9 +2,11 @@
 /* The backends a command can be pointed at by name (run --backend,
  * explore --against). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "common/common.h"
 #include "run/backend_dl.h"
 
 np_backend *cli_open_backend(const char *name, char *why, size_t cap)
@@ -25,4 +27,21 @@ np_backend *cli_open_backend(const char *name, char *why, size_t cap)
 	}
 	snprintf(why, cap, "unknown backend (available: model, dl:PATH)");
 	return NULL;
+}
+
+/* The live side's own default (harness/win/remote.c), so that a dl: object
+ * and a Windows machine are given the same time unless told otherwise. */
+#define DEFAULT_STEP_TIMEOUT_MS 60000u
+
+bool cli_step_timeout_env(unsigned *ms)
+{
+	const char *env = getenv("NTPROF_STEP_TIMEOUT");
+	if (!env || !*env) {
+		*ms = DEFAULT_STEP_TIMEOUT_MS;
+		return true;
+	}
+	if (np_seconds_parse(env, CLI_STEP_TIMEOUT_MAX_MS, ms))
+		return true;
+	fprintf(stderr, "ntprof: NTPROF_STEP_TIMEOUT=%s: NTPROF_STEP_TIMEOUT " CLI_STEP_TIMEOUT_TAKES "\n", env);
+	return false;
 }

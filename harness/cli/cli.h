@@ -149,6 +149,14 @@ bool cli_load_index(const char *root, np_index *ix);
 
 /* `model` or `dl:PATH`; NULL with why when it cannot be had. */
 np_backend *cli_open_backend(const char *name, char *why, size_t cap);
+/* A step timeout, as --step-timeout and NTPROF_STEP_TIMEOUT take it: how
+ * it is refused, and its bounds in milliseconds (np_seconds_parse). */
+#define CLI_STEP_TIMEOUT_TAKES "takes seconds, 0.001 to 86400, with at most three decimals"
+#define CLI_STEP_TIMEOUT_MAX_MS 86400000u
+/* An implementation's step timeout when no option gives one: into *ms,
+ * NTPROF_STEP_TIMEOUT (unset or empty: 60 s, the live side's). False when
+ * it is malformed, said on stderr naming it. */
+bool cli_step_timeout_env(unsigned *ms);
 
 /* --target VERSION[/ARCH] added to an np_target_list. */
 int cli_check_target(void *targets, const char *value, const cli_option *o);

@@ -138,16 +138,6 @@ static int write_report(const explore_settings *s, np_backend *model)
 	return st.classes ? EXIT_DIFFERENCE : 0;
 }
 
-/* An implementation under test runs each combination in a child process
- * ended after a step outlasts NTPROF_STEP_TIMEOUT seconds, else 60 (as
- * `run` without --step-timeout). */
-static unsigned explore_step_timeout(void)
-{
-	const char *env = getenv("NTPROF_STEP_TIMEOUT");
-	uint64_t n;
-	return env && np_number_parse(env, &n) && n > 0 && n <= 86400 ? (unsigned)n : 60u;
-}
-
 /* Only a step with an `accept` line accepts a divergence (explore_classes.c). */
 static bool has_accept_line(const np_vector *v)
 {
@@ -205,12 +195,19 @@ static int explore_main(int argc, char **argv)
 		np_known_free(&known);
 		return EXIT_BAD_INPUT;
 	}
-	if (judged && judged->under_test)   /* isolated as `run` isolates it */
-		judged->step_timeout = explore_step_timeout();
+	/* An implementation under test runs each combination in a child process
+	 * ended after a step outlasts NTPROF_STEP_TIMEOUT (as `run` without
+	 * --step-timeout). */
+	if (judged && judged->under_test && !cli_step_timeout_env(&judged->step_timeout_ms)) {
+		judged->destroy(judged);
+		model->destroy(model);
+		np_known_free(&known);
+		return EXIT_BAD_INPUT;
+	}
 	s.o.against = judged;
 	s.o.against_name = s.against;
 	static np_vector_set accepts;   /* the fixtures' accept lines judge a divergence as run does */
-	if (judged && judged->step_timeout)   /* its children forked from a process this small */
+	if (judged && judged->step_timeout_ms)   /* its children forked from a process this small */
 		np_zygote_start(judged, NULL);
 	s.o.accepts = judged ? load_accepts(&accepts) : NULL;
 	status = write_report(&s, model);

@@ -13,21 +13,16 @@
 
 #include "cli/cli.h"
 #include "ntprof/coverage.h"
-#include "ntprof/number.h"
+#include "common/common.h"
 #include "run/zygote.h"
 
 typedef struct run_settings {
 	cli_run_settings run;   /* first: where cli_run_shared_options set their fields */
 	bool reference;         /* --reference model */
 	cli_given given;
-	unsigned step_timeout;  /* --step-timeout; 0: NTPROF_STEP_TIMEOUT or the default */
+	unsigned step_timeout_ms;  /* --step-timeout; 0: NTPROF_STEP_TIMEOUT or the default */
 	bool allow_not_applicable;
 } run_settings;
-
-/* A dl: object's step timeout when neither --step-timeout nor
- * NTPROF_STEP_TIMEOUT says: the live side's (harness/win/remote.c). */
-#define DEFAULT_STEP_TIMEOUT 60u
-#define MAX_STEP_TIMEOUT 86400u
 
 _Static_assert(offsetof(run_settings, run) == 0, "the shared options' fields come first");
 
@@ -39,12 +34,10 @@ static int check_reference(void *reference, const char *value, const cli_option 
 	return 0;
 }
 
-static int check_step_timeout(void *seconds, const char *value, const cli_option *o)
+static int check_step_timeout(void *ms, const char *value, const cli_option *o)
 {
-	uint64_t n;
-	if (!np_number_parse(value, &n) || n == 0 || n > MAX_STEP_TIMEOUT)
+	if (!np_seconds_parse(value, CLI_STEP_TIMEOUT_MAX_MS, ms))
 		return cli_usage(o->bad);
-	*(unsigned *)seconds = (unsigned)n;
 	return 0;
 }
 
@@ -54,8 +47,8 @@ static const cli_option run_options[] = {
 	  "--reference takes model", "judge each step by the model mirroring the target" },
 	{ "--given", NULL, "KEY=VALUE", AT(given), cli_check_given,
 	  "--given needs KEY=VALUE", "the state the mirroring model is in; repeatable" },
-	{ "--step-timeout", NULL, "SECONDS", AT(step_timeout), check_step_timeout,
-	  "--step-timeout takes whole seconds, 1 to 86400",
+	{ "--step-timeout", NULL, "SECONDS", AT(step_timeout_ms), check_step_timeout,
+	  "--step-timeout " CLI_STEP_TIMEOUT_TAKES,
 	  "dl: end a step still running after SECONDS (NTPROF_STEP_TIMEOUT, else 60)" },
 	{ "--allow-not-applicable", NULL, NULL, AT(allow_not_applicable), NULL,
 	  NULL, "dl: not-applicable where a result is expected does not fail" },
@@ -148,14 +141,13 @@ static int emulated_targets(const np_backend *b, const char *backend, np_target_
 }
 
 /* How a dl: object is run: each vector in a child process, a step ended
- * after --step-timeout, else NTPROF_STEP_TIMEOUT, else 60 seconds. */
-static void judge_dl(np_backend *b, const run_settings *s)
+ * after --step-timeout, else NTPROF_STEP_TIMEOUT, else 60 seconds. False
+ * when NTPROF_STEP_TIMEOUT is malformed (said). */
+static bool judge_dl(np_backend *b, const run_settings *s)
 {
-	const char *env = getenv("NTPROF_STEP_TIMEOUT");
 	b->allow_not_applicable = s->allow_not_applicable;
-	b->step_timeout = s->step_timeout ? s->step_timeout
-			  : env && atoi(env) > 0 && (unsigned)atoi(env) <= MAX_STEP_TIMEOUT ? (unsigned)atoi(env)
-			  : DEFAULT_STEP_TIMEOUT;
+	b->step_timeout_ms = s->step_timeout_ms;
+	return s->step_timeout_ms || cli_step_timeout_env(&b->step_timeout_ms);
 }
 
 /* An implementation whose every answer was not-applicable passed nothing:
@@ -194,17 +186,19 @@ static int run_main(int argc, char **argv)
 		return status;
 	if ((s.reference || s.given.count > 0) && s.run.targets.count != 1)
 		return cli_usage("--reference and --given need exactly one --target VERSION/ARCH");
-	if ((s.step_timeout || s.allow_not_applicable) && strncmp(s.run.backend, "dl:", 3) != 0)
+	if ((s.step_timeout_ms || s.allow_not_applicable) && strncmp(s.run.backend, "dl:", 3) != 0)
 		return cli_usage("--step-timeout and --allow-not-applicable are for --backend dl:PATH");
 	/* The backend is opened, and the fork server of a dl: object's children
 	 * forked, before the vectors are read, while this process is small; a
 	 * bad vector is still said before a backend that cannot be opened. */
 	char why[400];
 	np_backend *b = cli_open_backend(s.run.backend, why, sizeof why);
-	if (b && strncmp(s.run.backend, "dl:", 3) == 0)
-		judge_dl(b, &s);
+	if (b && strncmp(s.run.backend, "dl:", 3) == 0 && !judge_dl(b, &s)) {
+		close_backends(b, NULL);
+		return EXIT_BAD_INPUT;
+	}
 	np_backend *reference = b && (s.reference || s.given.count > 0) ? np_backend_model_new() : NULL;
-	if (b && b->step_timeout)
+	if (b && b->step_timeout_ms)
 		np_zygote_start(b, reference);
 	np_known known;
 	np_vector_set set;

@@ -61,3 +61,26 @@ void np_html_escape(FILE *out, const char *s, size_t n)
 		}
 	}
 }
+
+bool np_seconds_parse(const char *text, unsigned max_ms, unsigned *ms)
+{
+	uint64_t v = 0;
+	const char *p = text;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((v = v * 10 + (uint64_t)(*p - '0')) > max_ms)   /* bounded before it is scaled */
+			return false;
+	if (p == text)
+		return false;
+	v *= 1000;
+	if (*p == '.') {
+		const char *decimals = ++p;
+		for (unsigned scale = 100; *p >= '0' && *p <= '9' && scale; p++, scale /= 10)
+			v += (uint64_t)(*p - '0') * scale;
+		if (p == decimals)
+			return false;
+	}
+	if (*p || v == 0 || v > max_ms)
+		return false;
+	*ms = (unsigned)v;
+	return true;
+}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Small pieces that several parts of the harness share, one of each: the
  * FNV-1a hash, a map from strings to indices over an array the caller
- * keeps, and the HTML escaper of the pages. */
+ * keeps, the HTML escaper of the pages, and the reading of a duration. */
 #ifndef NTPROF_COMMON_H
 #define NTPROF_COMMON_H
 
@@ -33,5 +33,11 @@ void np_strmap_free(np_strmap *m);
 /* At most n bytes of s (up to its NUL) as HTML text or attribute value:
  * & < > " escaped. */
 void np_html_escape(FILE *out, const char *s, size_t n);
+
+/* A duration in seconds, whole or with up to three decimals ("2", "0.2",
+ * "1.25"), into *ms as milliseconds: false (*ms untouched) for anything
+ * else, for 0 and above max_ms. Decimal digits only: no sign, no space, no
+ * hex, no exponent. */
+bool np_seconds_parse(const char *text, unsigned max_ms, unsigned *ms);
 
 #endif

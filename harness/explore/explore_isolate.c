@@ -83,7 +83,7 @@ static void child(void *arg)
 }
 
 /* The record of a target whose child ended in it: crashed at its step. */
-static void lost(job *j, const np_vector *v, bool timed_out, const np_child_end *end, unsigned timeout)
+static void lost(job *j, const np_vector *v, bool timed_out, const np_child_end *end, unsigned timeout_ms)
 {
 	unsigned t = j->target;
 	int s = j->step < 0 ? 0 : j->step;
@@ -91,8 +91,8 @@ static void lost(job *j, const np_vector *v, bool timed_out, const np_child_end 
 	memset(rec, 0, sizeof *rec);
 	rec->outcome.kind = NP_RESULT_CRASHED;
 	if (timed_out)
-		snprintf(rec->why, sizeof rec->why, "step %d %s did not return within %u s (step timeout)",
-			 s + 1, v->step[s].function, timeout);
+		snprintf(rec->why, sizeof rec->why, "step %d %s did not return within %.9g s (step timeout)",
+			 s + 1, v->step[s].function, timeout_ms / 1000.0);
 	else if (end->signal)
 		snprintf(rec->why, sizeof rec->why, "signal %d in step %d %s", end->signal, s + 1,
 			 v->step[s].function);
@@ -136,11 +136,11 @@ unsigned long np_xevaluate_isolated(np_backend *b, const np_vector *v, const np_
 		if (!np_child_start(&c, b, NULL, child, j))
 			return np_xevaluate_here(b, v, l, 0, r);
 		np_child_end end;
-		bool timed_out = np_child_watch(&c, &j->seq, b->step_timeout, &end);
+		bool timed_out = np_child_watch(&c, &j->seq, b->step_timeout_ms, &end);
 		if (!timed_out && !end.signal && !end.status)
 			break;
 		if (j->target < l->count) {
-			lost(j, v, timed_out, &end, b->step_timeout);
+			lost(j, v, timed_out, &end, b->step_timeout_ms);
 			j->target++;
 		}
 	}

@@ -104,7 +104,7 @@ unsigned long np_xevaluate(np_backend *b, const np_vector *v, const np_target_li
 unsigned long np_xevaluate_here(np_backend *b, const np_vector *v, const np_target_list *l, unsigned first,
 				np_xresults *r);
 /* The same in a child process per combination (explore_isolate.c): what b
- * is asked with b->step_timeout set, as `run` isolates an implementation. */
+ * is asked with b->step_timeout_ms set, as `run` isolates an implementation. */
 unsigned long np_xevaluate_isolated(np_backend *b, const np_vector *v, const np_target_list *l,
 				    np_xresults *r);
 

@@ -103,7 +103,7 @@ void np_xpoint_vector(const np_xpoint *p, np_vector *v, np_step *steps)
 
 unsigned long np_xevaluate(np_backend *b, const np_vector *v, const np_target_list *l, np_xresults *r)
 {
-	return b->step_timeout ? np_xevaluate_isolated(b, v, l, r) : np_xevaluate_here(b, v, l, 0, r);
+	return b->step_timeout_ms ? np_xevaluate_isolated(b, v, l, r) : np_xevaluate_here(b, v, l, 0, r);
 }
 
 unsigned long np_xevaluate_here(np_backend *b, const np_vector *v, const np_target_list *l, unsigned first,

@@ -179,7 +179,7 @@ static void where(const progress *p, const np_vector *v, char *buf, size_t cap)
 }
 
 static void lost_of(const progress *p, const np_vector *v, np_class cls, const np_child_end *end,
-		    unsigned timeout, np_lost *lost)
+		    unsigned timeout_ms, np_lost *lost)
 {
 	char at[NP_NAME_MAX + 32];
 	where(p, v, at, sizeof at);
@@ -187,8 +187,8 @@ static void lost_of(const progress *p, const np_vector *v, np_class cls, const n
 	lost->step = p->phase == PHASE_STEP ? p->step : -1;
 	lost->reached = p->reached;
 	if (cls == NP_CLASS_TIMEOUT)
-		snprintf(lost->why, sizeof lost->why, "%s did not return within %u s (step timeout); "
-			 "its child process was ended", at, timeout);
+		snprintf(lost->why, sizeof lost->why, "%s did not return within %.9g s (step timeout); "
+			 "its child process was ended", at, timeout_ms / 1000.0);
 	else if (end->signal)
 		snprintf(lost->why, sizeof lost->why, "%s (signal %d) in %s", signal_name(end->signal),
 			 end->signal, at);
@@ -287,12 +287,12 @@ void np_isolated_rows(np_backend *b, np_backend *ref, const np_vector *v, const 
 		if (!np_child_start(&c, b, ref, child, j))
 			break;
 		np_child_end end;
-		bool timed_out = np_child_watch(&c, &j->p.seq, b->step_timeout, &end);
+		bool timed_out = np_child_watch(&c, &j->p.seq, b->step_timeout_ms, &end);
 		next += unpack(j->wire, j->used, v, &rows[next], n - next);
 		bool clean = !timed_out && !end.signal && !end.status;
 		if (next < n && !clean) {
 			np_lost lost;
-			lost_of(&j->p, v, timed_out ? NP_CLASS_TIMEOUT : NP_CLASS_CRASHED, &end, b->step_timeout,
+			lost_of(&j->p, v, timed_out ? NP_CLASS_TIMEOUT : NP_CLASS_CRASHED, &end, b->step_timeout_ms,
 				&lost);
 			how->lost(v, t[next], &lost, &rows[next]);
 			next++;

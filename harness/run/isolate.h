@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Running a vector's rows in a child process, so that an implementation
  * that crashes or does not return ends that vector's row, not the run
- * (np_backend.step_timeout). Not for use outside harness/run/. */
+ * (np_backend.step_timeout_ms). Not for use outside harness/run/. */
 #ifndef NTPROF_ISOLATE_H
 #define NTPROF_ISOLATE_H
 
@@ -25,7 +25,7 @@ typedef struct np_isolation {
 
 /* Runs v on each of the n targets t[] into rows[], the first in a child
  * process that runs them in order and sends each row back as it ends; one
- * that crashes or whose step takes longer than b->step_timeout seconds is
+ * that crashes or whose step takes longer than b->step_timeout_ms milliseconds is
  * ended, its row made by how->lost, and a new child takes the next target.
  * Where there is no fork (Windows), or it fails, the rows run here. */
 void np_isolated_rows(np_backend *b, np_backend *ref, const np_vector *v, const np_target *t,

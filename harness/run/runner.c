@@ -448,12 +448,12 @@ static void lost_row(const np_vector *v, np_target t, const np_lost *lost, np_ro
 static const np_isolation isolation = { run_one, lost_row };
 
 /* v on the n targets t[] into the run's next n rows (room_for made room):
- * in a child process when b asks for it (np_backend.step_timeout). */
+ * in a child process when b asks for it (np_backend.step_timeout_ms). */
 static void run_rows(np_backend *b, np_backend *ref, const np_vector *v, const np_target *t, unsigned n,
 		     np_run *run)
 {
 	np_row *rows = &run->row[run->count];
-	if (b->step_timeout)
+	if (b->step_timeout_ms)
 		np_isolated_rows(b, ref, v, t, n, rows, &isolation);
 	else
 		for (unsigned i = 0; i < n; i++)

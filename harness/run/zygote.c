@@ -338,10 +338,10 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-bool np_child_watch(np_child *c, const volatile unsigned *seq, unsigned timeout, np_child_end *end)
+bool np_child_watch(np_child *c, const volatile unsigned *seq, unsigned timeout_ms, np_child_end *end)
 {
 	unsigned seen = *seq;
-	long long since = now_ms(), limit = (long long)timeout * 1000;
+	long long since = now_ms(), limit = timeout_ms;
 	while (!child_wait(c, limit < 100 ? (int)limit : 100, end)) {
 		if (*seq != seen) {
 			seen = *seq;

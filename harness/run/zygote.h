@@ -60,9 +60,9 @@ typedef struct np_child_end {
 bool np_child_start(np_child *c, const np_backend *b, const np_backend *ref, void (*job)(void *arg),
 		    void *arg);
 /* Waits for it to end, into *end; when *seq (which the child moves on as
- * it goes) stays still for timeout seconds, ends it (SIGKILL) and returns
- * true. The child is gone when it returns. */
-bool np_child_watch(np_child *c, const volatile unsigned *seq, unsigned timeout, np_child_end *end);
+ * it goes) stays still for timeout_ms milliseconds, ends it (SIGKILL)
+ * and returns true. The child is gone when it returns. */
+bool np_child_watch(np_child *c, const volatile unsigned *seq, unsigned timeout_ms, np_child_end *end);
 
 #endif
 

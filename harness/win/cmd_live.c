@@ -99,8 +99,11 @@ static int live_main(int argc, char **argv)
 	s.run.backend = "model";
 	s.run.format = NP_FORMAT_DEFAULT;
 	int status = cli_parse(&live_syntax, argc, argv, &s, NULL);
+	unsigned step_timeout_ms;   /* read again where it is used (remote.c): refused here, before a run */
 	if (status)
 		return status;
+	if (!cli_step_timeout_env(&step_timeout_ms))
+		return EXIT_BAD_INPUT;
 	np_known known;
 	np_vector_set set;
 	if ((status = cli_run_load(&s.run, &known, &set)))

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "win/live.h"
 #include "ntprof/runner.h"
 #include "run/record_line.h"
@@ -397,10 +398,8 @@ np_backend *np_win_remote_new(const char *name, bool rescue)
 		free(r);
 		return NULL;
 	}
-	r->timeout_ms = DEFAULT_TIMEOUT_MS;
-	const char *env = getenv("NTPROF_STEP_TIMEOUT");
-	if (env && atoi(env) > 0)
-		r->timeout_ms = (DWORD)atoi(env) * 1000u;
+	unsigned ms;   /* NTPROF_STEP_TIMEOUT, which live refuses before it gets here when malformed */
+	r->timeout_ms = cli_step_timeout_env(&ms) ? ms : DEFAULT_TIMEOUT_MS;
 	r->rescue = rescue;
 	*b = (np_backend){ .name = name, .begin = remote_begin, .step = remote_step, .end = remote_end,
 			   .destroy = remote_destroy, .state = r };

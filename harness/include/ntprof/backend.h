@@ -71,8 +71,9 @@ typedef struct np_backend {
 	/* The targets it emulates, in --target syntax; NULL: every target. */
 	const char *emulates;
 	/* Nonzero: each vector runs in a child process (harness/run/isolate.c),
-	 * and a step that has not returned after this many seconds is ended. */
-	unsigned step_timeout;
+	 * and a step that has not returned after this many milliseconds is
+	 * ended. */
+	unsigned step_timeout_ms;
 } np_backend;
 
 /* A backend that drives an implementation of ntprof/impl.h: symbolic

@@ -298,8 +298,8 @@ static void apply_hal_row(np_machine *m, const setting *s)
 	case HAL_MAX: row->max = n; break;
 	case HAL_DEFAULT:
 		row->def = n;
-		for (unsigned c = 0; c < NP_MAX_CPUS; c++)
-			row->interval[c] = n;
+		row->interval = n;   /* on every processor (SI-4) */
+		row->apart = 0;
 		break;
 	}
 }

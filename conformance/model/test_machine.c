@@ -211,10 +211,10 @@ static void test_machine_set_cpus_2_leaves_processor_2_inactive(void **state)
 	assert_null(np_machine_set_cpus(m, 2));
 	np_result r = np_nt_set_interval_profile(m, 5000, 0x00);
 	assert_int_equal(r.code, NP_STATUS_SUCCESS);
-	assert_int_equal(m->hal.source[0x00].interval[0], 5000);
-	assert_int_equal(m->hal.source[0x00].interval[1], 5000);
-	assert_int_equal(m->hal.source[0x00].interval[2], TIME_DEFAULT);
-	assert_int_equal(m->hal.source[0x00].interval[63], TIME_DEFAULT);
+	assert_int_equal(np_hal_interval_on(m, 0x00, 0), 5000);
+	assert_int_equal(np_hal_interval_on(m, 0x00, 1), 5000);
+	assert_int_equal(np_hal_interval_on(m, 0x00, 2), TIME_DEFAULT);
+	assert_int_equal(np_hal_interval_on(m, 0x00, 63), TIME_DEFAULT);
 }
 
 /* MC-2: the caller always runs on an active processor after a shrink. */
@@ -264,12 +264,12 @@ static void test_machine_set_cpus_shrink_to_caller_exactly(void **state)
 static void test_machine_set_cpus_new_processors_take_interval(void **state)
 {
 	np_machine *m = *state;
-	m->hal.source[0x00].interval[0] = 1234;
-	m->hal.source[NP_HAL_SOURCES - 1].interval[0] = 5678;
+	np_hal_put_interval(m, 0x00, 0, 1234);
+	np_hal_put_interval(m, NP_HAL_SOURCES - 1, 0, 5678);
 	assert_null(np_machine_set_cpus(m, NP_MAX_CPUS));
-	assert_int_equal(m->hal.source[0x00].interval[NP_MAX_CPUS - 1], 1234);
-	assert_int_equal(m->hal.source[NP_HAL_SOURCES - 1].interval[1], 5678);
-	assert_int_equal(m->hal.source[NP_HAL_SOURCES - 1].interval[NP_MAX_CPUS - 1], 5678);
+	assert_int_equal(np_hal_interval_on(m, 0x00, NP_MAX_CPUS - 1), 1234);
+	assert_int_equal(np_hal_interval_on(m, NP_HAL_SOURCES - 1, 1), 5678);
+	assert_int_equal(np_hal_interval_on(m, NP_HAL_SOURCES - 1, NP_MAX_CPUS - 1), 5678);
 }
 
 /* MC-4: a 64-bit 6.1 kernel takes 4 groups, from 6.2 20, and 6.0 none;

@@ -21,9 +21,8 @@ _Noreturn void np_model_bug(const char *file, int line, const char *what)
  * need, knobs at their documented defaults, nothing mapped. */
 np_config_error np_machine_init(np_machine *m, np_ver v, np_arch a)
 {
-	/* all but the table of intervals set apart, which hal.source[].apart
-	 * guards: clearing it was a third of a model run */
-	memset(m, 0, offsetof(np_machine, hal_interval_apart));
+	/* all but the tables behind a mask (np_machine.profile on) */
+	memset(m, 0, offsetof(np_machine, profile));
 	if ((unsigned)v >= NP_VERSION_COUNT || (unsigned)a >= NP_ARCH_COUNT)
 		return "no such version or architecture";
 	if (!np_arch_exists(v, a))

@@ -195,7 +195,7 @@ typedef struct np_machine {
 	uint64_t library_buffer;           /* SY-25: the Trace* functions' own buffer, 0 = not yet mapped */
 	np_memory mem;
 	np_handle_entry handle[NP_MAX_HANDLES];
-	np_profile profile[NP_MAX_PROFILES];
+	uint64_t profiles;           /* bit i: profile[i] exists (its entry holds it) */
 	uint64_t started_profiles;   /* IN-1: the kernel's lists of started profiles, bit i for profile[i] */
 	unsigned started_elsewhere;  /* ST-3: profiles other callers keep started */
 	unsigned lock_failures;      /* injected: the next N buffer locks fail (ST-5) */
@@ -204,11 +204,12 @@ typedef struct np_machine {
 	uint32_t halt_code;
 	np_knobs knobs;
 	np_trail trail;              /* the rules the current call applied (ntprof/rule.h) */
-	/* Last, and left as it was by np_machine_init: entry [s][c] is source
-	 * s's interval on processor c where hal.source[s].apart has bit c,
-	 * and is never read elsewhere. A table per processor must exist (any
-	 * processor's interval may differ, SI-4), but clearing its 64 KiB for
-	 * every fresh machine was a third of a model run. */
+	/* Last, and left as they were by np_machine_init, which clears all
+	 * before them: clearing these 90 KiB for every fresh machine was most
+	 * of a model run. Each is read only where a mask says it was written. */
+	np_profile profile[NP_MAX_PROFILES];   /* where `profiles` has bit i */
+	/* entry [s][c]: source s's interval on processor c where
+	 * hal.source[s].apart has bit c (any processor's may differ, SI-4) */
 	uint32_t hal_interval_apart[NP_HAL_SOURCES][NP_MAX_CPUS];
 } np_machine;
 

@@ -110,15 +110,17 @@ static bool parse_build(const char *text, unsigned part[4], int *count)
  * given build (and revision, which separates 4.0 SP4 and 5.2 SP1). */
 bool np_version_parse(const char *text, np_ver *out)
 {
-	for (unsigned k = 0; k < FRIENDLY_COUNT; k++) {
-		if (strcasecmp(text, friendly[k].name) == 0) {
-			*out = friendly[k].v;
-			return true;
-		}
-	}
+	/* keys first, the spelling every machine is opened with (no friendly
+	 * name is a key, so the order decides nothing else) */
 	for (unsigned v = 0; v < NP_VERSION_COUNT; v++) {
 		if (strcasecmp(text, table[v].key) == 0) {
 			*out = (np_ver)v;
+			return true;
+		}
+	}
+	for (unsigned k = 0; k < FRIENDLY_COUNT; k++) {
+		if (strcasecmp(text, friendly[k].name) == 0) {
+			*out = friendly[k].v;
 			return true;
 		}
 	}

@@ -298,8 +298,8 @@ static void apply_hal_row(np_machine *m, const setting *s)
 	case HAL_MAX: row->max = n; break;
 	case HAL_DEFAULT:
 		row->def = n;
-		for (unsigned c = 0; c < NP_MAX_CPUS; c++)
-			row->interval[c] = n;
+		row->interval = n;   /* on every processor (SI-4) */
+		row->apart = 0;
 		break;
 	}
 }
@@ -411,10 +411,11 @@ np_config_error np_machine_configure(np_machine *m, const char *key, const char 
 
 /* One setting of np_machine_configure_all: the HAL rows are judged once all
  * are applied, so that the order of a row's min= and max= does not matter. */
-static np_config_error configure_unchecked(np_machine *m, const np_setting *setting_text)
+static np_config_error configure_unchecked(np_machine *m, const np_setting *setting_text, bool *hal_row)
 {
 	setting s;
 	np_config_error e = read_setting(setting_text->key, setting_text->value, &s);
+	*hal_row = *hal_row || s.kind == SET_HAL_ROW;
 	return e ? e : apply_setting(m, &s);
 }
 
@@ -434,14 +435,16 @@ static bool is_early(const char *key)
 np_config_error np_machine_configure_all(np_machine *m, const np_setting *settings, unsigned n)
 {
 	np_config_error e;
+	bool hal_row = false;   /* every HAL of HL-1 is possible: only a row set can make it not */
 	for (unsigned k = 0; k < EARLY_COUNT; k++)
 		for (unsigned i = 0; i < n; i++)
-			if (strcmp(settings[i].key, early[k]) == 0 && (e = configure_unchecked(m, &settings[i])))
+			if (strcmp(settings[i].key, early[k]) == 0 &&
+			    (e = configure_unchecked(m, &settings[i], &hal_row)))
 				return e;
 	for (unsigned i = 0; i < n; i++)
-		if (!is_early(settings[i].key) && (e = configure_unchecked(m, &settings[i])))
+		if (!is_early(settings[i].key) && (e = configure_unchecked(m, &settings[i], &hal_row)))
 			return e;
-	for (unsigned s = 0; s < NP_HAL_SOURCES; s++)
+	for (unsigned s = 0; hal_row && s < NP_HAL_SOURCES; s++)
 		if (!hal_row_possible(m, s))
 			return hal_limits_impossible;
 	return NULL;

@@ -48,7 +48,8 @@ static bool region_locked(const np_machine *m, const np_region *r)
 {
 	for (unsigned i = 0; i < NP_MAX_PROFILES; i++) {
 		const np_profile *p = &m->profile[i];
-		if (p->mapped && p->buffer >= r->base && p->buffer < r->base + r->size)
+		if ((m->started_profiles >> i & 1) && p->mapped &&   /* mapped only while started */
+		    p->buffer >= r->base && p->buffer < r->base + r->size)
 			return true;
 	}
 	return false;

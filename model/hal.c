@@ -45,8 +45,7 @@ static void support(np_hal_source *s, uint32_t def, uint32_t min, uint32_t max, 
 	s->min = min;
 	s->max = max;
 	s->description = d;
-	for (unsigned c = 0; c < NP_MAX_CPUS; c++)
-		s->interval[c] = def;
+	s->interval = def;   /* every processor's (SI-4): apart is 0 */
 }
 
 static void support_list(np_hal *h, const listed *l, size_t n)
@@ -133,7 +132,21 @@ void np_hal_set_interval(np_machine *m, unsigned cpu, uint32_t source, uint32_t 
 	if (source == NP_PROFILE_TIME && np_kernel_is_32bit(m->arch) &&          /* K-HAL-RATE */
 	    m->knobs.hal_rate == NP_HAL_RATE_POWER_OF_TWO && interval >= s->min && interval <= s->max)
 		interval = power_of_two_period(interval);
-	s->interval[cpu] = interval;
+	np_hal_put_interval(m, source, cpu, interval);
+}
+
+/* SI-4: a processor's entry is its own once written; until then the
+ * source's shared one stands for it (np_machine.hal_interval_apart). */
+void np_hal_put_interval(np_machine *m, uint32_t source, unsigned cpu, uint32_t interval)
+{
+	m->hal_interval_apart[source][cpu] = interval;
+	m->hal.source[source].apart |= 1ull << cpu;
+}
+
+uint32_t np_hal_interval_on(const np_machine *m, uint32_t source, unsigned cpu)
+{
+	const np_hal_source *s = &m->hal.source[source];
+	return s->apart >> cpu & 1 ? m->hal_interval_apart[source][cpu] : s->interval;
 }
 
 /* HL-5: HalQuerySystemInformation(HalProfileSourceInformation) answers for
@@ -142,6 +155,6 @@ bool np_hal_query_interval(const np_machine *m, unsigned cpu, uint32_t source, u
 {
 	if (source >= NP_HAL_SOURCES || !m->hal.source[source].supported)
 		return false;
-	*interval = m->hal.source[source].interval[cpu];
+	*interval = np_hal_interval_on(m, source, cpu);
 	return true;
 }

@@ -72,6 +72,7 @@ static void release_profile(np_machine *m, unsigned index)
 	NP_APPLY(m, SP_5);
 	if (--p->handles == 0) {
 		m->started_profiles &= ~(1ull << index);
+		m->profiles &= ~(1ull << index);
 		memset(p, 0, sizeof *p);
 	}
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Machine defaults (MC-1, MC-2) and the model's failure path. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,8 @@ _Noreturn void np_model_bug(const char *file, int line, const char *what)
  * need, knobs at their documented defaults, nothing mapped. */
 np_config_error np_machine_init(np_machine *m, np_ver v, np_arch a)
 {
-	memset(m, 0, sizeof *m);
+	/* all but the tables behind a mask (np_machine.profile on) */
+	memset(m, 0, offsetof(np_machine, profile));
 	if ((unsigned)v >= NP_VERSION_COUNT || (unsigned)a >= NP_ARCH_COUNT)
 		return "no such version or architecture";
 	if (!np_arch_exists(v, a))
@@ -74,9 +76,17 @@ np_config_error np_machine_set_cpus(np_machine *m, unsigned cpus)
 	/* a processor that becomes active takes the interval its peers have;
 	 * an inactive one is never read (SI-4 sets and queries on the caller's
 	 * processor, an active one), so only the active ones are written */
-	for (unsigned s = 0; s < NP_HAL_SOURCES; s++)
+	uint64_t joining = np_active_mask(m) & ~1ull;
+	for (unsigned s = 0; s < NP_HAL_SOURCES; s++) {
+		np_hal_source *h = &m->hal.source[s];
+		if (!(h->apart & 1)) {              /* processor 0 has the shared one */
+			h->apart &= ~joining;
+			continue;
+		}
 		for (unsigned c = 1; c < cpus; c++)
-			m->hal.source[s].interval[c] = m->hal.source[s].interval[0];
+			m->hal_interval_apart[s][c] = m->hal_interval_apart[s][0];
+		h->apart |= joining;
+	}
 	return NULL;
 }
 

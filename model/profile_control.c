@@ -28,8 +28,8 @@ static uint64_t started_limit(const np_machine *m)
 static unsigned started_count(const np_machine *m)
 {
 	unsigned n = m->started_elsewhere;
-	for (unsigned i = 0; i < NP_MAX_PROFILES; i++)
-		n += m->profile[i].started;
+	for (uint64_t left = m->started_profiles; left; left &= left - 1)   /* IN-1: the started ones */
+		n++;
 	return n;
 }
 

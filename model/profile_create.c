@@ -233,7 +233,7 @@ static np_result make_object(np_machine *m, const request *r, unsigned process)
 {
 	unsigned slot = NP_MAX_PROFILES;
 	for (unsigned i = 0; i < NP_MAX_PROFILES && slot == NP_MAX_PROFILES; i++)
-		if (!m->profile[i].exists)
+		if (!(m->profiles >> i & 1))
 			slot = i;
 	if (!np_allocate(m) || slot == NP_MAX_PROFILES)                 /* CP-23 */
 		return NP_DECIDE(m, CP_23, np_status(ob_fail_status(m)));
@@ -251,10 +251,12 @@ static np_result make_object(np_machine *m, const request *r, unsigned process)
 		.stored_affinity = r->a.affinity,
 	};
 	memcpy(p->group_mask, r->masks, sizeof p->group_mask);
+	m->profiles |= 1ull << slot;
 	NP_APPLY(m, CP_25);   /* nothing locked, linked or written */
 	uint64_t handle = np_handle_open(m, NP_OBJ_PROFILE, slot, NP_PROFILE_CONTROL);
 	if (handle == 0) {
 		memset(p, 0, sizeof *p);
+		m->profiles &= ~(1ull << slot);
 		return NP_DECIDE(m, CP_23, np_status(ob_fail_status(m)));
 	}
 	/* CP-24: a 32-bit caller receives a 32-bit handle */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The ordered version table (VR-1) and its parsing (VR-2, VR-3). */
 #include <stdint.h>
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -108,17 +109,27 @@ static bool parse_build(const char *text, unsigned part[4], int *count)
 
 /* VR-2: the newest release of the same major.minor family at or below the
  * given build (and revision, which separates 4.0 SP4 and 5.2 SP1). */
+/* The first letter tells most names apart, before a whole comparison:
+ * every machine opened parses its version (perf: strcasecmp). */
+static bool same_name(const char *text, const char *name)
+{
+	return tolower((unsigned char)text[0]) == tolower((unsigned char)name[0]) &&
+	       strcasecmp(text, name) == 0;
+}
+
 bool np_version_parse(const char *text, np_ver *out)
 {
-	for (unsigned k = 0; k < FRIENDLY_COUNT; k++) {
-		if (strcasecmp(text, friendly[k].name) == 0) {
-			*out = friendly[k].v;
+	/* keys first, the spelling every machine is opened with (no friendly
+	 * name is a key, so the order decides nothing else) */
+	for (unsigned v = 0; v < NP_VERSION_COUNT; v++) {
+		if (same_name(text, table[v].key)) {
+			*out = (np_ver)v;
 			return true;
 		}
 	}
-	for (unsigned v = 0; v < NP_VERSION_COUNT; v++) {
-		if (strcasecmp(text, table[v].key) == 0) {
-			*out = (np_ver)v;
+	for (unsigned k = 0; k < FRIENDLY_COUNT; k++) {
+		if (same_name(text, friendly[k].name)) {
+			*out = friendly[k].v;
 			return true;
 		}
 	}

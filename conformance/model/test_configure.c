@@ -272,8 +272,8 @@ static void test_configure_hal_rows(void **state)
 	assert_int_equal(m->hal.source[0].min, 100);
 	assert_int_equal(m->hal.source[0].max, 0x200);
 	assert_int_equal(m->hal.source[0].def, 150);
-	assert_int_equal(m->hal.source[0].interval[0], 150);
-	assert_int_equal(m->hal.source[0].interval[NP_MAX_CPUS - 1], 150);
+	assert_int_equal(np_hal_interval_on(m, 0, 0), 150);
+	assert_int_equal(np_hal_interval_on(m, 0, NP_MAX_CPUS - 1), 150);
 	assert_null(apply(m, "hal.ProfileTime.supported", "off"));
 	assert_false(m->hal.source[0].supported);
 	assert_null(apply(m, "hal.0xFF.supported", "on"));

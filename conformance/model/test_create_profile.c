@@ -100,8 +100,8 @@ static void wr32(np_machine *m, uint64_t addr, uint32_t v)
 static unsigned live_profiles(const np_machine *m)
 {
 	unsigned n = 0;
-	for (unsigned i = 0; i < NP_MAX_PROFILES; i++)
-		n += m->profile[i].exists;
+	for (unsigned i = 0; i < NP_MAX_PROFILES; i++)   /* an entry is read only where the mask says */
+		n += (m->profiles >> i & 1) && m->profile[i].exists;
 	return n;
 }
 

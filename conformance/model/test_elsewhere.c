@@ -116,8 +116,8 @@ static void test_elsewhere_cpus_limits(void **state)
 	assert_none(np_elsewhere_set_cpus(m, 4));
 	assert_int_equal(m->current_cpu, 0);
 	assert_none(np_elsewhere_set_cpus(m, 8));
-	assert_int_equal(m->hal.source[NP_PROFILE_TIME].interval[7],
-			 m->hal.source[NP_PROFILE_TIME].interval[0]);
+	assert_int_equal(np_hal_interval_on(m, NP_PROFILE_TIME, 7),
+			 np_hal_interval_on(m, NP_PROFILE_TIME, 0));
 }
 
 static uint32_t query(np_machine *m)

@@ -416,7 +416,7 @@ static void test_hal_time_limits(void **state)
 	assert_int_equal(t->min, TIME_MIN);
 	assert_int_equal(t->max, TIME_MAX);
 	for (unsigned c = 0; c < NP_MAX_CPUS; c++)
-		assert_int_equal(t->interval[c], TIME_DEFAULT);
+		assert_int_equal(np_hal_interval_on(m, 0x00, c), TIME_DEFAULT);
 }
 
 /* HL-2: PMC sources default 0x10000, min 0x1000, max 0x7FFFFFFF, on every
@@ -437,7 +437,7 @@ static void test_hal_pmc_limits(void **state)
 			assert_int_equal(p->min, PMC_MIN);
 			assert_int_equal(p->max, PMC_MAX);
 			for (unsigned c = 0; c < NP_MAX_CPUS; c++)
-				assert_int_equal(p->interval[c], PMC_DEFAULT);
+				assert_int_equal(np_hal_interval_on(m, s, c), PMC_DEFAULT);
 		}
 	}
 }
@@ -485,7 +485,7 @@ static void test_hal_set_emon_edge_sources(void **state)
 	np_machine *m = *state;
 	set_ok(m, 0x2000, 0x20);
 	assert_false(m->hal.source[0x20].supported);
-	assert_int_equal(m->hal.source[0x20].interval[0], 0);
+	assert_int_equal(np_hal_interval_on(m, 0x20, 0), 0);
 	assert_int_equal(query_ok(m, 0x20), 0);
 	set_ok(m, 0x2000, 0x1F);
 	assert_int_equal(query_ok(m, 0x1F), 0x2000);
@@ -597,7 +597,7 @@ static void test_hal_store_unsupported_still_ignored(void **state)
 	m->knobs.hal_clamp = NP_HAL_STORE;
 	set_ok(m, 0x1234, 0x02);
 	assert_int_equal(query_ok(m, 0x02), 0);
-	assert_int_equal(m->hal.source[0x02].interval[0], 0);
+	assert_int_equal(np_hal_interval_on(m, 0x02, 0), 0);
 }
 
 /* ---- HL-5 ---- */
@@ -608,7 +608,7 @@ static void test_hal_query_answers_for_current_cpu(void **state)
 {
 	np_machine *m = *state;
 	assert_null(np_machine_set_cpus(m, 4));
-	m->hal.source[0x00].interval[2] = 4321;  /* processor 2 alone differs */
+	np_hal_put_interval(m, 0x00, 2, 4321);  /* processor 2 alone differs */
 	m->current_cpu = 2;
 	assert_int_equal(query_ok(m, 0x00), 4321);
 	m->current_cpu = 1;
@@ -624,7 +624,7 @@ static void test_hal_query_unsupported_reads_zero(void **state)
 {
 	np_machine *m = *state;
 	assert_null(np_machine_set_cpus(m, 2));
-	m->hal.source[0x02].interval[1] = 777;  /* stale value behind supported=false */
+	np_hal_put_interval(m, 0x02, 1, 777);  /* stale value behind supported=false */
 	m->current_cpu = 1;
 	assert_int_equal(query_ok(m, 0x02), 0);
 	m->hal.source[0x02].supported = true;
@@ -643,7 +643,7 @@ static void test_hal_last_source_of_table(void **state)
 	last->min = PMC_MIN;
 	last->max = PMC_MAX;
 	assert_int_equal(np_nt_set_interval_profile(m, 0x2345, NP_HAL_SOURCES - 1).code, NP_STATUS_SUCCESS);
-	assert_int_equal(last->interval[0], 0x2345);
+	assert_int_equal(np_hal_interval_on(m, NP_HAL_SOURCES - 1, 0), 0x2345);
 	uint32_t v = POISON;
 	assert_int_equal(np_nt_query_interval_profile(m, NP_HAL_SOURCES - 1, RW_PAGE).code, NP_STATUS_SUCCESS);
 	assert_true(np_mem_read(m, RW_PAGE, &v, sizeof v));

@@ -148,6 +148,30 @@ static void test_machine_init_nothing_mapped(void **state)
 	assert_int_equal(probe_via_query(m, RW_PAGE), NP_STATUS_ACCESS_VIOLATION);
 }
 
+/* MC-1 (SI-4): a machine made again in memory a run has used, whose tables
+ * init leaves as they were (np_machine.profile on), holds nothing of that
+ * run: every processor's interval is the default, no profile exists, and
+ * processors made active later take the default too. */
+/* rules: MC-1 SI-4 MC-2 */
+static void test_machine_init_over_a_used_machine(void **state)
+{
+	np_machine *m = *state;
+	assert_null(np_machine_init(m, NP_V1809, NP_X64));
+	assert_null(np_machine_set_cpus(m, 4));
+	for (unsigned c = 0; c < 4; c++)
+		np_hal_put_interval(m, NP_PROFILE_TIME, c, 5000 + c);
+	memset(m->profile, 0xA5, sizeof m->profile);       /* what a run leaves */
+	memset(m->hal_interval_apart, 0xA5, sizeof m->hal_interval_apart);
+	m->profiles = UINT64_MAX;
+	assert_null(np_machine_init(m, NP_V1809, NP_X64));
+	assert_int_equal(m->profiles, 0);
+	assert_null(np_machine_set_cpus(m, NP_MAX_CPUS));
+	for (unsigned c = 0; c < NP_MAX_CPUS; c++) {
+		assert_int_equal(np_hal_interval_on(m, NP_PROFILE_TIME, c), TIME_DEFAULT);
+		assert_int_equal(np_hal_interval_on(m, 0x02, c), 0);   /* unsupported: nothing */
+	}
+}
+
 /* MC-1: a fresh machine's caller holds no privilege, so a 6.2 set fails
  * (SI-1) while the same machine given the privilege succeeds. */
 /* rules: MC-1 SI-1 */
@@ -211,10 +235,10 @@ static void test_machine_set_cpus_2_leaves_processor_2_inactive(void **state)
 	assert_null(np_machine_set_cpus(m, 2));
 	np_result r = np_nt_set_interval_profile(m, 5000, 0x00);
 	assert_int_equal(r.code, NP_STATUS_SUCCESS);
-	assert_int_equal(m->hal.source[0x00].interval[0], 5000);
-	assert_int_equal(m->hal.source[0x00].interval[1], 5000);
-	assert_int_equal(m->hal.source[0x00].interval[2], TIME_DEFAULT);
-	assert_int_equal(m->hal.source[0x00].interval[63], TIME_DEFAULT);
+	assert_int_equal(np_hal_interval_on(m, 0x00, 0), 5000);
+	assert_int_equal(np_hal_interval_on(m, 0x00, 1), 5000);
+	assert_int_equal(np_hal_interval_on(m, 0x00, 2), TIME_DEFAULT);
+	assert_int_equal(np_hal_interval_on(m, 0x00, 63), TIME_DEFAULT);
 }
 
 /* MC-2: the caller always runs on an active processor after a shrink. */
@@ -264,12 +288,12 @@ static void test_machine_set_cpus_shrink_to_caller_exactly(void **state)
 static void test_machine_set_cpus_new_processors_take_interval(void **state)
 {
 	np_machine *m = *state;
-	m->hal.source[0x00].interval[0] = 1234;
-	m->hal.source[NP_HAL_SOURCES - 1].interval[0] = 5678;
+	np_hal_put_interval(m, 0x00, 0, 1234);
+	np_hal_put_interval(m, NP_HAL_SOURCES - 1, 0, 5678);
 	assert_null(np_machine_set_cpus(m, NP_MAX_CPUS));
-	assert_int_equal(m->hal.source[0x00].interval[NP_MAX_CPUS - 1], 1234);
-	assert_int_equal(m->hal.source[NP_HAL_SOURCES - 1].interval[1], 5678);
-	assert_int_equal(m->hal.source[NP_HAL_SOURCES - 1].interval[NP_MAX_CPUS - 1], 5678);
+	assert_int_equal(np_hal_interval_on(m, 0x00, NP_MAX_CPUS - 1), 1234);
+	assert_int_equal(np_hal_interval_on(m, NP_HAL_SOURCES - 1, 1), 5678);
+	assert_int_equal(np_hal_interval_on(m, NP_HAL_SOURCES - 1, NP_MAX_CPUS - 1), 5678);
 }
 
 /* MC-4: a 64-bit 6.1 kernel takes 4 groups, from 6.2 20, and 6.0 none;
@@ -484,6 +508,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_machine_init_out_of_table, setup_blank),
 	T(test_machine_init_nonexistent_pair_messages, setup_blank),
 	T(test_machine_init_nothing_mapped, setup_blank),
+	T(test_machine_init_over_a_used_machine, setup_blank),
 	T(test_machine_init_default_caller_unprivileged, setup_x64),
 	T(test_machine_set_cpus_bounds, setup_x64),
 	T(test_machine_set_cpus_64_all_active, setup_x64),

@@ -79,8 +79,8 @@ static np_profile *profile_of(np_machine *m, uint64_t h)
 static unsigned live_profiles(const np_machine *m)
 {
 	unsigned n = 0;
-	for (unsigned i = 0; i < NP_MAX_PROFILES; i++)
-		n += m->profile[i].exists;
+	for (unsigned i = 0; i < NP_MAX_PROFILES; i++)   /* an entry is read only where the mask says */
+		n += (m->profiles >> i & 1) && m->profile[i].exists;
 	return n;
 }
 

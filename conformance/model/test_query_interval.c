@@ -472,7 +472,7 @@ static void test_query_interval_answers_for_current_cpu(void **state)
 {
 	np_machine *m = *state;
 	assert_null(np_machine_set_cpus(m, 2));
-	m->hal.source[0x00].interval[1] = 2222;
+	np_hal_put_interval(m, 0x00, 1, 2222);
 	m->current_cpu = 1;
 	assert_int_equal(query_ok(m, 0x00), 2222);
 	m->current_cpu = 0;

@@ -1117,7 +1117,7 @@ static void test_sysinfo_time_profile_shared(void **state)
 	m->tracing = NP_TRACING_ON;
 	assert_status(tp_set(m, 5000), NP_STATUS_SUCCESS);
 	assert_int_equal(tp_interval(m), 5000);
-	assert_int_equal(m->hal.source[0].interval[0], 5000);
+	assert_int_equal(np_hal_interval_on(m, 0, 0), 5000);
 	assert_int_equal(m->event_count, 0);
 	assert_status(tp_set(m, 1), NP_STATUS_SUCCESS);
 	assert_int_equal(tp_interval(m), TIME_MIN);
@@ -1136,7 +1136,7 @@ static void test_sysinfo_time_profile_separate(void **state)
 	assert_int_equal(tp_interval(m), 4321);
 	assert_status(tp_set(m, 1), NP_STATUS_SUCCESS);
 	assert_int_equal(tp_interval(m), 1);
-	assert_int_equal(m->hal.source[0].interval[0], TIME_DEFAULT);
+	assert_int_equal(np_hal_interval_on(m, 0, 0), TIME_DEFAULT);
 }
 
 /* SY-23, TR-5: a user-mode set needs the privilege, after the length test. */

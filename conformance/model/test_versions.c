@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 
 #include "ntprof/machine.h"
 #include "ntprof/version.h"
@@ -436,6 +437,15 @@ static void test_version_friendly_and_nearest(void **state)
 	assert_int_equal(v, NP_V11_24H2);
 	assert_string_equal(np_version_friendly(NP_V11_24H2), "srv2025");
 	assert_null(np_version_friendly(NP_VSRV2022));
+	/* every everyday name reads as its own version, whatever order the
+	 * names and the keys are tried in: none is a key */
+	for (unsigned f = 0; f < NP_VERSION_COUNT; f++) {
+		const char *name = np_version_friendly((np_ver)f);
+		for (unsigned k = 0; name && k < NP_VERSION_COUNT; k++)
+			if (strcasecmp(name, np_version_key((np_ver)k)) == 0)
+				fail_msg("the everyday name %s is also a key", name);
+		assert_true(!name || (np_version_parse(name, &v) && v == (np_ver)f));
+	}
 	assert_string_equal(np_version_nearest("svr2025"), "srv2025");
 	assert_null(np_version_friendly(NP_VERSION_COUNT));
 	const char *last = np_version_key(NP_VERSION_COUNT - 1);

@@ -48,29 +48,47 @@ static ntprof_result from_np(np_result r)
 	return (ntprof_result){ (uint32_t)r.kind, r.code, r.why };
 }
 
-static void *model_open(const ntprof_system_spec *spec, const char **why)
+/* The machine spec names, into s; NULL, or why there is none. */
+static const char *model_boot(model_sys *s, const ntprof_system_spec *spec)
 {
 	np_ver v;
 	np_arch a;
 	np_setting given[NP_MAX_GIVEN];
-	*why = "unknown version or architecture";
 	if (!np_version_parse(spec->version, &v) || !np_arch_parse(spec->arch, &a))
-		return NULL;
-	*why = "too many given settings";
+		return "unknown version or architecture";
 	if (spec->ngiven > NP_MAX_GIVEN)
-		return NULL;
+		return "too many given settings";
 	for (unsigned i = 0; i < spec->ngiven; i++)
 		given[i] = (np_setting){ spec->given[i].key, spec->given[i].value };
-	model_sys *s = malloc(sizeof *s);   /* np_machine_init clears the machine */
+	s->next = USER_BASE;
+	const char *why = np_machine_init(&s->m, v, a);   /* it clears the machine */
+	if (!why)
+		why = np_machine_configure_all(&s->m, given, spec->ngiven);
+	if (why)
+		np_machine_fini(&s->m);
+	return why;
+}
+
+static void *model_open(const ntprof_system_spec *spec, const char **why)
+{
+	model_sys *s = malloc(sizeof *s);
 	*why = "out of memory";
 	if (!s)
 		return NULL;
-	s->next = USER_BASE;
-	*why = np_machine_init(&s->m, v, a);
-	if (!*why)
-		*why = np_machine_configure_all(&s->m, given, spec->ngiven);
+	*why = model_boot(s, spec);
 	if (*why) {
-		np_machine_fini(&s->m);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void *np_impl_model_reopen(void *sys, const ntprof_system_spec *spec, const char **why)
+{
+	model_sys *s = sys;
+	np_machine_fini(&s->m);
+	*why = model_boot(s, spec);
+	if (*why) {
 		free(s);
 		return NULL;
 	}

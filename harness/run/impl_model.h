@@ -13,4 +13,9 @@ extern const ntprof_impl np_impl_model;
 struct np_machine;
 struct np_machine *np_impl_model_machine(void *sys);
 
+/* A system np_impl_model.open() returned, closed and opened again as spec
+ * says, in the same memory: what np_impl_model.open() would return, or
+ * NULL with why, sys then closed. */
+void *np_impl_model_reopen(void *sys, const ntprof_system_spec *spec, const char **why);
+
 #endif

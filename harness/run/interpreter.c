@@ -48,14 +48,23 @@ static const char *native_begin(np_backend *self, np_target t, const np_vector *
 	s->arch = t.arch;
 	/* SY-9: a WOW64 caller's pointers are 32 bits wide, a kernel caller's 64 */
 	s->pointer_size = t.arch == NP_X86 || (t.arch == NP_WOW64 && !kernel_caller) ? 4u : 8u;
-	s->sys = s->impl->open(&spec, &why);
+	if (s->spare)
+		s->sys = np_impl_model_reopen(s->spare, &spec, &why);
+	else
+		s->sys = s->impl->open(&spec, &why);
+	s->spare = NULL;
 	return s->sys ? NULL : why;
 }
 
+/* The model's system is kept to be opened again: a machine is 100 KiB,
+ * and a fresh one for each vector and target was much of a run under a
+ * sanitizer, whose every allocation is new memory. */
 static void native_end(np_backend *self)
 {
 	np_native_state *s = self->state;
-	if (s->sys)
+	if (s->sys && s->impl == &np_impl_model)
+		s->spare = s->sys;
+	else if (s->sys)
 		s->impl->close(s->sys);
 	s->sys = NULL;
 }
@@ -182,6 +191,9 @@ static void native_step(np_backend *self, const np_step *st, np_record *r)
 static void native_destroy(np_backend *self)
 {
 	native_end(self);
+	np_native_state *s = self->state;
+	if (s->spare)
+		s->impl->close(s->spare);
 	free(self->state);
 	free(self);
 }

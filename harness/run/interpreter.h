@@ -29,6 +29,7 @@ typedef struct np_capture {
 typedef struct np_native_state {
 	const ntprof_impl *impl;
 	void *sys;                      /* the open system; NULL between vectors */
+	void *spare;                    /* the model's last system, to open again */
 	np_arch arch;
 	unsigned pointer_size;          /* the caller's pointers: 4 or 8 bytes (SY-9) */
 	bool halted;                    /* a step bug-checked: the system is gone */

@@ -79,7 +79,10 @@ typedef struct np_cpu {
 typedef struct np_hal_source {
 	bool supported;
 	uint32_t def, min, max;           /* interval limits (HL-2; KS-4 units) */
-	uint32_t interval[NP_MAX_CPUS];   /* current interval, per processor (SI-4) */
+	/* SI-4: the current interval of every processor but those in `apart`,
+	 * whose own interval is in np_machine.hal_interval_apart (see there) */
+	uint32_t interval;
+	uint64_t apart;                   /* bit c: processor c has its own interval */
 	const char *description;          /* TR-7: the HAL's name for the source */
 } np_hal_source;
 
@@ -192,7 +195,7 @@ typedef struct np_machine {
 	uint64_t library_buffer;           /* SY-25: the Trace* functions' own buffer, 0 = not yet mapped */
 	np_memory mem;
 	np_handle_entry handle[NP_MAX_HANDLES];
-	np_profile profile[NP_MAX_PROFILES];
+	uint64_t profiles;           /* bit i: profile[i] exists (its entry holds it) */
 	uint64_t started_profiles;   /* IN-1: the kernel's lists of started profiles, bit i for profile[i] */
 	unsigned started_elsewhere;  /* ST-3: profiles other callers keep started */
 	unsigned lock_failures;      /* injected: the next N buffer locks fail (ST-5) */
@@ -201,6 +204,13 @@ typedef struct np_machine {
 	uint32_t halt_code;
 	np_knobs knobs;
 	np_trail trail;              /* the rules the current call applied (ntprof/rule.h) */
+	/* Last, and left as they were by np_machine_init, which clears all
+	 * before them: clearing these 90 KiB for every fresh machine was most
+	 * of a model run. Each is read only where a mask says it was written. */
+	np_profile profile[NP_MAX_PROFILES];   /* where `profiles` has bit i */
+	/* entry [s][c]: source s's interval on processor c where
+	 * hal.source[s].apart has bit c (any processor's may differ, SI-4) */
+	uint32_t hal_interval_apart[NP_HAL_SOURCES][NP_MAX_CPUS];
 } np_machine;
 
 /* Why a configuration cannot exist (NULL when it can). */
@@ -216,6 +226,11 @@ void np_machine_fini(np_machine *m);
 /* Re-fills the HAL table for a HAL kind (HL-1, HL-2). Fails when the kind
  * cannot exist on the machine's version and architecture (KS-3). */
 np_config_error np_machine_set_hal(np_machine *m, np_hal_kind kind);
+/* SI-4: the interval in the HAL's table for a source on one processor
+ * (source < NP_HAL_SOURCES, cpu < NP_MAX_CPUS), supported or not; and
+ * writing that entry alone, as HL-3 does once it has judged the interval. */
+uint32_t np_hal_interval_on(const np_machine *m, uint32_t source, unsigned cpu);
+void np_hal_put_interval(np_machine *m, uint32_t source, unsigned cpu, uint32_t interval);
 np_config_error np_machine_set_cpus(np_machine *m, unsigned cpus);
 /* MC-4: active processor groups; more than one only on x64 from 6.1. */
 np_config_error np_machine_set_groups(np_machine *m, unsigned groups);

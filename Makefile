@@ -413,6 +413,8 @@ bench: $(BENCH_BIN)
 # %zu nor %llu. -static: the exe imports system DLLs only (KERNEL32, msvcrt,
 # ADVAPI32), no libgcc or winpthread DLL; ntdll is never linked, every
 # native call is bound at run time (harness/win/impl_windows.c).
+# WIN32_LEAN_AND_MEAN: <windows.h> without the GUI, COM and RPC headers that
+# nothing here uses; parsing them was half of each including file's compile.
 # harness/cli/posix.c is the POSIX ntprof's own: the exe has harness/win/'s
 # (cli_platform.c; cmd_live.c, the commands only it has). The exe carries
 # what a person runs on a Windows machine (run, live, call, versions,
@@ -427,7 +429,7 @@ WIN_LEFT_OUT := harness/cli/posix.c harness/cli/cmd_matrix.c harness/cli/cmd_com
 WIN_SRC     := $(MODEL_SRC) $(filter-out $(WIN_LEFT_OUT),$(HARNESS_SRC)) $(wildcard harness/win/*.c)
 WIN_EMBED   := build/win/fixtures_embedded.c
 WIN_CFLAGS   = -std=c11 -Wall -Wextra $(NP_WERROR) -O2 -D__USE_MINGW_ANSI_STDIO=1
-WIN_CPPFLAGS = -Imodel/include -Imodel -Iharness/include -Iharness -DNTPROF_EMBEDDED_FIXTURES \
+WIN_CPPFLAGS = -Imodel/include -Imodel -Iharness/include -Iharness -DNTPROF_EMBEDDED_FIXTURES -DWIN32_LEAN_AND_MEAN \
 	-DNTPROF_DATADIR="\".\"" -DNTPROF_VERSION="\"$(VERSION)\""
 WIN_LDFLAGS  = -static
 # Pinned, and checked by conformance/cli/test_wine.sh (objdump -p): the i686 exe is

@@ -424,15 +424,17 @@ bench: $(BENCH_BIN)
 # nothing here uses; parsing them was half of each including file's compile.
 # harness/cli/posix.c is the POSIX ntprof's own: the exe has harness/win/'s
 # (cli_platform.c; cmd_live.c, the commands only it has). The exe carries
-# what a person runs on a Windows machine (run, live, call, versions,
-# syscalls, explore, explain, export, help); matrix, compare and trace need
-# the Linux libraries (NP_PKGS), diff is matrix's by version, and the four
-# answer "not in this build" (harness/win/cli_absent.c).
+# what a person runs on a Windows machine, live and what it needs (run, live,
+# call, versions, syscalls, explain, help); matrix, compare and trace need
+# the Linux libraries (NP_PKGS), diff is matrix's by version, explore and
+# export work on the model and dl: objects only, and the six answer "not in
+# this build" (harness/win/cli_absent.c).
 WIN_LEFT_OUT := harness/cli/posix.c harness/cli/cmd_matrix.c harness/cli/cmd_compare.c harness/cli/cmd_trace.c \
 	harness/cli/cmd_diff.c harness/matrix/version_diff.c \
 	harness/matrix/markdown.c harness/matrix/matrix.c harness/matrix/matrix_text.c harness/matrix/matrix_html.c \
 	harness/matrix/matrix_observed.c \
-	harness/report/compare.c harness/report/compare_read.c harness/report/json.c harness/trace/rules_trace.c
+	harness/report/compare.c harness/report/compare_read.c harness/report/json.c harness/trace/rules_trace.c \
+	harness/cli/cmd_explore.c harness/cli/cmd_export.c $(wildcard harness/explore/*.c harness/export/*.c)
 WIN_SRC     := $(MODEL_SRC) $(filter-out $(WIN_LEFT_OUT),$(HARNESS_SRC)) $(wildcard harness/win/*.c)
 WIN_EMBED   := build/win/fixtures_embedded.c
 WIN_CFLAGS   = -std=c11 -Wall -Wextra $(NP_WERROR) -O2 -D__USE_MINGW_ANSI_STDIO=1

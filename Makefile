@@ -133,6 +133,11 @@ datadir    = $(PREFIX)/share/ntprof
 # `coverage` when they call make again; each tree keeps its own objects,
 # so switching never mixes instrumented and plain code.
 VARIANT =
+# The CMocka programs' own code (the code they test keeps the tree's flags):
+# -O2 took twice as long as -O1 on these long files of straight-line calls,
+# half of the plain tree's compile time, for test drivers that run in
+# milliseconds; -O1 still runs the flow analysis behind -Wmaybe-uninitialized.
+TEST_BIN_CFLAGS = -O1
 ifeq ($(VARIANT),)
 B = build
 else ifeq ($(VARIANT),asan)
@@ -144,6 +149,11 @@ VARIANT_LDFLAGS = $(VARIANT_CFLAGS)
 # Its tests run about three times slower than the plain tree's, and make
 # check runs two cases at a time beside another leg: a longer case timeout.
 TEST_TIMEOUT = 900
+# The CMocka programs' own code at -O0: ASan and UBSan check every access of
+# it all the same (more of them: nothing kept in registers), the plain tree
+# has already compiled it for the warnings, and it compiles in a third of
+# -O1's time (the suites' time did not change).
+TEST_BIN_CFLAGS = -O0
 else ifeq ($(VARIANT),fuzz)
 # The fuzzers (conformance/fuzz/fuzz_*.c): everything instrumented for
 # libFuzzer's coverage feedback; only the fuzzers link its main().
@@ -158,6 +168,7 @@ B = build/cov
 # -g0: gcov reads its own notes, not the debug information.
 VARIANT_CFLAGS  = --coverage -O0 -g0
 VARIANT_LDFLAGS = --coverage
+TEST_BIN_CFLAGS = -O0
 else
 $(error VARIANT must be empty, asan, fuzz or cov, not '$(VARIANT)')
 endif
@@ -190,8 +201,10 @@ TEST_SH     := $(filter-out conformance/cli/tap.sh conformance/cli/export_build.
 
 MODEL_OBJ   := $(MODEL_SRC:%.c=$(B)/%.o)
 HARNESS_OBJ := $(HARNESS_SRC:%.c=$(B)/%.o)
-# Test programs link the harness too, minus its main().
-HARNESS_LIB := $(filter-out $(B)/harness/cli/main.o,$(HARNESS_OBJ))
+# Test programs link the harness too, minus its main(), from an archive
+# that is never installed: each program takes only the objects it calls
+# (a quarter of the bytes), where every one of them linked all of them.
+HARNESS_LIB := $(B)/libntprof_harness.a
 TEST_BIN    := $(filter-out $(LEFT_OUT:%=$(B)/%),$(TEST_SRC:%.c=$(B)/%))
 # Shared objects for `--backend dl:` (conformance/cli/test_dl.sh): each carries
 # its own position-independent copy of the model.
@@ -236,7 +249,7 @@ PROGRAM     := $(B)/ntprof
 KYUAFILES   := $(addprefix $(B)/conformance/,Kyuafile Kyuafile.test model/Kyuafile harness/Kyuafile \
 	cli/Kyuafile model/Kyuafile.test harness/Kyuafile.test cli/Kyuafile.test)
 
-ALL_CFLAGS  = $(NP_CPPFLAGS) $(CPPFLAGS) $(NP_CFLAGS) $(CFLAGS) $(VARIANT_CFLAGS)
+ALL_CFLAGS  = $(NP_CPPFLAGS) $(CPPFLAGS) $(NP_CFLAGS) $(CFLAGS) $(VARIANT_CFLAGS) $(OBJ_CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(VARIANT_LDFLAGS)
 
 # ntprof finds SPEC.md and fixtures/ at run time (np_find_root): in the tree
@@ -249,6 +262,8 @@ TEST_DEFS    = -DNTPROF_SOURCE_ROOT="\"$(ROOT)\"" -Iconformance
 # private: prerequisites (the flags stamp below) must not inherit these.
 $(B)/harness/%.o: private ALL_CFLAGS += $(HARNESS_DEFS)
 $(B)/conformance/%.o: private ALL_CFLAGS += $(HARNESS_DEFS) $(TEST_DEFS)
+# The CMocka programs' own code at TEST_BIN_CFLAGS, after the tree's flags.
+$(TEST_BIN:=.o): private OBJ_CFLAGS = $(TEST_BIN_CFLAGS)
 
 .PHONY: all lib tests run check coverage bench figures mutants fuzz fuzzers valgrind install uninstall \
 	clean deps help windows export-test live-results observed-pages actionlint FORCE
@@ -275,7 +290,7 @@ tests: $(TEST_BIN) $(TEST_SCRIPT) $(KYUAFILES) $(call suite_runs,$(DL_USERS),$(D
 # flags do: `make CC=clang` after a gcc build rebuilds instead of saying
 # "nothing to be done", and so does a changed PREFIX (baked into the harness).
 FLAGS_STAMP := $(B)/.flags
-FLAGS_NOW    = $(CC) | $(ALL_CFLAGS) $(HARNESS_DEFS) $(TEST_DEFS) | $(ALL_LDFLAGS) $(LDLIBS)
+FLAGS_NOW    = $(CC) | $(ALL_CFLAGS) $(HARNESS_DEFS) $(TEST_DEFS) $(TEST_BIN_CFLAGS) | $(ALL_LDFLAGS) $(LDLIBS)
 $(FLAGS_STAMP): FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' '$(FLAGS_NOW)' | cmp -s - $@ || printf '%s\n' '$(FLAGS_NOW)' > $@
@@ -292,6 +307,10 @@ $(PROGRAM): $(HARNESS_OBJ) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NP_PKG_LIBS) $(LDLIBS)
 
 $(HELPERS_OBJ): private ALL_CFLAGS += -std=c99 -pedantic
+$(HARNESS_LIB): $(filter-out $(B)/harness/cli/main.o,$(HARNESS_OBJ))
+	@rm -f $@
+	$(AR) rcs $@ $^
+
 $(HELPERS_LIB): $(HELPERS_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
@@ -413,21 +432,25 @@ bench: $(BENCH_BIN)
 # %zu nor %llu. -static: the exe imports system DLLs only (KERNEL32, msvcrt,
 # ADVAPI32), no libgcc or winpthread DLL; ntdll is never linked, every
 # native call is bound at run time (harness/win/impl_windows.c).
+# WIN32_LEAN_AND_MEAN: <windows.h> without the GUI, COM and RPC headers that
+# nothing here uses; parsing them was half of each including file's compile.
 # harness/cli/posix.c is the POSIX ntprof's own: the exe has harness/win/'s
 # (cli_platform.c; cmd_live.c, the commands only it has). The exe carries
-# what a person runs on a Windows machine (run, live, call, versions,
-# syscalls, explore, explain, export, help); matrix, compare and trace need
-# the Linux libraries (NP_PKGS), diff is matrix's by version, and the four
-# answer "not in this build" (harness/win/cli_absent.c).
+# what a person runs on a Windows machine, live and what it needs (run, live,
+# call, versions, syscalls, explain, help); matrix, compare and trace need
+# the Linux libraries (NP_PKGS), diff is matrix's by version, explore and
+# export work on the model and dl: objects only, and the six answer "not in
+# this build" (harness/win/cli_absent.c).
 WIN_LEFT_OUT := harness/cli/posix.c harness/cli/cmd_matrix.c harness/cli/cmd_compare.c harness/cli/cmd_trace.c \
 	harness/cli/cmd_diff.c harness/matrix/version_diff.c \
 	harness/matrix/markdown.c harness/matrix/matrix.c harness/matrix/matrix_text.c harness/matrix/matrix_html.c \
 	harness/matrix/matrix_observed.c \
-	harness/report/compare.c harness/report/compare_read.c harness/report/json.c harness/trace/rules_trace.c
+	harness/report/compare.c harness/report/compare_read.c harness/report/json.c harness/trace/rules_trace.c \
+	harness/cli/cmd_explore.c harness/cli/cmd_export.c $(wildcard harness/explore/*.c harness/export/*.c)
 WIN_SRC     := $(MODEL_SRC) $(filter-out $(WIN_LEFT_OUT),$(HARNESS_SRC)) $(wildcard harness/win/*.c)
 WIN_EMBED   := build/win/fixtures_embedded.c
 WIN_CFLAGS   = -std=c11 -Wall -Wextra $(NP_WERROR) -O2 -D__USE_MINGW_ANSI_STDIO=1
-WIN_CPPFLAGS = -Imodel/include -Imodel -Iharness/include -Iharness -DNTPROF_EMBEDDED_FIXTURES \
+WIN_CPPFLAGS = -Imodel/include -Imodel -Iharness/include -Iharness -DNTPROF_EMBEDDED_FIXTURES -DWIN32_LEAN_AND_MEAN \
 	-DNTPROF_DATADIR="\".\"" -DNTPROF_VERSION="\"$(VERSION)\""
 WIN_LDFLAGS  = -static
 # Pinned, and checked by conformance/cli/test_wine.sh (objdump -p): the i686 exe is

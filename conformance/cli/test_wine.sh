@@ -355,19 +355,23 @@ else
 fi
 
 # The exe carries what runs on Windows; matrix, diff, compare and trace need
-# the Linux libraries, say so (exit 2) and are not in the usage. The twin:
-# a command the exe has, versions, is in the usage and runs.
+# the Linux libraries, explore and export work on the model only: they say
+# so (exit 2) and are not in the usage. The twin: a command the exe has,
+# versions, is in the usage and runs.
 "$wine" win10 "$exe" matrix >"$tmp/absent.out" 2>"$tmp/absent.err"
 rc=$?
+"$wine" win10 "$exe" explore >"$tmp/absent.out" 2>"$tmp/explore.err"
+rc_explore=$?
 "$wine" win10 "$exe" help >"$tmp/usage.txt" 2>/dev/null
 tr -d '\r' <"$tmp/usage.txt" >"$tmp/usage"
 if [ "$rc" -eq 2 ] && grep -q 'ntprof: matrix is not in this build' "$tmp/absent.err" &&
-	! grep -Eq 'ntprof (matrix|diff|compare|trace)' "$tmp/usage" && grep -q 'ntprof versions' "$tmp/usage" &&
-	grep -q 'ntprof live' "$tmp/usage"; then
-	ok "the exe leaves out matrix, diff, compare and trace, saying so, and lists live and versions"
+	[ "$rc_explore" -eq 2 ] && grep -q 'ntprof: explore is not in this build' "$tmp/explore.err" &&
+	! grep -Eq 'ntprof (matrix|diff|compare|trace|explore|export)' "$tmp/usage" &&
+	grep -q 'ntprof versions' "$tmp/usage" && grep -q 'ntprof live' "$tmp/usage"; then
+	ok "the exe leaves out matrix, diff, compare, trace, explore and export, saying so, and lists live and versions"
 else
-	not_ok "the exe leaves out matrix, diff, compare and trace, saying so" "exit $rc" \
-		"$(head -2 "$tmp/absent.err")" "$(show "$tmp/usage")"
+	not_ok "the exe leaves out matrix, diff, compare, trace, explore and export, saying so" "exit $rc, $rc_explore" \
+		"$(head -2 "$tmp/absent.err")" "$(head -2 "$tmp/explore.err")" "$(show "$tmp/usage")"
 fi
 
 [ "$failed" -eq 0 ]

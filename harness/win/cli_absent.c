@@ -1,44 +1,63 @@
 /* SPDX-License-Identifier: MIT */
-/* The commands the Windows exe leaves out: matrix, compare and trace need
- * the Linux ntprof's libraries (cmark-gfm for the HTML pages of matrix and
- * trace, jansson to read the result files of compare and matrix --observed),
- * and diff is matrix's table of the model by version. None of them touches
- * the system it runs on: a person on Windows brings the JSON files that run
- * and live write back to a Linux machine for them. Each answers that it is
- * not in this build; the usage text and `help` do not list them. */
+/* The commands the Windows exe leaves out: it carries what a person runs on
+ * a Windows machine, live and what live needs. matrix, compare and trace
+ * need the Linux ntprof's libraries (cmark-gfm for the HTML pages of matrix
+ * and trace, jansson to read the result files of compare and matrix
+ * --observed), and diff is matrix's table of the model by version; a person
+ * on Windows brings the JSON files that run and live write back to a Linux
+ * machine for them. explore and export work on the model and dl: objects,
+ * never on the system they run on, so they gain nothing from Windows (the
+ * export a Windows machine runs is built on Linux, make export-test), and
+ * they were a quarter of the exe's compile. Each answers that it is not in
+ * this build; the usage text and `help` do not list them. */
 #include <stdio.h>
 
 #include "cli/cli.h"
 
-static int absent(const char *name)
+static int absent(const char *name, const char *on_what)
 {
 	fprintf(stderr, "ntprof: %s is not in this build: ntprof.exe runs vectors (run, live, call); "
-		"run %s with the Linux ntprof (on the JSON files that run and live write)\n", name, name);
+		"run %s with the Linux ntprof (%s)\n", name, name, on_what);
 	return EXIT_BAD_INPUT;
 }
+
+#define ON_RESULTS "on the JSON files that run and live write"
+#define ON_MODEL "it works on the model and dl: objects, never on this system"
 
 static int matrix_absent(int argc, char **argv)
 {
 	(void)argc, (void)argv;
-	return absent("matrix");
+	return absent("matrix", ON_RESULTS);
 }
 
 static int compare_absent(int argc, char **argv)
 {
 	(void)argc, (void)argv;
-	return absent("compare");
+	return absent("compare", ON_RESULTS);
 }
 
 static int diff_absent(int argc, char **argv)
 {
 	(void)argc, (void)argv;
-	return absent("diff");
+	return absent("diff", ON_RESULTS);
 }
 
 static int trace_absent(int argc, char **argv)
 {
 	(void)argc, (void)argv;
-	return absent("trace");
+	return absent("trace", ON_RESULTS);
+}
+
+static int explore_absent(int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	return absent("explore", ON_MODEL);
+}
+
+static int export_absent(int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	return absent("export", ON_MODEL);
 }
 
 /* No usage: the usage text and `help COMMAND` skip them. */
@@ -46,3 +65,5 @@ const cli_command cli_matrix = { .name = "matrix", .main = matrix_absent, .summa
 const cli_command cli_compare = { .name = "compare", .main = compare_absent, .summary = "not in this build" };
 const cli_command cli_diff = { .name = "diff", .main = diff_absent, .summary = "not in this build" };
 const cli_command cli_trace = { .name = "trace", .main = trace_absent, .summary = "not in this build" };
+const cli_command cli_explore = { .name = "explore", .main = explore_absent, .summary = "not in this build" };
+const cli_command cli_export = { .name = "export", .main = export_absent, .summary = "not in this build" };

@@ -212,9 +212,12 @@ DL_SRC      := $(wildcard conformance/dl/dl_*.c)
 DL_SO       := $(DL_SRC:%.c=$(B)/%.so)
 PIC_OBJ     := $(patsubst %.c,$(B)/pic/%.o,$(MODEL_SRC) harness/run/impl_model.c)
 # The scripts that take longest, first: Kyua starts programs in the order
-# its Kyuafiles list them, two at a time in make test, so a long one listed
-# last would run alone at the end with the other core idle.
-TEST_FIRST  := conformance/cli/test_explore.sh conformance/cli/test_dl.sh conformance/cli/test_cli.sh \
+# its Kyuafiles list them, a few at a time, so a long one listed last would
+# run alone at the end with the other core idle. The plain leg's own (Wine,
+# the tree's copies) lead; make test and the sanitizer leg skip them.
+TEST_FIRST  := $(addprefix conformance/cli/,test_install.sh test_export_wine.sh test_reproducible.sh \
+	test_wine.sh test_wine_restore.sh test_export_upstream.sh test_export_wine_lists.sh) \
+	conformance/cli/test_explore.sh conformance/cli/test_dl.sh conformance/cli/test_cli.sh \
 	conformance/cli/test_mutants_list.sh conformance/cli/test_traceability.sh
 TEST_SCRIPT := $(addprefix $(B)/,$(foreach t,$(TEST_FIRST),$(filter $(t),$(TEST_SH))) \
 	$(filter-out $(TEST_FIRST),$(TEST_SH)))

@@ -9,8 +9,8 @@
 # its representative set; `make valgrind` runs every program). Which tests
 # each suite runs is conformance/trees.txt's to say.
 # They run in two lanes at once, each lane one leg after another, and each
-# suite two cases at a time (KYUA_FLAGS, default -v parallelism=2), so that
-# a machine of two cores stays busy to the end, when one leg is left.
+# suite two or three cases at a time (below), so that a machine of two
+# cores stays busy to the end, when one leg is left.
 # Each leg writes its output to build/check/LEG.log and its summary lines
 # to build/check/LEG.tally; each log is printed whole, once its leg has
 # ended, in the fixed order below, whatever order they end in. Then the
@@ -26,8 +26,11 @@ logs=$root/build/check
 order="plain asan coverage valgrind"
 rm -rf "$logs"
 mkdir -p "$logs" || exit 2
-KYUA_FLAGS=${KYUA_FLAGS:--v parallelism=2}
-export KYUA_FLAGS
+# Kyua's flags: KYUA_FLAGS when given, for every leg; else two cases at a
+# time, and three in the plain leg: its Wine scripts wait on the prefix's
+# lock (tools/wine.sh runs one exe at a time), and a third case uses the
+# processor meanwhile.
+flags() { echo "${KYUA_FLAGS:--v parallelism=$1}"; }
 
 # leg NAME COMMAND...: runs COMMAND with its output in NAME.log; NAME.rc,
 # written last, holds its exit status and says that it has ended. The last
@@ -54,10 +57,10 @@ leg() {
 claim_order="plain asan valgrind coverage"
 run_leg() {
 	case $1 in
-	plain) leg plain "$here/kyua-suite.sh" plain "$root/build" "$logs/plain.tally" ;;
-	asan) leg asan "$here/kyua-suite.sh" asan "$root/build/asan" "$logs/asan.tally" ;;
+	plain) KYUA_FLAGS=$(flags 3) leg plain "$here/kyua-suite.sh" plain "$root/build" "$logs/plain.tally" ;;
+	asan) KYUA_FLAGS=$(flags 2) leg asan "$here/kyua-suite.sh" asan "$root/build/asan" "$logs/asan.tally" ;;
 	valgrind) VALGRIND_SET=check leg valgrind "$here/valgrind.sh" "$root" "$root/build" "$logs/valgrind.tally" ;;
-	coverage) leg coverage "$here/coverage.sh" --tally "$logs/coverage.tally" "$root" "$root/build/cov" \
+	coverage) KYUA_FLAGS=$(flags 2) leg coverage "$here/coverage.sh" --tally "$logs/coverage.tally" "$root" "$root/build/cov" \
 		"$root/build/coverage" ;;
 	esac
 }

@@ -155,18 +155,24 @@ static const char *want_text(np_export_text *t, const np_step *st, const np_expo
 	return NULL;
 }
 
-/* The alternatives' versions, in a comment after the row. */
-static void alternatives_comment(np_export_text *t, const np_export_step *es)
+/* The alternatives' versions, in a comment after the row (whose last line
+ * ends at column), on a line of its own where it would pass ROW_COLUMNS. */
+static void alternatives_comment(np_export_text *t, const np_export_step *es, size_t column)
 {
 	char where[NP_TEXT_MAX * 2];
+	np_export_text c = { 0 };
 	for (unsigned i = 1; i < es->count; i++) {
 		versions_of(&es->result[i], where, sizeof where);
-		np_export_printf(t, "%s[%u] ", i == 1 ? " /* " : "; ", i);
+		np_export_printf(&c, "%s[%u] ", i == 1 ? "/* " : "; ", i);
 		if (es->result[i].accept)
-			np_export_printf(t, "%s: ", es->result[i].accept->flag);
-		np_export_printf(t, "%s", where);
+			np_export_printf(&c, "%s: ", es->result[i].accept->flag);
+		np_export_printf(&c, "%s", where);
 	}
-	np_export_printf(t, "%s\n", es->count > 1 ? " */" : "");
+	if (c.s)
+		np_export_printf(t, "%s%s */", column + 1 + c.len + 3 > ROW_COLUMNS ? "\n          " : " ", c.s);
+	np_export_printf(t, "\n");
+	t->failed = t->failed || c.failed;
+	np_export_free(&c);
 }
 
 /* The step's marks, or'ed; nothing where it has none. */
@@ -183,14 +189,41 @@ static void marks(np_export_text *t, const bool on[5])
 	np_export_printf(t, "%s", any ? "," : "");
 }
 
-/* The row's pieces (split at BREAK) on as few lines of at most about 100
- * columns as hold them; a line after the first is indented 10 columns. */
-static void wrapped(np_export_text *t, const char *row)
+/* The end of the longest head of piece (len bytes) that ends at a ", "
+ * between its items (not within a want's braces) and fits in room
+ * columns; len where none does. */
+static size_t head_fitting(const char *piece, size_t len, size_t room)
+{
+	size_t best = 0;
+	int depth = 0;
+	for (size_t i = 0; i + 1 < len && i + 1 <= room; i++) {
+		depth += (piece[i] == '{') - (piece[i] == '}');
+		if (piece[i] == ',' && piece[i + 1] == ' ' && depth <= 1)
+			best = i + 1;
+	}
+	return best ? best : len;
+}
+
+/* The row's pieces (split at BREAK) on as few lines of at most ROW_COLUMNS
+ * as hold them, a line after the first indented 10 columns: a piece that
+ * does not fit in what is left of a line is broken after its last comma
+ * that does, or goes whole to the next line. The column the last line
+ * ends at. */
+static size_t wrapped(np_export_text *t, const char *row)
 {
 	size_t column = 0;
 	while (*row) {
-		size_t len = strcspn(row, BREAK);
-		if (column && column + 1 + len > ROW_COLUMNS) {
+		size_t len = strcspn(row, BREAK), skip = row[len] != '\0';
+		bool fits = !column || column + 1 + len <= ROW_COLUMNS;
+		if (!fits) {   /* as much as fits here, broken after a comma; or on the next line */
+			size_t head = head_fitting(row, len, column + 1 < ROW_COLUMNS ? ROW_COLUMNS - column - 1 : 0);
+			fits = head < len;
+			if (!fits && 10 + len > ROW_COLUMNS)
+				head = head_fitting(row, len, ROW_COLUMNS - 10);
+			skip = head < len ? 1 : skip;   /* the space after the comma */
+			len = head;
+		}
+		if (!fits) {
 			np_export_printf(t, "\n          ");
 			column = 10;
 		} else if (column) {
@@ -199,8 +232,9 @@ static void wrapped(np_export_text *t, const char *row)
 		}
 		np_export_printf(t, "%.*s", (int)len, row);
 		column += len;
-		row += len + (row[len] != '\0');
+		row += len + skip;
 	}
+	return column;
 }
 
 /* The row of step s on one caller width; NULL, or why it cannot be one. */
@@ -238,10 +272,9 @@ static const char *step_row(np_export_text *t, const np_vector *v, unsigned s, c
 	row.len--;   /* the last piece's comma */
 	np_export_printf(&row, " },");
 	t->failed = t->failed || row.failed || keep.failed;
-	if (!t->failed)
-		wrapped(t, row.s);
+	size_t column = t->failed ? 0 : wrapped(t, row.s);
 	np_export_names_merge(t, &row);
-	alternatives_comment(t, es);
+	alternatives_comment(t, es, column);
 	t->ok++;
 	t->broken += es->count - 1;
 	t->todo += mark[0] + mark[2];

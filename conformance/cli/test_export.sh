@@ -52,7 +52,7 @@ test_body() {
 	rows "$1" | awk -v id="$2" 'index($0, "    { \"" id "\", ") == 1 {on = 1} on {print} on && /(^    } }|[^{] } } }),( \/\*.*\*\/)?$/ {exit}'
 }
 
-echo "1..20"
+echo "1..21"
 
 "$NTPROF_BIN" export --known "$known" "$root/fixtures/interval" >"$tmp/a.c" 2>"$tmp/a.err"
 rc=$?
@@ -268,6 +268,20 @@ if [ "$lines" -gt 1000 ] && within_limit "$tmp/full.c" && ! within_limit "$tmp/o
 	pass "the full export is $lines lines, at most 3,000 (twin: a file of $(wc -l <"$tmp/over.c") fails)"
 else
 	fail "the full export is at most 3,000 lines (twin: a longer file fails)" "$lines lines"
+fi
+
+# No line of the full export is wider than 100 columns (the left-out list
+# and the comments are wrapped); its twin, a left-out line made wider, fails.
+narrow() {
+	[ -s "$1" ] && awk 'length($0) > 100 { bad = 1 } END { exit bad }' "$1"
+}
+sed '0,/^ \*   [a-z]/s/^\( \*   [a-z].*\)$/\1 (a planted remark that makes this line wider than 100 columns)/' \
+	"$tmp/full.c" >"$tmp/wide.c"
+if narrow "$tmp/full.c" && ! narrow "$tmp/wide.c"; then
+	pass "no line of the full export is wider than 100 columns (twin: a wider one is caught)"
+else
+	fail "no line of the full export is wider than 100 columns (and a wider one is caught)" \
+		"$(awk 'length($0) > 100 { print FNR ": " length($0) }' "$tmp/full.c" | head -3)"
 fi
 
 # What no row uses is left out of the prelude: another process's handle

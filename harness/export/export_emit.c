@@ -36,9 +36,30 @@ static void comment_text(np_export_text *t, const char *text)
 		np_export_printf(t, "%c", text[0] == '*' && text[1] == '/' ? '+' : text[0]);
 }
 
+/* text's words after first, on lines of at most 100 columns, each line
+ * after the first starting with more. */
+static void comment_wrapped(np_export_text *t, const char *first, const char *more, const char *text)
+{
+	size_t column = strlen(first);
+	bool start = true;
+	np_export_printf(t, "%s", first);
+	while (*text) {
+		size_t len = strcspn(text, " ");
+		if (!start && column + 1 + len > 100) {
+			np_export_printf(t, "\n%s", more);
+			column = strlen(more);
+			start = true;
+		}
+		np_export_printf(t, "%s%.*s", start ? "" : " ", (int)len, text);
+		column += len + !start;
+		start = false;
+		text += len + (text[len] == ' ');
+	}
+	np_export_printf(t, "\n");
+}
+
 /* Above a test's row: the vector's title, its rules and where it is
- * written (its sources are there, in the .vec file), wrapped at 100
- * columns between words. */
+ * written (its sources are there, in the .vec file). */
 static void vector_comment(np_export_text *t, const np_vector *v)
 {
 	np_export_text c = { 0 };
@@ -47,21 +68,7 @@ static void vector_comment(np_export_text *t, const np_vector *v)
 	for (unsigned i = 0; i < v->nrule; i++)
 		np_export_printf(&c, " %s", v->rule[i]);
 	np_export_printf(&c, "; %s:%d) */", np_export_shown_path(v->file), v->line);
-	const char *at = c.s ? c.s : "";
-	size_t column = 0;
-	np_export_printf(t, "    /*");
-	column = 6;
-	while (*at) {
-		size_t len = strcspn(at, " ");
-		if (column + 1 + len > 100) {
-			np_export_printf(t, "\n     *");
-			column = 6;
-		}
-		np_export_printf(t, " %.*s", (int)len, at);
-		column += 1 + len;
-		at += len + (at[len] == ' ');
-	}
-	np_export_printf(t, "\n");
+	comment_wrapped(t, "    /* ", "     * ", c.s ? c.s : "");
 	t->failed = t->failed || c.failed;
 	np_export_free(&c);
 }
@@ -224,9 +231,13 @@ static topic *topic_of(export_parts *x, const np_vector *v)
 
 static void left_out_line(export_parts *x, const np_vector *v, const char *why)
 {
-	np_export_printf(&x->omitted, " *   %s: ", v->id);
-	comment_text(&x->omitted, why);
-	np_export_printf(&x->omitted, "\n");
+	np_export_text c = { 0 };
+	char first[NP_TEXT_MAX + 16];
+	snprintf(first, sizeof first, " *   %s: ", v->id);
+	comment_text(&c, why);
+	comment_wrapped(&x->omitted, first, " *     ", c.s ? c.s : "");
+	x->omitted.failed = x->omitted.failed || c.failed;
+	np_export_free(&c);
 	x->left_out++;
 }
 

@@ -43,7 +43,7 @@ fail() { not_ok "$@"; }
 # its further lines are indented 10 columns)
 rows() {
 	awk 'row && /^          [^ ]/ { sub(/^ +/, " "); line = line $0; next }
-		{ if (NR > 1) print line; line = $0; row = /^        { __LINE__, / }
+		{ if (NR > 1) print line; line = $0; row = /^        { NX_/ }
 		END { print line }' "$1"
 }
 
@@ -75,11 +75,11 @@ else
 	fail "the fixtures of two trees give the same file" "$(diff "$tmp/here.c" "$tmp/there.c" | head -4)"
 fi
 
-# a step's row: `{ __LINE__, NX_CALL, { args }, .want = { wants }[, .nwant = N][, .on_wine = W][, .keep = K][, .marks = M] },`
+# a step's row: `{ NX_CALL, { args }, { wants }[, .nwant = N][, .on_wine = W][, .keep = K][, .marks = M] },`
 rows "$tmp/a.c" >"$tmp/a.rows"
-oks=$(grep -c '^        { __LINE__, NX_' "$tmp/a.rows")
-brokens=$(sed -n 's/^        { __LINE__, .*, \.nwant = \([0-9]*\).*/\1/p' "$tmp/a.rows" | awk '{n += $1 - 1} END {print n + 0}')
-todos=$(grep '^        { __LINE__, NX_' "$tmp/a.rows" | grep -o 'NX_TODO_WINE\(_CALL\)*' | wc -l)
+oks=$(grep -c '^        { NX_' "$tmp/a.rows")
+brokens=$(sed -n 's/^        { NX_.*, \.nwant = \([0-9]*\).*/\1/p' "$tmp/a.rows" | awk '{n += $1 - 1} END {print n + 0}')
+todos=$(grep '^        { NX_' "$tmp/a.rows" | grep -o 'NX_TODO_WINE\(_CALL\)*' | wc -l)
 said="ntprof: export: $oks ok(), $brokens broken(), $todos todo_wine"
 if [ "$(cat "$tmp/a.err")" = "$said" ] && grep -q "Checks: $oks ok(), $brokens broken(), $todos todo_wine." "$tmp/a.c" &&
 	[ "$oks" -gt 20 ] && [ "$brokens" -gt 5 ] && [ "$todos" -gt 5 ]; then
@@ -89,7 +89,7 @@ else
 fi
 
 body=$(test_body "$tmp/a.c" set-interval/privilege-threshold)
-if echo "$body" | grep -q '^        { __LINE__, NX_NtSetIntervalProfile, {[^}]*}, \.want = { { STATUS_PRIVILEGE_NOT_HELD }, { STATUS_SUCCESS } }, \.nwant = 2, .*/\* \[1\] 6.1 \*/$'; then
+if echo "$body" | grep -q '^        { NX_NtSetIntervalProfile, {[^}]*}, { { STATUS_PRIVILEGE_NOT_HELD }, { STATUS_SUCCESS } }, \.nwant = 2, .*/\* \[1\] 6.1 \*/$'; then
 	pass "set-interval/privilege-threshold: PRIVILEGE_NOT_HELD as ok(), the success of 6.1 (the default --since win7) as broken()"
 else
 	fail "set-interval/privilege-threshold: PRIVILEGE_NOT_HELD as ok(), the success of 6.1 (the default --since win7) as broken()" \
@@ -97,7 +97,7 @@ else
 fi
 "$NTPROF_BIN" export --since 6.2 "$root/fixtures/interval/set-interval.vec" >"$tmp/since.c" 2>/dev/null
 body=$(test_body "$tmp/since.c" set-interval/privilege-threshold)
-if echo "$body" | grep -q '^        { __LINE__, NX_NtSetIntervalProfile, {[^}]*}, \.want = { { STATUS_PRIVILEGE_NOT_HELD } }\( }\|, \.marks\)'; then
+if echo "$body" | grep -q '^        { NX_NtSetIntervalProfile, {[^}]*}, { { STATUS_PRIVILEGE_NOT_HELD } }\( }\|, \.marks\)'; then
 	pass "twin: with --since 6.2 the older success is no longer accepted"
 else
 	fail "twin: with --since 6.2 the older success is no longer accepted" "$(echo "$body" | grep '{ {')"
@@ -106,9 +106,9 @@ fi
 body=$(test_body "$tmp/a.c" set-interval/zw-alias)
 "$NTPROF_BIN" export "$root/fixtures/interval" >"$tmp/plain.c" 2>/dev/null
 plain=$(test_body "$tmp/plain.c" set-interval/zw-alias)
-if echo "$body" | grep -q '^        { __LINE__, NX_ZwSetIntervalProfile, {[^}]*}, \.want = { { STATUS_PRIVILEGE_NOT_HELD } }, \.marks = NX_TODO_WINE }\( } }\)\{0,1\},$' &&
-	echo "$plain" | grep -q '^        { __LINE__, NX_ZwSetIntervalProfile, {[^}]*}, \.want = { { STATUS_PRIVILEGE_NOT_HELD } } }\( } }\)\{0,1\},$' &&
-	! rows "$tmp/plain.c" | grep '^        { __LINE__, NX_' | grep -q NX_TODO_WINE; then
+if echo "$body" | grep -q '^        { NX_ZwSetIntervalProfile, {[^}]*}, { { STATUS_PRIVILEGE_NOT_HELD } }, \.marks = NX_TODO_WINE }\( } }\)\{0,1\},$' &&
+	echo "$plain" | grep -q '^        { NX_ZwSetIntervalProfile, {[^}]*}, { { STATUS_PRIVILEGE_NOT_HELD } } }\( } }\)\{0,1\},$' &&
+	! rows "$tmp/plain.c" | grep '^        { NX_' | grep -q NX_TODO_WINE; then
 	pass "a divergence the known list names is todo_wine; without the list nothing is"
 else
 	fail "a divergence the known list names is todo_wine; without the list nothing is"
@@ -209,11 +209,11 @@ by_name() {
 	grep -q '^#include "ntstatus.h"$' "$1" && grep -q '^#define WIN32_NO_STATUS$' "$1" &&
 		grep -q '^#define NX_NAMED(code) { code, #code }$' "$1" &&
 		grep -q '^        .*NX_NAMED(STATUS_PRIVILEGE_NOT_HELD),' "$1" &&
-		grep -q '^        { __LINE__, NX_[A-Za-z]*, {[^}]*}, \.want = { { STATUS_PRIVILEGE_NOT_HELD' "$1" && ! grep -Eq "$numbered" "$1"
+		grep -q '^        { NX_[A-Za-z]*, {[^}]*}, { { STATUS_PRIVILEGE_NOT_HELD' "$1" && ! grep -Eq "$numbered" "$1"
 }
 # a want whose status is a number: after the arguments' braces, a brace and a hex number
-numbered='^        \{ __LINE__, NX_[A-Za-z]+, \{[^}]*\}, \.want = \{.*\{ 0x[0-9a-f]{8}[ ,]'
-sed 's/^\(        { __LINE__, NX_[A-Za-z]*, {[^}]*}, \.want = { \){ STATUS_PRIVILEGE_NOT_HELD/\1{ 0xc0000061/' "$tmp/a.rows" >"$tmp/numbered.c"
+numbered='^        \{ NX_[A-Za-z]+, \{[^}]*\}, \{.*\{ 0x[0-9a-f]{8}[ ,]'
+sed 's/^\(        { NX_[A-Za-z]*, {[^}]*}, { \){ STATUS_PRIVILEGE_NOT_HELD/\1{ 0xc0000061/' "$tmp/a.rows" >"$tmp/numbered.c"
 if by_name "$tmp/a.rows" && ! by_name "$tmp/numbered.c"; then
 	pass "statuses by name (STATUS_PRIVILEGE_NOT_HELD) from ntstatus.h, and by name in the messages (twin caught)"
 else
@@ -227,8 +227,8 @@ fi
 "$NTPROF_BIN" export "$root/fixtures/profile/create-processors.vec" >"$tmp/cpus.c" 2>/dev/null
 cpus=$(test_body "$tmp/cpus.c" create/ex-all-ones-mask-not-special)
 timer=$(test_body "$tmp/plain.c" query-interval/timer-default)
-if echo "$cpus" | grep -q '^    { "create/ex-all-ones-mask-not-special", \.groups = 1, \.cpus = { 1, 63 }, ' &&
-	echo "$timer" | grep -q '^    { "query-interval/timer-default", \.step = {$' &&
+if echo "$cpus" | grep -q '^    { "create/ex-all-ones-mask-not-special", __LINE__, \.groups = 1, \.cpus = { 1, 63 }, ' &&
+	echo "$timer" | grep -q '^    { "query-interval/timer-default", __LINE__, \.step = {$' &&
 	echo "$timer" | grep -q '{ { STATUS_SUCCESS, NX_TIME_DEFAULT } }' && ! echo "$timer" | grep -q 0x9897; then
 	pass "the default interval is the HAL's, read first; processor-dependent results are guarded (1 to 63 in one group)"
 else
@@ -293,7 +293,7 @@ printf 'set-interval/zw-alias  status-mismatch  step 1: STATUS_SUCCESS  # a plan
 "$NTPROF_BIN" export --known "$root/fixtures/known/wine-8.0.win7.known" "$root/fixtures/interval" >"$tmp/win7.c" 2>/dev/null
 other='s->other = pi.hProcess;' ros_loop='todo_ros_if(st->marks & NX_TODO_ROS)' nothing='which gives nothing to check here'
 if ! grep -qF "$other" "$tmp/plain.c" && ! grep -q 'todo_ros' "$tmp/plain.c" && ! grep -q "$nothing" "$tmp/plain.c" &&
-	grep -q NX_OTHER_PROCESS, "$tmp/full.c" && grep -qF "$other" "$tmp/full.c" &&
+	grep -q '^        { NX_.*NX_OTHER_PROCESS' "$tmp/full.c" && grep -qF "$other" "$tmp/full.c" &&
 	grep -q 'NX_TODO_ROS }' "$tmp/ros.c" && grep -qF "$ros_loop" "$tmp/ros.c" &&
 	grep -q 'NX_WINE_NOTHING }' "$tmp/win7.c" && grep -q "$nothing" "$tmp/win7.c"; then
 	pass "the prelude has only what the rows use: $(wc -l <"$tmp/plain.c") lines without another process, todo_ros or nothing to check (twin: the files that use them have them)"

@@ -215,10 +215,49 @@ static void trace_args(args *a, const np_step *st)
 	pointer(a, &arg(st, "ReturnLength")->pointer);
 }
 
+/* A create's arguments (from "{ " at from on) as its row writes them:
+ * those that differ from the file's nx_create_default, each after one left
+ * out designated ([8] = -1), a 0 where that has another as NX_ZERO; "0"
+ * where none differs. The row stays short, the runner fills the rest. */
+static void create_shortened(np_export_text *t, size_t from)
+{
+	static const char *const def[] = { "NX_USER", "NX_CURRENT_PROCESS", "0x10000000", "0x1000", "8",
+					   "NX_FRESH", "0x40", "0", "1" };
+	char all[1024], *item = all;
+	bool gap = false, any = false;
+	if (!t->s || t->len - from < 2 || t->len - from >= sizeof all)
+		return;
+	snprintf(all, sizeof all, "%s", t->s + from + 2);
+	t->len = from + 2;
+	t->s[t->len] = '\0';
+	for (unsigned i = 0; item && *item; i++) {
+		char *next = strstr(item, ", ");
+		if (next) {
+			*next = '\0';
+			next += 2;
+		}
+		const char *d = i < sizeof def / sizeof def[0] ? def[i] : "0";
+		if (strcmp(item, d) == 0) {
+			gap = true;
+		} else {
+			const char *shown = strcmp(item, "0") == 0 ? "NX_ZERO" : item;
+			if (gap)
+				np_export_printf(t, "%s[%u] = %s", any ? ", " : "", i, shown);
+			else
+				np_export_printf(t, "%s%s", any ? ", " : "", shown);
+			any = true;
+			gap = false;
+		}
+		item = next;
+	}
+	np_export_printf(t, "%s", any ? "" : "0");
+}
+
 const char *np_export_args(np_export_text *t, const np_vector *v, unsigned s, unsigned *count)
 {
 	const np_step *st = &v->step[s];
 	args a = { t, 0, NULL };
+	size_t from = t->len;
 	np_export_printf(t, "{ ");
 	switch (st->catalog->id) {
 	case NP_FN_SET_INTERVAL:
@@ -232,7 +271,10 @@ const char *np_export_args(np_export_text *t, const np_vector *v, unsigned s, un
 	case NP_FN_TRACE_SET:
 	case NP_FN_TRACE_QUERY:       trace_args(&a, st); break;
 	case NP_FN_CREATE_PROFILE:
-	case NP_FN_CREATE_PROFILE_EX: create_args(&a, v, st); break;
+	case NP_FN_CREATE_PROFILE_EX:
+		create_args(&a, v, st);
+		create_shortened(t, from);
+		break;
 	case NP_FN_SET_SYSINFO:
 	case NP_FN_QUERY_SYSINFO:     sysinfo_args(&a, st); break;
 	case NP_FN_DUPLICATE_OBJECT:

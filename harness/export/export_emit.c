@@ -58,16 +58,15 @@ static void comment_wrapped(np_export_text *t, const char *first, const char *mo
 	np_export_printf(t, "\n");
 }
 
-/* Above a test's row: the vector's title, its rules and where it is
- * written (its sources are there, in the .vec file). */
+/* Above a test's row: the vector's title, then its rules (the test's ID
+ * finds the vector, and its sources, in the fixtures). */
 static void vector_comment(np_export_text *t, const np_vector *v)
 {
 	np_export_text c = { 0 };
 	comment_text(&c, v->title);
-	np_export_printf(&c, " (rules:");
 	for (unsigned i = 0; i < v->nrule; i++)
-		np_export_printf(&c, " %s", v->rule[i]);
-	np_export_printf(&c, "; %s:%d) */", np_export_shown_path(v->file), v->line);
+		np_export_printf(&c, "%s%s", i ? " " : " [", v->rule[i]);
+	np_export_printf(&c, "%s */", v->nrule ? "]" : "");
 	comment_wrapped(t, "    /* ", "     * ", c.s ? c.s : "");
 	t->failed = t->failed || c.failed;
 	np_export_free(&c);
@@ -105,7 +104,7 @@ static void processors_guard(np_export_text *t, const np_export_plan *wide, cons
  * _WIN64): a line less per test. */
 static void close_test(np_export_text *row)
 {
-	static const char step[] = "        { __LINE__, ", wrapped[] = "          ";
+	static const char step[] = "        { NX_", wrapped[] = "          ";
 	char *line = row->len > 1 && row->s[row->len - 1] == '\n' ? row->s + row->len - 1 : NULL;
 	while (line && line > row->s && line[-1] != '\n')
 		line--;
@@ -158,7 +157,7 @@ static const char *test_row(np_export_text *t, const np_vector *v, const np_expo
 			privilege = strcmp(v->given[i].value, "on") == 0;
 	np_export_printf(&row, "%s%s", cond ? cond : "", cond ? "\n" : "");
 	vector_comment(&row, v);
-	np_export_printf(&row, "    { \"%s\", %s", v->id, privilege ? ".privilege = 1, " : "");
+	np_export_printf(&row, "    { \"%s\", __LINE__, %s", v->id, privilege ? ".privilege = 1, " : "");
 	processors_guard(&row, wide, narrow);
 	bool sources = false;   /* a global other than ProfileTime's (0, the default) */
 	for (unsigned i = 0; i < ng; i++)

@@ -249,11 +249,11 @@ static const char *step_row(np_export_text *t, const np_vector *v, unsigned s, c
 	unsigned nargs = 0;
 	const char *bad;
 	np_export_text row = { 0 }, keep = { 0 };
-	np_export_printf(&row, "        { __LINE__, NX_%s," BREAK,
+	np_export_printf(&row, "        { NX_%s," BREAK,
 			 st->catalog->kind == NP_KIND_WIN32 ? st->catalog->name : st->function);
 	if ((bad = np_export_args(&row, v, s, &nargs)) != NULL)
 		goto done;
-	np_export_printf(&row, "," BREAK ".want = { ");
+	np_export_printf(&row, "," BREAK "{ ");
 	for (unsigned i = 0; i < es->count && !bad; i++) {
 		np_export_printf(&row, "%s", i ? ", " : "");
 		bad = want_text(&row, st, &es->result[i]);

@@ -169,17 +169,30 @@ static void export_enum(np_export_text *t, const unsigned char used[], unsigned 
 	np_export_printf(t, "};\n");
 }
 
+/* The case labels of f's spellings the rows call. */
+static void case_labels(np_export_text *t, const np_function *f, const unsigned char used[])
+{
+	for (unsigned k = NP_SPELLED_NT; k <= NP_SPELLED_ZW; k++)
+		if (used[f->id] & k)
+			np_export_printf(t, " case NX_%s:", spelling(f, k));
+}
+
+/* Each call's case, once: the calls whose cases are the same text share
+ * one, under the labels of all of them. */
 void np_export_dispatch(np_export_text *t, const unsigned char used[], unsigned nused)
 {
-	const np_function *f;
+	const np_function *f, *g;
 	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++) {
 		const char *const *text = np_export_case_of(f->id);
-		if (!stepped(f, used, nused))
+		bool earlier = false;
+		for (unsigned j = 0; j < i; j++)
+			earlier = earlier || (stepped(g = np_function_at(j), used, nused) && np_export_case_of(g->id) == text);
+		if (!stepped(f, used, nused) || earlier)
 			continue;
 		np_export_printf(t, "   ");
-		for (unsigned k = NP_SPELLED_NT; k <= NP_SPELLED_ZW; k++)
-			if (used[f->id] & k)
-				np_export_printf(t, " case NX_%s:", spelling(f, k));
+		for (unsigned j = i; (g = np_function_at(j)) != NULL; j++)
+			if (stepped(g, used, nused) && np_export_case_of(g->id) == text)
+				case_labels(t, g, used);
 		np_export_printf(t, "\n");
 		for (; *text; text++)
 			np_export_printf(t, "%s", *text);
@@ -204,9 +217,8 @@ void np_export_bind(np_export_text *t, const unsigned char used[], unsigned nuse
 		    const np_export_options *o)
 {
 	const np_function *f;
-	np_export_printf(t, "\n/* The exports the rows call (a row names one as NX_NtCreateProfile), bound once by nx_init\n"
-			 " * (NULL where missing): the kind of result each gives, and where each out-value the rows\n"
-			 " * check is: an argument and an offset, read as a ULONG 'u', a pointer 'p' or a handle 'h'. */\n");
+	np_export_printf(t, "\n/* The exports the rows call (NX_NtCreateProfile), bound by nx_init (NULL where missing): their\n"
+			 " * kind of result, and each out-value's argument, offset and type (ULONG, pointer, handle). */\n");
 	export_enum(t, used, nused);
 	np_export_printf(t, "\nstatic const struct nx_export\n{\n    const char *name;\n    int kind;\n"
 			 "    struct nx_out { const char *name; int arg, offset; char type; } out[3];\n"

@@ -113,8 +113,8 @@ static void versions_of(const np_export_result *r, char *buf, size_t cap)
 }
 
 /* One result as a want: the status or error by name, then each out-value
- * the call's helper reads (NX_ANY where the result names none). NULL, or
- * why it cannot be checked. */
+ * the call's helper reads up to the last the result names (NX_ANY before
+ * it where it names none). NULL, or why it cannot be checked. */
 static const char *want_text(np_export_text *t, const np_step *st, const np_export_result *r)
 {
 	const char *name = r->outcome.kind == NP_RESULT_WIN32 ? np_win32_name(r->outcome.code)
@@ -149,8 +149,11 @@ static const char *want_text(np_export_text *t, const np_step *st, const np_expo
 	} else {
 		np_export_printf(t, "{ 0x%08" PRIx32, r->outcome.code);
 	}
-	for (unsigned k = 0; k < np_export_out_count(st); k++)
-		np_export_printf(t, ", %s", value[k]);
+	unsigned shown = np_export_out_count(st);   /* the out-values after the last checked one: left out */
+	while (shown > 0 && strcmp(value[shown - 1], "NX_ANY") == 0)
+		shown--;
+	for (unsigned k = 0; k < shown; k++)   /* a row's 0 is NX_ANY: a 0 checked is NX_ZERO */
+		np_export_printf(t, ", %s", strcmp(value[k], "0") == 0 ? "NX_ZERO" : value[k]);
 	np_export_printf(t, " }");
 	return NULL;
 }

@@ -223,12 +223,28 @@ void np_export_bind(np_export_text *t, const unsigned char used[], unsigned nuse
 	np_export_printf(t, "\nstatic const struct nx_export\n{\n    const char *name;\n    int kind;\n"
 			 "    struct nx_out { const char *name; int arg, offset; char type; } out[3];\n"
 			 "} nx_exports[NX_FNS] =\n{\n    { .name = \"\" },\n");
+	static char plain[64][NP_TEXT_MAX + 32];   /* the rows without out-values, as many to a line as fit */
+	const char *item[64];
+	unsigned n = 0;
 	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
-		for (unsigned k = NP_SPELLED_NT; k <= NP_SPELLED_ZW; k++)
-			if (bound(f, used, nused) & k)
-				entry(t, spelling(f, k), np_export_entry_of(f->id));
+		for (unsigned k = NP_SPELLED_NT; k <= NP_SPELLED_ZW; k++) {
+			const char *rest = np_export_entry_of(f->id);
+			if (!(bound(f, used, nused) & k))
+				continue;
+			if (!strstr(rest, ".out") && n < 64) {
+				snprintf(plain[n], sizeof plain[n], "{ \"%s\", %s }", spelling(f, k), rest);
+				item[n] = plain[n];
+				n++;
+				continue;
+			}
+			if (n)
+				wrapped(t, item, n);
+			n = 0;
+			entry(t, spelling(f, k), rest);
+		}
+	if (n)
+		wrapped(t, item, n);
 	np_export_printf(t, "};\nstatic void *nx_fn[NX_FNS];\n\n"
-			 "/* The calls, bound once before any test runs. */\n"
 			 "static void nx_init(void)\n{\n    int i;\n"
 			 "    for (i = 1; i < NX_FNS; i++) nx_fn[i] = nx_lookup(nx_exports[i].name);\n"
 			 "    pRtlAdjustPrivilege = nx_lookup(\"RtlAdjustPrivilege\");\n"

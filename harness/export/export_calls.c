@@ -176,7 +176,7 @@ static void sysinfo_length(args *a, const np_step *st, uint32_t cls, uint32_t su
 	if (!length->u32.automatic)
 		number(a, length->u32.value);
 	else if (cls == 0x81)
-		symbol(a, "(LONG64)(2 * sizeof(void *))");
+		symbol(a, "2 * sizeof(void *)");
 	else
 		number(a, cls == 0x1F && sub_class == 0x0D ? 0x10000 : 8);
 }

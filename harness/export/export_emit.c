@@ -58,18 +58,53 @@ static void comment_wrapped(np_export_text *t, const char *first, const char *mo
 	np_export_printf(t, "\n");
 }
 
-/* Above a test's row: the vector's title, then its rules (the test's ID
- * finds the vector, and its sources, in the fixtures). */
-static void vector_comment(np_export_text *t, const np_vector *v)
+/* The lines text takes wrapped as a comment above a test's row. */
+static unsigned comment_lines(const char *text)
 {
 	np_export_text c = { 0 };
-	comment_text(&c, v->title);
-	for (unsigned i = 0; i < v->nrule; i++)
-		np_export_printf(&c, "%s%s", i ? " " : " [", v->rule[i]);
-	np_export_printf(&c, "%s */", v->nrule ? "]" : "");
-	comment_wrapped(t, "    /* ", "     * ", c.s ? c.s : "");
-	t->failed = t->failed || c.failed;
+	unsigned n = 0;
+	comment_wrapped(&c, "    /* ", "     * ", text ? text : "");
+	for (size_t i = 0; i < c.len; i++)
+		n += c.s[i] == '\n';
 	np_export_free(&c);
+	return n;
+}
+
+/* Above a test's row: the vector's title, then its rules (the test's ID
+ * finds the vector, and its sources, in the fixtures). Where they take
+ * more than a line, the title is without its last "(aside)", then its
+ * first clause (to "; " or ": ", at least 30 characters), and the rules
+ * go to the end of the row's opening line (opener, its last line) where
+ * they fit there and the comment above is a line shorter without. */
+static void vector_comment(np_export_text *t, const np_vector *v, np_export_text *opener)
+{
+	np_export_text title = { 0 }, rules = { 0 }, both = { 0 };
+	comment_text(&title, v->title);
+	for (unsigned i = 0; i < v->nrule; i++)
+		np_export_printf(&rules, "%s%s", i ? " " : "[", v->rule[i]);
+	np_export_printf(&rules, "%s", v->nrule ? "]" : "");
+	char *aside = title.s ? strrchr(title.s, '(') : NULL;
+	if (aside && aside > title.s + 30 && aside[-1] == ' ' && title.s[title.len - 1] == ')' &&
+	    7 + title.len + 1 + rules.len + 3 > 100)
+		title.s[title.len = (size_t)(aside - 1 - title.s)] = '\0';
+	if (title.len > 30 && 7 + title.len + 1 + rules.len + 3 > 100) {
+		size_t cut = 30 + strcspn(title.s + 30, ";:");
+		if (cut < title.len && title.s[cut + 1] == ' ')
+			title.s[title.len = cut] = '\0';
+	}
+	np_export_printf(&both, "%s%s%s */", title.s ? title.s : "", v->nrule ? " " : "",
+			 rules.s ? rules.s : "");
+	np_export_printf(&title, " */");
+	const char *line = opener->s ? strrchr(opener->s, '\n') : NULL;
+	size_t width = opener->len - (line ? (size_t)(line + 1 - opener->s) : 0) + 4 + rules.len + 3;
+	bool after = v->nrule && width <= 100 && comment_lines(title.s) < comment_lines(both.s);
+	comment_wrapped(t, "    /* ", "     * ", after ? title.s : both.s ? both.s : "");
+	if (after)
+		np_export_printf(opener, " /* %s */", rules.s);
+	t->failed = t->failed || title.failed || rules.failed || both.failed;
+	np_export_free(&title);
+	np_export_free(&rules);
+	np_export_free(&both);
 }
 
 /* The machines the test runs on: those whose processors give what the
@@ -155,23 +190,29 @@ static const char *test_row(np_export_text *t, const np_vector *v, const np_expo
 	for (unsigned i = 0; i < v->ngiven; i++)
 		if (strcmp(v->given[i].name, "privilege") == 0)
 			privilege = strcmp(v->given[i].value, "on") == 0;
+	np_export_text op = { 0 };   /* the row's opening line(s) */
 	np_export_printf(&row, "%s%s", cond ? cond : "", cond ? "\n" : "");
-	vector_comment(&row, v);
-	np_export_printf(&row, "    { \"%s\", __LINE__, %s", v->id, privilege ? ".privilege = 1, " : "");
-	processors_guard(&row, wide, narrow);
+	np_export_printf(&op, "    { \"%s\", __LINE__, %s", v->id, privilege ? ".privilege = 1, " : "");
+	processors_guard(&op, wide, narrow);
 	bool sources = false;   /* a global other than ProfileTime's (0, the default) */
 	for (unsigned i = 0; i < ng; i++)
 		sources = sources || g[i].kind == NP_GLOBAL_ETW_TIME || g[i].source != 0;
 	if (ng)
-		np_export_printf(&row, ".nglobal = %u, ", ng);
+		np_export_printf(&op, ".nglobal = %u, ", ng);
 	for (unsigned i = 0; i < ng && sources; i++)
 		if (g[i].kind == NP_GLOBAL_ETW_TIME)
-			np_export_printf(&row, "%sNX_ETW_TIME", i ? ", " : ".global = { ");
+			np_export_printf(&op, "%sNX_ETW_TIME", i ? ", " : ".global = { ");
 		else
-			np_export_printf(&row, g[i].source < 10 ? "%s%u" : "%s0x%x", i ? ", " : ".global = { ",
+			np_export_printf(&op, g[i].source < 10 ? "%s%u" : "%s0x%x", i ? ", " : ".global = { ",
 					 (unsigned)g[i].source);
-	np_export_printf(&row, "%s.step = {\n", sources ? " }, " : "");
-	opener_wrapped(&row);
+	np_export_printf(&op, "%s.step = {\n", sources ? " }, " : "");
+	opener_wrapped(&op);
+	if (op.s)
+		op.s[--op.len] = '\0';   /* its newline, after the rules where they go there */
+	vector_comment(&row, v, &op);
+	np_export_printf(&row, "%s\n", op.s ? op.s : "");
+	row.failed = row.failed || op.failed;
+	np_export_free(&op);
 	const char *bad = np_export_step_rows(&row, v, wide, narrow, o, z);
 	close_test(&row);
 	np_export_printf(&row, "%s", cond ? "#endif\n" : "");

@@ -215,18 +215,26 @@ static void trace_args(args *a, const np_step *st)
 	pointer(a, &arg(st, "ReturnLength")->pointer);
 }
 
-/* A create's arguments (from "{ " at from on) as its row writes them:
- * those that differ from the file's nx_create_default, each after one left
- * out designated ([8] = -1), a 0 where that has another as NX_ZERO; "0"
- * where none differs. The row stays short, the runner fills the rest. */
-static void create_shortened(np_export_text *t, size_t from)
+/* The defaults of the calls whose rows leave them out, as the file's
+ * nx_default has them: the arguments most rows of that call pass. */
+static const char *const create_default[] = { "NX_USER", "NX_CURRENT_PROCESS", "0x10000000", "0x1000", "8",
+					      "NX_FRESH", "0x40", "0", "1", NULL };
+static const char *const trace_query_default[] = { "0", "5", "0", "NX_USER", "8", "NX_USER", NULL };
+static const char *const query_sysinfo_default[] = { "0x81", "NX_USER", "2 * sizeof(void *)", "NX_USER", "3",
+						     NULL };
+
+/* A call's arguments (from "{ " at from on) as its row writes them:
+ * those that differ from def (the file's nx_default), each after one left
+ * out designated ([8] = -1), a 0 where def has another as NX_ZERO; "0"
+ * where none differs; all of them where that is not longer. The row stays
+ * short, the runner fills the rest. */
+static void shortened(np_export_text *t, size_t from, const char *const *def)
 {
-	static const char *const def[] = { "NX_USER", "NX_CURRENT_PROCESS", "0x10000000", "0x1000", "8",
-					   "NX_FRESH", "0x40", "0", "1" };
 	char all[1024], *item = all;
-	bool gap = false, any = false;
+	bool gap = false, any = false, past = false;
 	if (!t->s || t->len - from < 2 || t->len - from >= sizeof all)
 		return;
+	size_t full = t->len - from;
 	snprintf(all, sizeof all, "%s", t->s + from + 2);
 	t->len = from + 2;
 	t->s[t->len] = '\0';
@@ -236,7 +244,8 @@ static void create_shortened(np_export_text *t, size_t from)
 			*next = '\0';
 			next += 2;
 		}
-		const char *d = i < sizeof def / sizeof def[0] ? def[i] : "0";
+		past = past || !def[i];
+		const char *d = past ? "0" : def[i];
 		if (strcmp(item, d) == 0) {
 			gap = true;
 		} else {
@@ -251,6 +260,15 @@ static void create_shortened(np_export_text *t, size_t from)
 		item = next;
 	}
 	np_export_printf(t, "%s", any ? "" : "0");
+	if (t->s && t->len - from >= full) {   /* all of them are no longer */
+		char *again = all;
+		t->len = from + 2;
+		t->s[t->len] = '\0';
+		for (unsigned i = 0; again < all + full - 2; i++) {
+			np_export_printf(t, "%s%s", i ? ", " : "", again);
+			again += strlen(again) + 2;
+		}
+	}
 }
 
 const char *np_export_args(np_export_text *t, const np_vector *v, unsigned s, unsigned *count)
@@ -268,15 +286,21 @@ const char *np_export_args(np_export_text *t, const np_vector *v, unsigned s, un
 		number(&a, arg(st, "Source")->source);
 		pointer(&a, &arg(st, "Interval")->pointer);
 		break;
-	case NP_FN_TRACE_SET:
-	case NP_FN_TRACE_QUERY:       trace_args(&a, st); break;
+	case NP_FN_TRACE_SET:         trace_args(&a, st); break;
+	case NP_FN_TRACE_QUERY:
+		trace_args(&a, st);
+		shortened(t, from, trace_query_default);
+		break;
 	case NP_FN_CREATE_PROFILE:
 	case NP_FN_CREATE_PROFILE_EX:
 		create_args(&a, v, st);
-		create_shortened(t, from);
+		shortened(t, from, create_default);
 		break;
-	case NP_FN_SET_SYSINFO:
-	case NP_FN_QUERY_SYSINFO:     sysinfo_args(&a, st); break;
+	case NP_FN_SET_SYSINFO:       sysinfo_args(&a, st); break;
+	case NP_FN_QUERY_SYSINFO:
+		sysinfo_args(&a, st);
+		shortened(t, from, query_sysinfo_default);
+		break;
 	case NP_FN_DUPLICATE_OBJECT:
 		pointer(&a, &arg(st, "TargetHandle")->out_handle.where);
 		handle(&a, v, arg(st, "SourceHandle"));

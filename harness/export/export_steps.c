@@ -290,21 +290,37 @@ done:
 	return bad;
 }
 
+/* The steps that differ by caller width since the last that does not,
+ * under one #ifdef _WIN64 (wide: the 64-bit caller's rows). */
+static void flush_split(np_export_text *t, np_export_text *wide, np_export_text *narrow)
+{
+	if (wide->s || narrow->s)
+		np_export_printf(t, "#ifdef _WIN64\n%s#else\n%s#endif\n", wide->s ? wide->s : "",
+				 narrow->s ? narrow->s : "");
+	t->failed = t->failed || wide->failed || narrow->failed;
+	np_export_free(wide);
+	np_export_free(narrow);
+}
+
 const char *np_export_step_rows(np_export_text *t, const np_vector *v, const np_export_plan *wide,
 				const np_export_plan *narrow, const np_export_options *o, np_export_sizes *z)
 {
+	np_export_text split_a = { 0 }, split_b = { 0 };
 	for (unsigned s = 0; s < v->nstep; s++) {
 		np_export_text a = { 0 }, b = { 0 };
 		const char *bad = wide->usable ? step_row(&a, v, s, wide, o, z) : NULL;
 		if (!bad && narrow->usable)
 			bad = step_row(&b, v, s, narrow, o, z);
 		bool both = wide->usable && narrow->usable, same = both && a.s && b.s && strcmp(a.s, b.s) == 0;
-		if (a.failed || b.failed)
+		if (a.failed || b.failed) {
 			t->failed = true;
-		else if (!bad && both && !same)
-			np_export_printf(t, "#ifdef _WIN64\n%s#else\n%s#endif\n", a.s, b.s);
-		else if (!bad)
+		} else if (!bad && both && !same) {
+			np_export_printf(&split_a, "%s", a.s);
+			np_export_printf(&split_b, "%s", b.s);
+		} else if (!bad) {
+			flush_split(t, &split_a, &split_b);
 			np_export_printf(t, "%s", wide->usable ? a.s : b.s);
+		}
 		t->ok += same ? a.ok : a.ok + b.ok;
 		t->broken += same ? a.broken : a.broken + b.broken;
 		t->todo += same ? a.todo : a.todo + b.todo;
@@ -313,8 +329,11 @@ const char *np_export_step_rows(np_export_text *t, const np_vector *v, const np_
 		np_export_names_merge(t, &b);
 		np_export_free(&a);
 		np_export_free(&b);
-		if (bad)
+		if (bad) {
+			flush_split(t, &split_a, &split_b);
 			return bad;
+		}
 	}
+	flush_split(t, &split_a, &split_b);
 	return NULL;
 }

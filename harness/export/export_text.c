@@ -91,8 +91,8 @@ void np_export_name_defines(np_export_text *out, const np_export_text *t)
 		np_export_printf(out, "%s%s", column ? " " : "        ", item);
 		column += (size_t)n + (column ? 1 : 8);
 	}
-	np_export_printf(out, "%s        { 0, NULL }\n    };\n    unsigned i;\n"
-			 "    for (i = 0; names[i].name; i++)\n"
+	np_export_printf(out, "%s    };\n    unsigned i;\n"
+			 "    for (i = 0; i < ARRAY_SIZE(names); i++)\n"
 			 "        if (names[i].code == code && (names[i].name[0] == 'E') == (kind == NX_WIN32))\n"
 			 "            return names[i].name;\n"
 			 "    return NULL;\n}\n", column ? "\n" : "");

@@ -20,7 +20,7 @@
 
 typedef struct args {
 	np_export_text *t;
-	unsigned n;
+	unsigned n, step;   /* arguments written; the step's index */
 	const char *bad;   /* why the step cannot be a row, or NULL */
 } args;
 
@@ -103,15 +103,31 @@ static int slot(const np_vector *v, const char *name, bool buffer)
 	return -1;
 }
 
+/* The step (from 1) that last wrote the handle named name before step
+ * before (from 0): the file keeps each step's handle; 0 where none. */
+static unsigned handle_step(const np_vector *v, const char *name, unsigned before)
+{
+	unsigned at = 0;
+	for (unsigned s = 0; s < before && s < v->nstep; s++) {
+		const np_step *st = &v->step[s];
+		for (unsigned i = 0; st->catalog && i < NP_MAX_PARAMS && st->catalog->param[i].name; i++) {
+			const np_arg *a = np_step_value(st, st->catalog->param[i].name);
+			if (a->kind == NP_PARAM_OUT_HANDLE && strcmp(a->out_handle.capture, name) == 0)
+				at = s + 1;
+		}
+	}
+	return at;
+}
+
 static void kept(args *a, const np_vector *v, const char *name, bool buffer)
 {
-	int k = slot(v, name, buffer);
+	int k = buffer ? slot(v, name, buffer) : (int)handle_step(v, name, a->step) - 1;
 	char text[40];
 	if (k < 0) {
 		a->bad = "it uses a name no step keeps";
 		k = 0;
 	}
-	snprintf(text, sizeof text, "NX_%s_OF(%d)", buffer ? "BUFFER" : "HANDLE", k);
+	snprintf(text, sizeof text, "NX_%s_OF(%d)", buffer ? "BUFFER" : "HANDLE", k + !buffer);
 	symbol(a, text);
 }
 
@@ -274,7 +290,7 @@ static void shortened(np_export_text *t, size_t from, const char *const *def)
 const char *np_export_args(np_export_text *t, const np_vector *v, unsigned s, unsigned *count)
 {
 	const np_step *st = &v->step[s];
-	args a = { t, 0, NULL };
+	args a = { t, 0, s, NULL };
 	size_t from = t->len;
 	np_export_printf(t, "{ ");
 	switch (st->catalog->id) {
@@ -315,51 +331,42 @@ const char *np_export_args(np_export_text *t, const np_vector *v, unsigned s, un
 	return a.bad;
 }
 
-/* What the step keeps for later steps: NX_KEEP_HANDLE(k) | NX_KEEP_BUFFER(k),
- * or 0; the most slots it needs into *slots. */
-/* Whether a step names what a step keeps as name (a handle, or counters):
- * only then is it kept, so that a row says so only where it matters. */
-static bool named_later(const np_vector *v, const char *name, bool buffer)
+/* Whether a step names the counters a step keeps as name: only then are
+ * they kept, so that a row says so only where it matters. */
+static bool named_later(const np_vector *v, const char *name)
 {
 	for (unsigned s = 0; s < v->nstep; s++) {
 		const np_step *st = &v->step[s];
 		for (unsigned i = 0; st->catalog && i < NP_MAX_PARAMS && st->catalog->param[i].name; i++) {
 			const np_arg *a = np_step_value(st, st->catalog->param[i].name);
-			if (buffer && a->kind == NP_PARAM_CAPTURED)
+			if (a->kind == NP_PARAM_CAPTURED)
 				return true;
-			if (buffer && a->kind == NP_PARAM_BUFFER && a->buffer.form == NP_BUFFER_CAPTURED &&
+			if (a->kind == NP_PARAM_BUFFER && a->buffer.form == NP_BUFFER_CAPTURED &&
 			    strcmp(a->buffer.name, name) == 0)
-				return true;
-			if (!buffer && a->kind == NP_PARAM_HANDLE && a->handle.symbol == NP_HANDLE_NAME &&
-			    strcmp(a->handle.name, name) == 0)
 				return true;
 		}
 	}
 	return false;
 }
 
+/* What the step keeps for later steps: NX_KEEP_BUFFER(k) or 0 (each
+ * step's handle is kept); the most slots it needs into *slots. */
 void np_export_keep(np_export_text *t, const np_vector *v, unsigned s, unsigned *slots)
 {
 	const np_step *st = &v->step[s];
-	const char *h = NULL, *b = NULL;
+	const char *b = NULL;
 	for (unsigned i = 0; st->catalog && i < NP_MAX_PARAMS && st->catalog->param[i].name; i++) {
 		const np_arg *a = np_step_value(st, st->catalog->param[i].name);
-		if (a->kind == NP_PARAM_OUT_HANDLE && a->out_handle.capture[0])
-			h = a->out_handle.capture;
-		else if (a->kind == NP_PARAM_BUFFER && a->buffer.form == NP_BUFFER_FRESH && a->buffer.name[0])
+		if (a->kind == NP_PARAM_BUFFER && a->buffer.form == NP_BUFFER_FRESH && a->buffer.name[0])
 			b = a->buffer.name;
 	}
-	int hk = h && named_later(v, h, false) ? slot(v, h, false) : -1;
-	int bk = b && named_later(v, b, true) ? slot(v, b, true) : -1;
-	if (hk >= 0 && bk >= 0)
-		np_export_printf(t, "NX_KEEP_HANDLE(%d) | NX_KEEP_BUFFER(%d)", hk, bk);
-	else if (hk >= 0 || bk >= 0)
-		np_export_printf(t, "NX_KEEP_%s(%d)", hk >= 0 ? "HANDLE" : "BUFFER", hk >= 0 ? hk : bk);
+	int bk = b && named_later(v, b) ? slot(v, b, true) : -1;
+	if (bk >= 0)
+		np_export_printf(t, "NX_KEEP_BUFFER(%d)", bk);
 	else
 		np_export_printf(t, "0");
-	unsigned most = (unsigned)(hk > bk ? hk : bk) + 1;
-	if (hk >= 0 || bk >= 0)
-		*slots = most > *slots ? most : *slots;
+	if (bk >= 0 && (unsigned)bk + 1 > *slots)
+		*slots = (unsigned)bk + 1;
 }
 
 /* The out-values each call's helper reads, in its order (g->out[]). */

@@ -484,7 +484,7 @@ bool np_export_wine(FILE *out, const np_vector_set *set, const np_export_options
 	export_parts *x = calloc(1, sizeof *x);
 	bool ok = model && plan && x;
 	if (x)
-		x->sizes = (np_export_sizes){ 1, 1, 1, 1, 1 };
+		x->sizes = (np_export_sizes){ 1, 1, 1, 1, 0 };   /* no counters kept yet */
 	for (unsigned i = 0; ok && i < set->count; i++)
 		if (np_export_chosen(&set->v[i], o))
 			one_vector(x, &set->v[i], o, model, plan);

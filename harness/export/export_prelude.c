@@ -36,9 +36,8 @@ static const char *const head[] = {
 	"#define NX_CURRENT_PROCESS (-1)\n",
 	"#define NX_CURRENT_THREAD (-2)\n",
 	"#define NX_ZERO (-0x108)               /* a 0 where a row's 0 means NX_ANY or a create's default */\n",
-	"#define NX_HANDLE_OF(k) (-0x200 - (k)) /* the handle an earlier step kept as k */\n",
+	"#define NX_HANDLE_OF(k) (-0x200 - (k)) /* the handle step k wrote */\n",
 	NP_ONLY("NX_BUFFER_OF") "#define NX_BUFFER_OF(k) (-0x300 - (k)) /* the counters an earlier step kept as k */\n",
-	"#define NX_KEEP_HANDLE(k) ((k) + 1)    /* keep the handle the call wrote as k */\n",
 	NP_ONLY("NX_BUFFER_OF") "#define NX_KEEP_BUFFER(k) (((k) + 1) << 4)\n",
 	"#define NX_TODO_WINE 1                 /* a step's marks: todo_wine on its check, */\n",
 	NP_ONLY("NX_TODO_ROS") "#define NX_TODO_ROS 2                  /* todo_ros on it, */\n",
@@ -71,9 +70,9 @@ static const char *const head[] = {
 	"typedef struct nx_state {\n",
 	"    void *region[NX_MAX];\n",
 	NP_ONLY("NX_BUFFER_OF") "    void *kept_buffer[NX_KEPT];\n",
-	"    HANDLE handle[NX_MAX], kept_handle[NX_KEPT];\n",
+	"    HANDLE handle[NX_MAX], kept_handle[NX_STEPS + 1]; /* kept_handle[k]: step k's */\n",
 	NP_ONLY("NX_OTHER_PROCESS") "    HANDLE other;\n",
-	"    unsigned nregion, nhandle, lacking; /* lacking: a buffer or handle could not be made */\n",
+	"    unsigned nregion, nhandle, lacking, step; /* lacking: a buffer or handle could not be made */\n",
 	"} nx_state;\n",
 	"\n",
 	"/* The calls' types, one per signature. */\n",
@@ -174,7 +173,7 @@ static const char *const core[] = {
 	"    default:\n",
 	NP_ONLY("NX_BUFFER_OF") "        if (arg <= NX_BUFFER_OF(0) && arg > NX_BUFFER_OF(NX_KEPT))\n",
 	NP_ONLY("NX_BUFFER_OF") "            return (ULONG_PTR)s->kept_buffer[NX_BUFFER_OF(0) - arg];\n",
-	"        if (arg <= NX_HANDLE_OF(0) && arg > NX_HANDLE_OF(NX_KEPT))\n",
+	"        if (arg <= NX_HANDLE_OF(0) && arg > NX_HANDLE_OF(NX_STEPS + 1))\n",
 	"            return (ULONG_PTR)s->kept_handle[NX_HANDLE_OF(0) - arg];\n",
 	"        return (ULONG_PTR)arg;\n",
 	"    }\n",
@@ -206,7 +205,7 @@ static const char *const core[] = {
 	"    if (out->type != 'h') return !read ? NX_UNWRITTEN : out->type == 'u' ? value : value != 0;\n",
 	"    if (!read) value = 0;\n",
 	"    if (!g->code) nx_keep(s, (HANDLE)value);\n",
-	"    if (st->keep & 0xf) s->kept_handle[(st->keep & 0xf) - 1] = (HANDLE)value;\n",
+	"    s->kept_handle[s->step] = (HANDLE)value;\n",
 	NP_ONLY("NX_BUFFER_OF") "    if (st->keep >> 4) s->kept_buffer[(st->keep >> 4) - 1] = (void *)v[5];\n",
 	"    return value ? 1 : NX_UNWRITTEN;\n",
 	"}\n",
@@ -344,6 +343,7 @@ static const char *const loop[] = {
 	NP_ONLY("NX_WINE_NOTHING") "                                      NX_WINE_AS, \"which gives nothing to check here\");\n",
 	NP_ONLY("NX_WINE_NOTHING") "            return;\n",
 	NP_ONLY("NX_WINE_NOTHING") "        }\n",
+	"        s->step = n + 1;\n",
 	"        nx_call(s, st, &g);\n",
 	"        if (s->lacking)\n",
 	"            skip_(__FILE__, t->line)(\"%s: step %d: a buffer or handle failed\\n\", t->id, n + 1);\n",
@@ -448,8 +448,11 @@ void np_export_prelude(np_export_text *t, const unsigned char used[], unsigned n
 			 "#include \"ntstatus.h\"\n#define WIN32_NO_STATUS\n#include \"windows.h\"\n\n"
 			 "#include \"wine/test.h\"\n\n"
 			 "/* The rows' sizes: the most any test of this file needs. */\n"
-			 "#define NX_ARGS %u\n#define NX_WANTS %u\n#define NX_STEPS %u\n#define NX_GLOBALS %u\n"
-			 "#define NX_KEPT %u\n\n", z->args, z->wants, z->steps, z->globals, z->kept);
+			 "#define NX_ARGS %u\n#define NX_WANTS %u\n#define NX_STEPS %u\n#define NX_GLOBALS %u\n",
+			 z->args, z->wants, z->steps, z->globals);
+	if (z->kept)   /* counters kept for later steps */
+		np_export_printf(t, "#define NX_KEPT %u\n", z->kept);
+	np_export_printf(t, "\n");
 	lines(t, head, rows);
 	np_export_bind(t, used, nused, set, o);
 	lines(t, core, rows);

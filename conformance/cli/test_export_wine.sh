@@ -202,7 +202,7 @@ fi
 # ---- twins ----------------------------------------------------------------
 # the loop's messages at its own lines instead of the rows': the harness
 # silences them after 42 (the check of "none silenced" above can fail)
-sed 's/_(__FILE__, st->line)/_(__FILE__, __LINE__)/' "$tmp/profile.c" >"$tmp/oneline.c"
+sed 's/_(__FILE__, t->line)/_(__FILE__, __LINE__)/' "$tmp/profile.c" >"$tmp/oneline.c"
 got=$(run_twin "$tmp/oneline.c")
 if ! cmp -s "$tmp/profile.c" "$tmp/oneline.c" && tr -d '\r' <"$tmp/twin.out" | grep -q 'Line has been silenced after 42 occurrences' &&
 	tr -d '\r' <"$tmp/twin.out" | grep -q 'Silenced [1-9][0-9]* todos'; then
@@ -218,12 +218,12 @@ awk '/^vector /{in_held = ($2 == "set-interval/privilege-held")}
 	{print}' "$root/fixtures/interval/set-interval.vec" >"$tmp/scratch/set-interval.vec"
 "$NTPROF_BIN" export --known "$known10" --known "$known7" --output "$tmp/planted.c" "$tmp/scratch" 2>/dev/null
 got=$(run_twin "$tmp/planted.c")
-# reported at the line of the step's row, in the vector's test row
+# reported at the line of the vector's test row, its step's row under it
 at=$(tr -d '\r' <"$tmp/twin.out" | sed -n 's/^.*planted\.c:\([0-9]*\): Test failed: set-interval\/privilege-held: step 1: .*/\1/p')
 if echo "$got" | grep -q '^exit 1: .*, 1 failure)' && [ -n "$at" ] &&
-	sed -n "${at}p" "$tmp/planted.c" | grep -q '^        { __LINE__, NX_NtSetIntervalProfile, ' &&
-	sed -n "$((at - 1))p" "$tmp/planted.c" | grep -q '^    { "set-interval/privilege-held", '; then
-	ok "twin: a planted wrong expectation (privilege-held without the privilege) fails under Wine, at its step's row: $got"
+	sed -n "${at}p" "$tmp/planted.c" | grep -q '^    { "set-interval/privilege-held", __LINE__, ' &&
+	sed -n "$((at + 1))p" "$tmp/planted.c" | grep -q '^        { NX_NtSetIntervalProfile, '; then
+	ok "twin: a planted wrong expectation (privilege-held without the privilege) fails under Wine, at its test's row: $got"
 else
 	not_ok "twin: a planted wrong expectation fails under Wine" "$got"
 	show "$tmp/twin.out"

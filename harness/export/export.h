@@ -147,11 +147,11 @@ typedef struct np_export_sizes {
 const char *np_export_step_rows(np_export_text *t, const np_vector *v, const np_export_plan *wide,
 				const np_export_plan *narrow, const np_export_options *o, np_export_sizes *z);
 
-/* The helpers of one call (by np_function_id), and those its family shares;
- * NULL for none; the C name of the call's helper (export_prelude_calls.c). */
-const char *const *np_export_helpers_of(unsigned id);
-const char *const *np_export_shared_of(unsigned id);
-const char *np_export_helper_name(unsigned id);
+/* The lines of a call's case in nx_call (by np_function_id; NULL for a
+ * call the file cannot make), and its row in nx_exports after its name
+ * (export_prelude_calls.c). */
+const char *const *np_export_case_of(unsigned id);
+const char *np_export_entry_of(unsigned id);
 
 /* A step's arguments as the row's arg[] ({ ... }, in the order its
  * helper takes them), their number into *count; NULL, or why they cannot
@@ -193,6 +193,10 @@ void np_export_prelude_loop(np_export_text *t, const char *rows);
 void np_export_bind(np_export_text *t, const unsigned char used[], unsigned nused, const np_vector_set *set,
 		    const np_export_options *o);
 void np_export_dispatch(np_export_text *t, const unsigned char used[], unsigned nused);
+
+/* A file's path from its tree's fixtures/ on where it is in one (so that
+ * the file does not depend on where the tree is), else as given. */
+const char *np_export_shown_path(const char *file);
 
 /* The whole file to out. False (why in err) when out of memory or write fails. */
 bool np_export_wine(FILE *out, const np_vector_set *set, const np_export_options *o,

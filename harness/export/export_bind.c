@@ -1,39 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* The calls of a generated test file, bound once (export.h): a pointer per
  * export the file calls, set by nx_init before any test runs, as Wine's own
- * tests bind theirs with GetProcAddress. A missing export stays NULL and
+ * tests bind theirs with GetProcAddress, in a table with what the step
+ * runner needs to know of each (export_prelude_calls.c). A missing export stays NULL and
  * reads as not exported (a win_skip: an older Windows lacks it). A function
  * a known list says raises the stub exception where its platform runs
  * (Wine's unimplemented exports) is set to NULL there as well: calling it
  * would end the program, and catching that needs compiler-specific code.
  * The rows name the exports they call (NX_NtSetIntervalProfile, ...), and
- * nx_call passes each one's pointer to its call's helper. */
+ * nx_call makes each one's call in its case of one switch. */
 #include <stdio.h>
 #include <string.h>
 
 #include "export/export.h"
 #include "vectors/catalog.h"
-
-/* The pointer type of a call's family (the typedefs of export_prelude.c),
- * or NULL for a call the export does not make. */
-static const char *type_of(np_function_id id)
-{
-	switch (id) {
-	case NP_FN_SET_INTERVAL:      return "nx_set_interval_fn";
-	case NP_FN_QUERY_INTERVAL:    return "nx_query_interval_fn";
-	case NP_FN_TRACE_SET:         return "nx_trace_set_fn";
-	case NP_FN_TRACE_QUERY:       return "nx_trace_query_fn";
-	case NP_FN_CREATE_PROFILE:    return "nx_create_fn";
-	case NP_FN_CREATE_PROFILE_EX: return "nx_create_ex_fn";
-	case NP_FN_START_PROFILE:
-	case NP_FN_STOP_PROFILE:
-	case NP_FN_CLOSE:             return "nx_handle_fn";
-	case NP_FN_DUPLICATE_OBJECT:  return "nx_duplicate_fn";
-	case NP_FN_SET_SYSINFO:       return "nx_set_sysinfo_fn";
-	case NP_FN_QUERY_SYSINFO:     return "nx_query_sysinfo_fn";
-	default:                      return NULL;
-	}
-}
 
 /* The families the shared helpers call whatever the tests are: the
  * intervals saved and put back, and profiles stopped after a test. */
@@ -48,7 +28,7 @@ static bool always_bound(np_function_id id)
 static unsigned bound(const np_function *f, const unsigned char used[], unsigned nused)
 {
 	unsigned spelled = (unsigned)f->id < nused ? used[f->id] : 0;
-	if (!type_of(f->id))
+	if (!np_export_case_of(f->id))
 		return 0;
 	return always_bound(f->id) ? spelled | NP_SPELLED_NT : spelled;
 }
@@ -138,26 +118,26 @@ static void unbind_stubs(np_export_text *t, const np_known *const lists[], unsig
 		const np_function *f = np_function_find(st.name[i]);
 		unsigned spelled = f && strcmp(f->name, st.name[i]) == 0 ? NP_SPELLED_NT : NP_SPELLED_ZW;
 		if (f && (bound(f, used, nused) & spelled))
-			np_export_printf(t, "    /* %s: an unimplemented stub on %s (%s): calling it would end the program */\n"
-					 "    if (!strcmp(winetest_platform, \"%s\")) p%s = NULL;\n",
-					 st.name[i], platform, st.list[i], platform, st.name[i]);
+			np_export_printf(t, "    /* a stub on %s, which ends the program (%s) */\n"
+					 "    if (!strcmp(winetest_platform, \"%s\")) nx_fn[NX_%s] = NULL;\n",
+					 platform, np_export_shown_path(st.list[i]), platform, st.name[i]);
 	}
 }
 
 
-/* Whether the steps call f (its enumerator and helper are written). */
+/* Whether the steps call f (its case in nx_call is written). */
 static bool stepped(const np_function *f, const unsigned char used[], unsigned nused)
 {
-	return (unsigned)f->id < nused && used[f->id] && np_export_helper_name(f->id);
+	return (unsigned)f->id < nused && used[f->id] && np_export_case_of(f->id);
 }
 
-/* The list of items, as few lines of at most about 116 columns as hold it. */
+/* The list of items, as few lines of at most 100 columns as hold it. */
 static void wrapped(np_export_text *t, const char *const *item, unsigned n)
 {
 	size_t column = 0;
 	for (unsigned i = 0; i < n; i++) {
 		size_t len = strlen(item[i]) + 2;
-		if (column && column + len > 116) {
+		if (column && column + len > 100) {
 			np_export_printf(t, "\n");
 			column = 0;
 		}
@@ -167,7 +147,8 @@ static void wrapped(np_export_text *t, const char *const *item, unsigned n)
 	np_export_printf(t, "\n");
 }
 
-/* The exports the rows name (NX_NAME; 0 ends a test). */
+/* The exports the file binds, as the rows name them (NX_NAME; 0 ends a
+ * test), then the number of them. */
 static void export_enum(np_export_text *t, const unsigned char used[], unsigned nused)
 {
 	static char text[64][NP_TEXT_MAX + 8];
@@ -176,61 +157,100 @@ static void export_enum(np_export_text *t, const unsigned char used[], unsigned 
 	unsigned n = 0;
 	item[n++] = "NX_NONE";
 	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
-		for (unsigned k = NP_SPELLED_NT; k <= NP_SPELLED_ZW && stepped(f, used, nused) && n < 64; k++) {
-			const char *name = spelling(f, k);
-			if (!name || !(used[f->id] & k))
-				continue;
-			snprintf(text[n], sizeof text[n], "NX_%s", name);
-			item[n] = text[n];
-			n++;
-		}
-	np_export_printf(t, "\n/* The exports the steps call, as the rows name them. */\nenum\n{\n");
+		for (unsigned k = NP_SPELLED_NT; k <= NP_SPELLED_ZW && n < 63; k++)
+			if (bound(f, used, nused) & k) {
+				snprintf(text[n], sizeof text[n], "NX_%s", spelling(f, k));
+				item[n] = text[n];
+				n++;
+			}
+	item[n++] = "NX_FNS";
+	np_export_printf(t, "enum\n{\n");
 	wrapped(t, item, n);
 	np_export_printf(t, "};\n");
 }
 
+/* The case labels of f's spellings the rows call. */
+static void case_labels(np_export_text *t, const np_function *f, const unsigned char used[])
+{
+	for (unsigned k = NP_SPELLED_NT; k <= NP_SPELLED_ZW; k++)
+		if (used[f->id] & k)
+			np_export_printf(t, " case NX_%s:", spelling(f, k));
+}
+
+/* Each call's case, once: the calls whose cases are the same text share
+ * one, under the labels of all of them. */
 void np_export_dispatch(np_export_text *t, const unsigned char used[], unsigned nused)
 {
-	const np_function *f;
-	np_export_printf(t, "\n/* A step's call, by its export's helper (NX_NOT_EXPORTED where the export is missing); the export's\n"
-			 " * name, for the messages. */\n"
-			 "static const char *nx_call(nx_state *s, const nx_step *st, nx_got *g)\n{\n"
-			 "    memset(g, 0, sizeof(*g));\n    g->kind = NX_NOT_EXPORTED;\n    switch (st->fn)\n    {\n");
-	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
-		for (unsigned k = NP_SPELLED_NT; k <= NP_SPELLED_ZW && stepped(f, used, nused); k++) {
-			const char *name = spelling(f, k);
-			if (name && (used[f->id] & k))
-				np_export_printf(t, "    case NX_%s: %s(s, p%s, st, g); return \"%s\";\n", name,
-						 np_export_helper_name(f->id), name, name);
-		}
-	np_export_printf(t, "    }\n    return \"\";\n}\n");
+	const np_function *f, *g;
+	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++) {
+		const char *const *text = np_export_case_of(f->id);
+		bool earlier = false;
+		for (unsigned j = 0; j < i; j++)
+			earlier = earlier || (stepped(g = np_function_at(j), used, nused) && np_export_case_of(g->id) == text);
+		if (!stepped(f, used, nused) || earlier)
+			continue;
+		np_export_printf(t, "   ");
+		for (unsigned j = i; (g = np_function_at(j)) != NULL; j++)
+			if (stepped(g, used, nused) && np_export_case_of(g->id) == text)
+				case_labels(t, g, used);
+		np_export_printf(t, "\n");
+		for (; *text; text++)
+			np_export_printf(t, "%s", *text);
+		if (strcmp(text[-1], "    }\n") != 0)
+			np_export_printf(t, "        break;\n");
+	}
+}
+
+/* A row of nx_exports, its out-values on a line of their own where the
+ * row would be wider than 100 columns. */
+static void entry(np_export_text *t, const char *name, const char *rest)
+{
+	const char *out = strstr(rest, ", .out");
+	size_t first = strcspn(rest, "\n");
+	if (out && 10 + strlen(name) + first > 100)
+		np_export_printf(t, "    { \"%s\", %.*s,\n      %s },\n", name, (int)(out - rest), rest, out + 2);
+	else
+		np_export_printf(t, "    { \"%s\", %s },\n", name, rest);
 }
 
 void np_export_bind(np_export_text *t, const unsigned char used[], unsigned nused, const np_vector_set *set,
 		    const np_export_options *o)
 {
 	const np_function *f;
-	np_export_printf(t, "\n");
+	np_export_printf(t, "\n/* The exports the rows call (NX_NtCreateProfile), bound by nx_init (NULL where missing): their\n"
+			 " * kind of result, and each out-value's argument, offset and type (ULONG, pointer, handle). */\n");
+	export_enum(t, used, nused);
+	np_export_printf(t, "\nstatic const struct nx_export\n{\n    const char *name;\n    int kind;\n"
+			 "    struct nx_out { const char *name; int arg, offset; char type; } out[3];\n"
+			 "} nx_exports[NX_FNS] =\n{\n    { .name = \"\" },\n");
+	static char plain[64][NP_TEXT_MAX + 32];   /* the rows without out-values, as many to a line as fit */
+	const char *item[64];
+	unsigned n = 0;
 	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
-		if (bound(f, used, nused)) {
-			unsigned b = bound(f, used, nused);
-			bool both = b == (NP_SPELLED_NT | NP_SPELLED_ZW);
-			np_export_printf(t, "static %s p%s%s%s;\n", type_of(f->id),
-					 spelling(f, (b & NP_SPELLED_NT) ? NP_SPELLED_NT : NP_SPELLED_ZW),
-					 both ? ", p" : "", both ? f->alias : "");
+		for (unsigned k = NP_SPELLED_NT; k <= NP_SPELLED_ZW; k++) {
+			const char *rest = np_export_entry_of(f->id);
+			if (!(bound(f, used, nused) & k))
+				continue;
+			if (!strstr(rest, ".out") && n < 64) {
+				snprintf(plain[n], sizeof plain[n], "{ \"%s\", %s }", spelling(f, k), rest);
+				item[n] = plain[n];
+				n++;
+				continue;
+			}
+			if (n)
+				wrapped(t, item, n);
+			n = 0;
+			entry(t, spelling(f, k), rest);
 		}
-	np_export_printf(t, "\n/* The calls, bound once before any test runs; NULL where not exported. */\n"
-			 "static void nx_init(void)\n{\n"
-			 "    pRtlAdjustPrivilege = (nx_adjust_fn)nx_lookup(\"RtlAdjustPrivilege\");\n"
-			 "    pGetActiveProcessorCount = (nx_cpus_fn)nx_lookup(\"GetActiveProcessorCount\");\n"
-			 "    pGetActiveProcessorGroupCount = (nx_groups_fn)nx_lookup(\"GetActiveProcessorGroupCount\");\n");
-	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
-		for (unsigned k = NP_SPELLED_NT; k <= NP_SPELLED_ZW; k++)
-			if (bound(f, used, nused) & k)
-				np_export_printf(t, "    p%s = (%s)nx_lookup(\"%s\");\n", spelling(f, k),
-						 type_of(f->id), spelling(f, k));
+	if (n)
+		wrapped(t, item, n);
+	np_export_printf(t, "};\nstatic void *nx_fn[NX_FNS];\n\n"
+			 "static void nx_init(void)\n{\n    int i;\n"
+			 "    for (i = 1; i < NX_FNS; i++) nx_fn[i] = nx_lookup(nx_exports[i].name);\n"
+			 "    pRtlAdjustPrivilege = nx_lookup(\"RtlAdjustPrivilege\");\n"
+			 "    pGetActiveProcessorCount = nx_lookup(\"GetActiveProcessorCount\");\n"
+			 "    pGetActiveProcessorGroupCount = nx_lookup(\"GetActiveProcessorGroupCount\");\n");
 	unbind_stubs(t, o->known, o->nknown, set, "wine", used, nused);
 	unbind_stubs(t, o->known_ros, o->nknown_ros, set, "reactos", used, nused);
 	np_export_printf(t, "}\n");
-	export_enum(t, used, nused);
 }

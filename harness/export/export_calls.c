@@ -20,7 +20,7 @@
 
 typedef struct args {
 	np_export_text *t;
-	unsigned n;
+	unsigned n, step;   /* arguments written; the step's index */
 	const char *bad;   /* why the step cannot be a row, or NULL */
 } args;
 
@@ -103,15 +103,31 @@ static int slot(const np_vector *v, const char *name, bool buffer)
 	return -1;
 }
 
+/* The step (from 1) that last wrote the handle named name before step
+ * before (from 0): the file keeps each step's handle; 0 where none. */
+static unsigned handle_step(const np_vector *v, const char *name, unsigned before)
+{
+	unsigned at = 0;
+	for (unsigned s = 0; s < before && s < v->nstep; s++) {
+		const np_step *st = &v->step[s];
+		for (unsigned i = 0; st->catalog && i < NP_MAX_PARAMS && st->catalog->param[i].name; i++) {
+			const np_arg *a = np_step_value(st, st->catalog->param[i].name);
+			if (a->kind == NP_PARAM_OUT_HANDLE && strcmp(a->out_handle.capture, name) == 0)
+				at = s + 1;
+		}
+	}
+	return at;
+}
+
 static void kept(args *a, const np_vector *v, const char *name, bool buffer)
 {
-	int k = slot(v, name, buffer);
+	int k = buffer ? slot(v, name, buffer) : (int)handle_step(v, name, a->step) - 1;
 	char text[40];
 	if (k < 0) {
 		a->bad = "it uses a name no step keeps";
 		k = 0;
 	}
-	snprintf(text, sizeof text, "NX_%s_OF(%d)", buffer ? "BUFFER" : "HANDLE", k);
+	snprintf(text, sizeof text, "NX_%s_OF(%d)", buffer ? "BUFFER" : "HANDLE", k + !buffer);
 	symbol(a, text);
 }
 
@@ -176,7 +192,7 @@ static void sysinfo_length(args *a, const np_step *st, uint32_t cls, uint32_t su
 	if (!length->u32.automatic)
 		number(a, length->u32.value);
 	else if (cls == 0x81)
-		symbol(a, "(LONG64)(2 * sizeof(void *))");
+		symbol(a, "2 * sizeof(void *)");
 	else
 		number(a, cls == 0x1F && sub_class == 0x0D ? 0x10000 : 8);
 }
@@ -215,10 +231,67 @@ static void trace_args(args *a, const np_step *st)
 	pointer(a, &arg(st, "ReturnLength")->pointer);
 }
 
+/* The defaults of the calls whose rows leave them out, as the file's
+ * nx_default has them: the arguments most rows of that call pass. */
+static const char *const create_default[] = { "NX_USER", "NX_CURRENT_PROCESS", "0x10000000", "0x1000", "8",
+					      "NX_FRESH", "0x40", "0", "1", NULL };
+static const char *const trace_query_default[] = { "0", "5", "0", "NX_USER", "8", "NX_USER", NULL };
+static const char *const query_sysinfo_default[] = { "0x81", "NX_USER", "2 * sizeof(void *)", "NX_USER", "3",
+						     NULL };
+
+/* A call's arguments (from "{ " at from on) as its row writes them:
+ * those that differ from def (the file's nx_default), each after one left
+ * out designated ([8] = -1), a 0 where def has another as NX_ZERO; "0"
+ * where none differs; all of them where that is not longer. The row stays
+ * short, the runner fills the rest. */
+static void shortened(np_export_text *t, size_t from, const char *const *def)
+{
+	char all[1024], *item = all;
+	bool gap = false, any = false, past = false;
+	if (!t->s || t->len - from < 2 || t->len - from >= sizeof all)
+		return;
+	size_t full = t->len - from;
+	snprintf(all, sizeof all, "%s", t->s + from + 2);
+	t->len = from + 2;
+	t->s[t->len] = '\0';
+	for (unsigned i = 0; item && *item; i++) {
+		char *next = strstr(item, ", ");
+		if (next) {
+			*next = '\0';
+			next += 2;
+		}
+		past = past || !def[i];
+		const char *d = past ? "0" : def[i];
+		if (strcmp(item, d) == 0) {
+			gap = true;
+		} else {
+			const char *shown = strcmp(item, "0") == 0 ? "NX_ZERO" : item;
+			if (gap)
+				np_export_printf(t, "%s[%u] = %s", any ? ", " : "", i, shown);
+			else
+				np_export_printf(t, "%s%s", any ? ", " : "", shown);
+			any = true;
+			gap = false;
+		}
+		item = next;
+	}
+	np_export_printf(t, "%s", any ? "" : "0");
+	if (t->s && t->len - from >= full) {   /* all of them are no longer */
+		char *again = all;
+		t->len = from + 2;
+		t->s[t->len] = '\0';
+		for (unsigned i = 0; again < all + full - 2; i++) {
+			np_export_printf(t, "%s%s", i ? ", " : "", again);
+			again += strlen(again) + 2;
+		}
+	}
+}
+
 const char *np_export_args(np_export_text *t, const np_vector *v, unsigned s, unsigned *count)
 {
 	const np_step *st = &v->step[s];
-	args a = { t, 0, NULL };
+	args a = { t, 0, s, NULL };
+	size_t from = t->len;
 	np_export_printf(t, "{ ");
 	switch (st->catalog->id) {
 	case NP_FN_SET_INTERVAL:
@@ -229,12 +302,21 @@ const char *np_export_args(np_export_text *t, const np_vector *v, unsigned s, un
 		number(&a, arg(st, "Source")->source);
 		pointer(&a, &arg(st, "Interval")->pointer);
 		break;
-	case NP_FN_TRACE_SET:
-	case NP_FN_TRACE_QUERY:       trace_args(&a, st); break;
+	case NP_FN_TRACE_SET:         trace_args(&a, st); break;
+	case NP_FN_TRACE_QUERY:
+		trace_args(&a, st);
+		shortened(t, from, trace_query_default);
+		break;
 	case NP_FN_CREATE_PROFILE:
-	case NP_FN_CREATE_PROFILE_EX: create_args(&a, v, st); break;
-	case NP_FN_SET_SYSINFO:
-	case NP_FN_QUERY_SYSINFO:     sysinfo_args(&a, st); break;
+	case NP_FN_CREATE_PROFILE_EX:
+		create_args(&a, v, st);
+		shortened(t, from, create_default);
+		break;
+	case NP_FN_SET_SYSINFO:       sysinfo_args(&a, st); break;
+	case NP_FN_QUERY_SYSINFO:
+		sysinfo_args(&a, st);
+		shortened(t, from, query_sysinfo_default);
+		break;
 	case NP_FN_DUPLICATE_OBJECT:
 		pointer(&a, &arg(st, "TargetHandle")->out_handle.where);
 		handle(&a, v, arg(st, "SourceHandle"));
@@ -249,51 +331,42 @@ const char *np_export_args(np_export_text *t, const np_vector *v, unsigned s, un
 	return a.bad;
 }
 
-/* What the step keeps for later steps: NX_KEEP_HANDLE(k) | NX_KEEP_BUFFER(k),
- * or 0; the most slots it needs into *slots. */
-/* Whether a step names what a step keeps as name (a handle, or counters):
- * only then is it kept, so that a row says so only where it matters. */
-static bool named_later(const np_vector *v, const char *name, bool buffer)
+/* Whether a step names the counters a step keeps as name: only then are
+ * they kept, so that a row says so only where it matters. */
+static bool named_later(const np_vector *v, const char *name)
 {
 	for (unsigned s = 0; s < v->nstep; s++) {
 		const np_step *st = &v->step[s];
 		for (unsigned i = 0; st->catalog && i < NP_MAX_PARAMS && st->catalog->param[i].name; i++) {
 			const np_arg *a = np_step_value(st, st->catalog->param[i].name);
-			if (buffer && a->kind == NP_PARAM_CAPTURED)
+			if (a->kind == NP_PARAM_CAPTURED)
 				return true;
-			if (buffer && a->kind == NP_PARAM_BUFFER && a->buffer.form == NP_BUFFER_CAPTURED &&
+			if (a->kind == NP_PARAM_BUFFER && a->buffer.form == NP_BUFFER_CAPTURED &&
 			    strcmp(a->buffer.name, name) == 0)
-				return true;
-			if (!buffer && a->kind == NP_PARAM_HANDLE && a->handle.symbol == NP_HANDLE_NAME &&
-			    strcmp(a->handle.name, name) == 0)
 				return true;
 		}
 	}
 	return false;
 }
 
+/* What the step keeps for later steps: NX_KEEP_BUFFER(k) or 0 (each
+ * step's handle is kept); the most slots it needs into *slots. */
 void np_export_keep(np_export_text *t, const np_vector *v, unsigned s, unsigned *slots)
 {
 	const np_step *st = &v->step[s];
-	const char *h = NULL, *b = NULL;
+	const char *b = NULL;
 	for (unsigned i = 0; st->catalog && i < NP_MAX_PARAMS && st->catalog->param[i].name; i++) {
 		const np_arg *a = np_step_value(st, st->catalog->param[i].name);
-		if (a->kind == NP_PARAM_OUT_HANDLE && a->out_handle.capture[0])
-			h = a->out_handle.capture;
-		else if (a->kind == NP_PARAM_BUFFER && a->buffer.form == NP_BUFFER_FRESH && a->buffer.name[0])
+		if (a->kind == NP_PARAM_BUFFER && a->buffer.form == NP_BUFFER_FRESH && a->buffer.name[0])
 			b = a->buffer.name;
 	}
-	int hk = h && named_later(v, h, false) ? slot(v, h, false) : -1;
-	int bk = b && named_later(v, b, true) ? slot(v, b, true) : -1;
-	if (hk >= 0 && bk >= 0)
-		np_export_printf(t, "NX_KEEP_HANDLE(%d) | NX_KEEP_BUFFER(%d)", hk, bk);
-	else if (hk >= 0 || bk >= 0)
-		np_export_printf(t, "NX_KEEP_%s(%d)", hk >= 0 ? "HANDLE" : "BUFFER", hk >= 0 ? hk : bk);
+	int bk = b && named_later(v, b) ? slot(v, b, true) : -1;
+	if (bk >= 0)
+		np_export_printf(t, "NX_KEEP_BUFFER(%d)", bk);
 	else
 		np_export_printf(t, "0");
-	unsigned most = (unsigned)(hk > bk ? hk : bk) + 1;
-	if (hk >= 0 || bk >= 0)
-		*slots = most > *slots ? most : *slots;
+	if (bk >= 0 && (unsigned)bk + 1 > *slots)
+		*slots = (unsigned)bk + 1;
 }
 
 /* The out-values each call's helper reads, in its order (g->out[]). */

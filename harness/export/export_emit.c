@@ -19,7 +19,7 @@
 /* A vector's file as the header and comments name it: from "fixtures/" on
  * when it is in a tree's fixtures, so that the file does not depend on where
  * the tree is; as given otherwise. */
-static const char *shown_path(const char *file)
+const char *np_export_shown_path(const char *file)
 {
 	const char *in = strstr(file, "/fixtures/");
 	return in ? in + 1 : file;
@@ -36,16 +36,75 @@ static void comment_text(np_export_text *t, const char *text)
 		np_export_printf(t, "%c", text[0] == '*' && text[1] == '/' ? '+' : text[0]);
 }
 
-/* Above a test's row, one line: the vector's title, its rules and where it
- * is written (its sources are there, in the .vec file). */
-static void vector_comment(np_export_text *t, const np_vector *v)
+/* text's words after first, on lines of at most 100 columns, each line
+ * after the first starting with more. */
+static void comment_wrapped(np_export_text *t, const char *first, const char *more, const char *text)
 {
-	np_export_printf(t, "    /* ");
-	comment_text(t, v->title);
-	np_export_printf(t, " (rules:");
+	size_t column = strlen(first);
+	bool start = true;
+	np_export_printf(t, "%s", first);
+	while (*text) {
+		size_t len = strcspn(text, " ");
+		if (!start && column + 1 + len > 100) {
+			np_export_printf(t, "\n%s", more);
+			column = strlen(more);
+			start = true;
+		}
+		np_export_printf(t, "%s%.*s", start ? "" : " ", (int)len, text);
+		column += len + !start;
+		start = false;
+		text += len + (text[len] == ' ');
+	}
+	np_export_printf(t, "\n");
+}
+
+/* The lines text takes wrapped as a comment above a test's row. */
+static unsigned comment_lines(const char *text)
+{
+	np_export_text c = { 0 };
+	unsigned n = 0;
+	comment_wrapped(&c, "    /* ", "     * ", text ? text : "");
+	for (size_t i = 0; i < c.len; i++)
+		n += c.s[i] == '\n';
+	np_export_free(&c);
+	return n;
+}
+
+/* Above a test's row: the vector's title, then its rules (the test's ID
+ * finds the vector, and its sources, in the fixtures). Where they take
+ * more than a line, the title is without its last "(aside)", then its
+ * first clause (to "; " or ": ", at least 30 characters), and the rules
+ * go to the end of the row's opening line (opener, its last line) where
+ * they fit there and the comment above is a line shorter without. */
+static void vector_comment(np_export_text *t, const np_vector *v, np_export_text *opener)
+{
+	np_export_text title = { 0 }, rules = { 0 }, both = { 0 };
+	comment_text(&title, v->title);
 	for (unsigned i = 0; i < v->nrule; i++)
-		np_export_printf(t, " %s", v->rule[i]);
-	np_export_printf(t, "; %s:%d) */\n", shown_path(v->file), v->line);
+		np_export_printf(&rules, "%s%s", i ? " " : "[", v->rule[i]);
+	np_export_printf(&rules, "%s", v->nrule ? "]" : "");
+	char *aside = title.s ? strrchr(title.s, '(') : NULL;
+	if (aside && aside > title.s + 30 && aside[-1] == ' ' && title.s[title.len - 1] == ')' &&
+	    7 + title.len + 1 + rules.len + 3 > 100)
+		title.s[title.len = (size_t)(aside - 1 - title.s)] = '\0';
+	if (title.len > 30 && 7 + title.len + 1 + rules.len + 3 > 100) {
+		size_t cut = 30 + strcspn(title.s + 30, ";:");
+		if (cut < title.len && title.s[cut + 1] == ' ')
+			title.s[title.len = cut] = '\0';
+	}
+	np_export_printf(&both, "%s%s%s */", title.s ? title.s : "", v->nrule ? " " : "",
+			 rules.s ? rules.s : "");
+	np_export_printf(&title, " */");
+	const char *line = opener->s ? strrchr(opener->s, '\n') : NULL;
+	size_t width = opener->len - (line ? (size_t)(line + 1 - opener->s) : 0) + 4 + rules.len + 3;
+	bool after = v->nrule && width <= 100 && comment_lines(title.s) < comment_lines(both.s);
+	comment_wrapped(t, "    /* ", "     * ", after ? title.s : both.s ? both.s : "");
+	if (after)
+		np_export_printf(opener, " /* %s */", rules.s);
+	t->failed = t->failed || title.failed || rules.failed || both.failed;
+	np_export_free(&title);
+	np_export_free(&rules);
+	np_export_free(&both);
 }
 
 /* The machines the test runs on: those whose processors give what the
@@ -80,7 +139,7 @@ static void processors_guard(np_export_text *t, const np_export_plan *wide, cons
  * _WIN64): a line less per test. */
 static void close_test(np_export_text *row)
 {
-	static const char step[] = "        { __LINE__, ", wrapped[] = "          ";
+	static const char step[] = "        { NX_", wrapped[] = "          ";
 	char *line = row->len > 1 && row->s[row->len - 1] == '\n' ? row->s + row->len - 1 : NULL;
 	while (line && line > row->s && line[-1] != '\n')
 		line--;
@@ -88,8 +147,8 @@ static void close_test(np_export_text *row)
 	char *comma = comment ? comment + 1 : row->s + row->len - 2;
 	char tail[1024];
 	if (!line || (strncmp(line, step, sizeof step - 1) != 0 && strncmp(line, wrapped, sizeof wrapped - 1) != 0) ||
-	    *comma != ',' ||
-	    strlen(comma + 1) >= sizeof tail) {
+	    *comma != ',' || strlen(comma + 1) >= sizeof tail ||
+	    row->s + row->len - 1 - line + 4 > 100) {   /* the braces would make it wider than 100 */
 		np_export_printf(row, "    } },\n");
 		return;
 	}
@@ -97,6 +156,25 @@ static void close_test(np_export_text *row)
 	row->len = (size_t)(comma - row->s);
 	row->s[row->len] = '\0';
 	np_export_printf(row, " } },%s", tail);
+}
+
+/* The test row's opening line (the last of row), broken after the last
+ * ", " before a named field that leaves it within 100 columns. */
+static void opener_wrapped(np_export_text *row)
+{
+	char *line = row->s + row->len - 1, *at = NULL;
+	while (line > row->s && line[-1] != '\n')
+		line--;
+	if (row->len - (size_t)(line - row->s) <= 101)
+		return;
+	for (char *c = strstr(line, ", ."); c && c + 1 - line <= 100; c = strstr(c + 1, ", ."))
+		at = c;
+	if (!at)
+		return;
+	char tail[1024];
+	snprintf(tail, sizeof tail, "%s", at + 2);
+	row->len = (size_t)(at - row->s);
+	np_export_printf(row, ",\n      %s", tail);
 }
 
 /* The test row of a vector, its steps' rows in it; NULL, or why it cannot
@@ -112,22 +190,29 @@ static const char *test_row(np_export_text *t, const np_vector *v, const np_expo
 	for (unsigned i = 0; i < v->ngiven; i++)
 		if (strcmp(v->given[i].name, "privilege") == 0)
 			privilege = strcmp(v->given[i].value, "on") == 0;
+	np_export_text op = { 0 };   /* the row's opening line(s) */
 	np_export_printf(&row, "%s%s", cond ? cond : "", cond ? "\n" : "");
-	vector_comment(&row, v);
-	np_export_printf(&row, "    { \"%s\", %s", v->id, privilege ? ".privilege = 1, " : "");
-	processors_guard(&row, wide, narrow);
+	np_export_printf(&op, "    { \"%s\", __LINE__, %s", v->id, privilege ? ".privilege = 1, " : "");
+	processors_guard(&op, wide, narrow);
 	bool sources = false;   /* a global other than ProfileTime's (0, the default) */
 	for (unsigned i = 0; i < ng; i++)
 		sources = sources || g[i].kind == NP_GLOBAL_ETW_TIME || g[i].source != 0;
 	if (ng)
-		np_export_printf(&row, ".nglobal = %u, ", ng);
+		np_export_printf(&op, ".nglobal = %u, ", ng);
 	for (unsigned i = 0; i < ng && sources; i++)
 		if (g[i].kind == NP_GLOBAL_ETW_TIME)
-			np_export_printf(&row, "%sNX_ETW_TIME", i ? ", " : ".global = { ");
+			np_export_printf(&op, "%sNX_ETW_TIME", i ? ", " : ".global = { ");
 		else
-			np_export_printf(&row, g[i].source < 10 ? "%s%u" : "%s0x%x", i ? ", " : ".global = { ",
+			np_export_printf(&op, g[i].source < 10 ? "%s%u" : "%s0x%x", i ? ", " : ".global = { ",
 					 (unsigned)g[i].source);
-	np_export_printf(&row, "%s.step = {\n", sources ? " }, " : "");
+	np_export_printf(&op, "%s.step = {\n", sources ? " }, " : "");
+	opener_wrapped(&op);
+	if (op.s)
+		op.s[--op.len] = '\0';   /* its newline, after the rules where they go there */
+	vector_comment(&row, v, &op);
+	np_export_printf(&row, "%s\n", op.s ? op.s : "");
+	row.failed = row.failed || op.failed;
+	np_export_free(&op);
 	const char *bad = np_export_step_rows(&row, v, wide, narrow, o, z);
 	close_test(&row);
 	np_export_printf(&row, "%s", cond ? "#endif\n" : "");
@@ -186,9 +271,13 @@ static topic *topic_of(export_parts *x, const np_vector *v)
 
 static void left_out_line(export_parts *x, const np_vector *v, const char *why)
 {
-	np_export_printf(&x->omitted, " *   %s: ", v->id);
-	comment_text(&x->omitted, why);
-	np_export_printf(&x->omitted, "\n");
+	np_export_text c = { 0 };
+	char first[NP_TEXT_MAX + 16];
+	snprintf(first, sizeof first, " *   %s: ", v->id);
+	comment_text(&c, why);
+	comment_wrapped(&x->omitted, first, " *     ", c.s ? c.s : "");
+	x->omitted.failed = x->omitted.failed || c.failed;
+	np_export_free(&c);
 	x->left_out++;
 }
 
@@ -229,7 +318,7 @@ static void one_vector(export_parts *x, const np_vector *v, const np_export_opti
 }
 
 /* The files the vectors came from, each with how many were read, as many
- * to a line as fit in 116 columns. */
+ * to a line as fit in 100 columns. */
 static void sources_list(np_export_text *t, const np_vector_set *set)
 {
 	size_t column = 0;
@@ -241,8 +330,8 @@ static void sources_list(np_export_text *t, const np_vector_set *set)
 		for (unsigned k = i; k < set->count && strcmp(set->v[k].file, file) == 0; k++)
 			n++;
 		char item[NP_TEXT_MAX + 16];
-		snprintf(item, sizeof item, "%s (%u)", shown_path(file), n);
-		if (column && column + 2 + strlen(item) > 116) {
+		snprintf(item, sizeof item, "%s (%u)", np_export_shown_path(file), n);
+		if (column && column + 2 + strlen(item) > 100) {
 			np_export_printf(t, ",\n");
 			column = 0;
 		}
@@ -257,24 +346,30 @@ static void header(np_export_text *t, const np_vector_set *set, const np_export_
 		   const export_parts *x)
 {
 	np_export_printf(t, "/* SPDX-License-Identifier: MIT */\n/*\n"
-			 " * Conformance tests of the Windows NT profiling calls, as Wine's dlls/ntdll/tests. Generated by ntprof %s\n"
-			 " * (ntprof export --format wine); regenerate rather than edit. A test per vector, a row of its family's\n"
-			 " * table: %u written, %u left out (listed below with why), of\n", o->version, x->exported, x->left_out);
-	sources_list(t, set);
-	np_export_printf(t, " * The checks are the model's results for the caller this file is built as (_WIN64: x64; else x86 and\n"
-			 " * a 32-bit caller on 64-bit Windows): the newest Windows's as ok(), each other result from %s on as\n"
-			 " * broken().\n",
+			 " * Conformance tests of the Windows NT profiling calls, as Wine's dlls/ntdll/tests.\n"
+			 " * Generated by ntprof %s (ntprof export --format wine); regenerate rather than edit.\n",
+			 o->version);
+	if (o->only)   /* --upstream: the selection's size, not every file read */
+		np_export_printf(t, " * A test per vector, a row of its family's table: %u chosen by --upstream of %u read%s.\n",
+				 x->exported, set->count, x->left_out ? "; some left out, listed below with why" : "");
+	else
+		np_export_printf(t, " * A test per vector, a row of its family's table: %u written, %u left out (listed\n"
+				 " * below with why), of\n", x->exported, x->left_out);
+	if (!o->only)
+		sources_list(t, set);
+	np_export_printf(t, " * The checks are the model's results for the caller this file is built as (_WIN64: x64;\n"
+			 " * else x86 and WOW64): the newest Windows's as ok(), each other from %s on as broken().\n",
 			 np_version_key(o->since));
 	if (o->nknown) {
 		np_export_printf(t, " * Known divergences of Wine, as todo_wine:");
 		for (unsigned k = 0; k < o->nknown; k++)
-			np_export_printf(t, " %s", o->known[k]->path);
+			np_export_printf(t, "%s%s", k ? ",\n *   " : " ", np_export_shown_path(o->known[k]->path));
 		np_export_printf(t, "\n");
 	}
 	if (o->nknown_ros) {
 		np_export_printf(t, " * Known divergences of ReactOS, as todo_ros:");
 		for (unsigned k = 0; k < o->nknown_ros; k++)
-			np_export_printf(t, " %s", o->known_ros[k]->path);
+			np_export_printf(t, "%s%s", k ? ",\n *   " : " ", np_export_shown_path(o->known_ros[k]->path));
 		np_export_printf(t, "\n");
 	}
 	np_export_printf(t, " * Checks: %u ok(), %u broken(), %u todo_wine", x->counts.ok, x->counts.broken,
@@ -289,14 +384,49 @@ static const char *topic_condition(const topic *p)
 	return p->both || (p->wide && p->narrow) ? NULL : p->wide ? "#ifdef _WIN64\n" : "#ifndef _WIN64\n";
 }
 
+/* rows to t, an #endif and the same #ifdef right after it left out where
+ * nothing came between: two tests of one caller width in one block (an
+ * #endif after an #else is always written). */
+static void rows_joined(np_export_text *t, const char *rows)
+{
+	char open[1024] = "", pending[1024] = "", line[1024];
+	while (rows && *rows) {
+		size_t len = strcspn(rows, "\n");
+		snprintf(line, sizeof line, "%.*s", (int)len, rows);
+		rows += len + (rows[len] == '\n');
+		bool cond = strncmp(line, "#ifdef ", 7) == 0 || strncmp(line, "#ifndef ", 8) == 0;
+		if (*pending && strcmp(line, pending) == 0) {   /* joined: neither is written */
+			snprintf(open, sizeof open, "%s", pending);
+			pending[0] = '\0';
+			continue;
+		}
+		if (*pending)
+			np_export_printf(t, "#endif\n");
+		pending[0] = '\0';
+		if (cond)
+			snprintf(open, sizeof open, "%s", line);
+		else if (strcmp(line, "#else") == 0)
+			open[0] = '\0';
+		if (strcmp(line, "#endif") == 0 && *open) {
+			snprintf(pending, sizeof pending, "%s", open);
+			open[0] = '\0';
+		} else {
+			np_export_printf(t, "%s\n", line);
+		}
+	}
+	if (*pending)
+		np_export_printf(t, "#endif\n");
+}
+
 /* Each family's table; then the entry point, which runs each with nx_run_tests. */
 static void tables(np_export_text *t, const export_parts *x, const np_export_options *o)
 {
 	for (unsigned i = 0; i < x->ntopic; i++) {
 		const topic *p = &x->topic[i];
 		const char *cond = topic_condition(p);
-		np_export_printf(t, "\n%sstatic const nx_test %s_tests[] =\n{\n%s};\n%s", cond ? cond : "", p->name,
-				 p->rows.s ? p->rows.s : "", cond ? "#endif\n" : "");
+		np_export_printf(t, "\n%sstatic const nx_test %s_tests[] =\n{\n", cond ? cond : "", p->name);
+		rows_joined(t, p->rows.s);
+		np_export_printf(t, "};\n%s", cond ? "#endif\n" : "");
 	}
 	np_export_printf(t, "\nSTART_TEST(%s)\n{\n    nx_init();\n    nx_read_global(0, &nx_time_default);\n", o->test_name);
 	for (unsigned i = 0; i < x->ntopic; i++) {
@@ -318,8 +448,8 @@ static bool assemble(FILE *out, const np_vector_set *set, const np_export_option
 	if (rows.s && strstr(rows.s, "NX_WINE_NOTHING"))   /* the one message that names it */
 		np_export_printf(&all, "\n#define NX_WINE_AS \"%s\" /* the Windows whose results Wine is checked against */\n",
 				 np_version_key(o->wine_as));
-	np_export_printf(&all, "\n/* The HAL's default ProfileTime interval: the model's, or another HAL's, read before any\n"
-			 " * test sets one (a failed read writes nothing). */\nstatic ULONG nx_time_default = 0x%x;\n",
+	np_export_printf(&all, "\n/* The HAL's default ProfileTime interval: the model's, or this HAL's, read before any test. */\n"
+			 "static ULONG nx_time_default = 0x%x;\n",
 			 np_export_time_default());
 	np_export_prelude_loop(&all, rows.s);
 	if (x->left_out)
@@ -354,7 +484,7 @@ bool np_export_wine(FILE *out, const np_vector_set *set, const np_export_options
 	export_parts *x = calloc(1, sizeof *x);
 	bool ok = model && plan && x;
 	if (x)
-		x->sizes = (np_export_sizes){ 1, 1, 1, 1, 1 };
+		x->sizes = (np_export_sizes){ 1, 1, 1, 1, 0 };   /* no counters kept yet */
 	for (unsigned i = 0; ok && i < set->count; i++)
 		if (np_export_chosen(&set->v[i], o))
 			one_vector(x, &set->v[i], o, model, plan);

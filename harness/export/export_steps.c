@@ -113,8 +113,8 @@ static void versions_of(const np_export_result *r, char *buf, size_t cap)
 }
 
 /* One result as a want: the status or error by name, then each out-value
- * the call's helper reads (NX_ANY where the result names none). NULL, or
- * why it cannot be checked. */
+ * the call's helper reads up to the last the result names (NX_ANY before
+ * it where it names none). NULL, or why it cannot be checked. */
 static const char *want_text(np_export_text *t, const np_step *st, const np_export_result *r)
 {
 	const char *name = r->outcome.kind == NP_RESULT_WIN32 ? np_win32_name(r->outcome.code)
@@ -149,24 +149,33 @@ static const char *want_text(np_export_text *t, const np_step *st, const np_expo
 	} else {
 		np_export_printf(t, "{ 0x%08" PRIx32, r->outcome.code);
 	}
-	for (unsigned k = 0; k < np_export_out_count(st); k++)
-		np_export_printf(t, ", %s", value[k]);
+	unsigned shown = np_export_out_count(st);   /* the out-values after the last checked one: left out */
+	while (shown > 0 && strcmp(value[shown - 1], "NX_ANY") == 0)
+		shown--;
+	for (unsigned k = 0; k < shown; k++)   /* a row's 0 is NX_ANY: a 0 checked is NX_ZERO */
+		np_export_printf(t, ", %s", strcmp(value[k], "0") == 0 ? "NX_ZERO" : value[k]);
 	np_export_printf(t, " }");
 	return NULL;
 }
 
-/* The alternatives' versions, in a comment after the row. */
-static void alternatives_comment(np_export_text *t, const np_export_step *es)
+/* The alternatives' versions, in a comment after the row (whose last line
+ * ends at column), on a line of its own where it would pass ROW_COLUMNS. */
+static void alternatives_comment(np_export_text *t, const np_export_step *es, size_t column)
 {
 	char where[NP_TEXT_MAX * 2];
+	np_export_text c = { 0 };
 	for (unsigned i = 1; i < es->count; i++) {
 		versions_of(&es->result[i], where, sizeof where);
-		np_export_printf(t, "%s[%u] ", i == 1 ? " /* " : "; ", i);
+		np_export_printf(&c, "%s[%u] ", i == 1 ? "/* " : "; ", i);
 		if (es->result[i].accept)
-			np_export_printf(t, "%s: ", es->result[i].accept->flag);
-		np_export_printf(t, "%s", where);
+			np_export_printf(&c, "%s: ", es->result[i].accept->flag);
+		np_export_printf(&c, "%s", where);
 	}
-	np_export_printf(t, "%s\n", es->count > 1 ? " */" : "");
+	if (c.s)
+		np_export_printf(t, "%s%s */", column + 1 + c.len + 3 > ROW_COLUMNS ? "\n          " : " ", c.s);
+	np_export_printf(t, "\n");
+	t->failed = t->failed || c.failed;
+	np_export_free(&c);
 }
 
 /* The step's marks, or'ed; nothing where it has none. */
@@ -183,14 +192,41 @@ static void marks(np_export_text *t, const bool on[5])
 	np_export_printf(t, "%s", any ? "," : "");
 }
 
-/* The row's pieces (split at BREAK) on as few lines of at most about 100
- * columns as hold them; a line after the first is indented 10 columns. */
-static void wrapped(np_export_text *t, const char *row)
+/* The end of the longest head of piece (len bytes) that ends at a ", "
+ * between its items (not within a want's braces) and fits in room
+ * columns; len where none does. */
+static size_t head_fitting(const char *piece, size_t len, size_t room)
+{
+	size_t best = 0;
+	int depth = 0;
+	for (size_t i = 0; i + 1 < len && i + 1 <= room; i++) {
+		depth += (piece[i] == '{') - (piece[i] == '}');
+		if (piece[i] == ',' && piece[i + 1] == ' ' && depth <= 1)
+			best = i + 1;
+	}
+	return best ? best : len;
+}
+
+/* The row's pieces (split at BREAK) on as few lines of at most ROW_COLUMNS
+ * as hold them, a line after the first indented 10 columns: a piece that
+ * does not fit in what is left of a line is broken after its last comma
+ * that does, or goes whole to the next line. The column the last line
+ * ends at. */
+static size_t wrapped(np_export_text *t, const char *row)
 {
 	size_t column = 0;
 	while (*row) {
-		size_t len = strcspn(row, BREAK);
-		if (column && column + 1 + len > ROW_COLUMNS) {
+		size_t len = strcspn(row, BREAK), skip = row[len] != '\0';
+		bool fits = !column || column + 1 + len <= ROW_COLUMNS;
+		if (!fits) {   /* as much as fits here, broken after a comma; or on the next line */
+			size_t head = head_fitting(row, len, column + 1 < ROW_COLUMNS ? ROW_COLUMNS - column - 1 : 0);
+			fits = head < len;
+			if (!fits && 10 + len > ROW_COLUMNS)
+				head = head_fitting(row, len, ROW_COLUMNS - 10);
+			skip = head < len ? 1 : skip;   /* the space after the comma */
+			len = head;
+		}
+		if (!fits) {
 			np_export_printf(t, "\n          ");
 			column = 10;
 		} else if (column) {
@@ -199,8 +235,9 @@ static void wrapped(np_export_text *t, const char *row)
 		}
 		np_export_printf(t, "%.*s", (int)len, row);
 		column += len;
-		row += len + (row[len] != '\0');
+		row += len + skip;
 	}
+	return column;
 }
 
 /* The row of step s on one caller width; NULL, or why it cannot be one. */
@@ -215,11 +252,11 @@ static const char *step_row(np_export_text *t, const np_vector *v, unsigned s, c
 	unsigned nargs = 0;
 	const char *bad;
 	np_export_text row = { 0 }, keep = { 0 };
-	np_export_printf(&row, "        { __LINE__, NX_%s," BREAK,
+	np_export_printf(&row, "        { NX_%s," BREAK,
 			 st->catalog->kind == NP_KIND_WIN32 ? st->catalog->name : st->function);
 	if ((bad = np_export_args(&row, v, s, &nargs)) != NULL)
 		goto done;
-	np_export_printf(&row, "," BREAK ".want = { ");
+	np_export_printf(&row, "," BREAK "{ ");
 	for (unsigned i = 0; i < es->count && !bad; i++) {
 		np_export_printf(&row, "%s", i ? ", " : "");
 		bad = want_text(&row, st, &es->result[i]);
@@ -238,10 +275,9 @@ static const char *step_row(np_export_text *t, const np_vector *v, unsigned s, c
 	row.len--;   /* the last piece's comma */
 	np_export_printf(&row, " },");
 	t->failed = t->failed || row.failed || keep.failed;
-	if (!t->failed)
-		wrapped(t, row.s);
+	size_t column = t->failed ? 0 : wrapped(t, row.s);
 	np_export_names_merge(t, &row);
-	alternatives_comment(t, es);
+	alternatives_comment(t, es, column);
 	t->ok++;
 	t->broken += es->count - 1;
 	t->todo += mark[0] + mark[2];
@@ -254,21 +290,37 @@ done:
 	return bad;
 }
 
+/* The steps that differ by caller width since the last that does not,
+ * under one #ifdef _WIN64 (wide: the 64-bit caller's rows). */
+static void flush_split(np_export_text *t, np_export_text *wide, np_export_text *narrow)
+{
+	if (wide->s || narrow->s)
+		np_export_printf(t, "#ifdef _WIN64\n%s#else\n%s#endif\n", wide->s ? wide->s : "",
+				 narrow->s ? narrow->s : "");
+	t->failed = t->failed || wide->failed || narrow->failed;
+	np_export_free(wide);
+	np_export_free(narrow);
+}
+
 const char *np_export_step_rows(np_export_text *t, const np_vector *v, const np_export_plan *wide,
 				const np_export_plan *narrow, const np_export_options *o, np_export_sizes *z)
 {
+	np_export_text split_a = { 0 }, split_b = { 0 };
 	for (unsigned s = 0; s < v->nstep; s++) {
 		np_export_text a = { 0 }, b = { 0 };
 		const char *bad = wide->usable ? step_row(&a, v, s, wide, o, z) : NULL;
 		if (!bad && narrow->usable)
 			bad = step_row(&b, v, s, narrow, o, z);
 		bool both = wide->usable && narrow->usable, same = both && a.s && b.s && strcmp(a.s, b.s) == 0;
-		if (a.failed || b.failed)
+		if (a.failed || b.failed) {
 			t->failed = true;
-		else if (!bad && both && !same)
-			np_export_printf(t, "#ifdef _WIN64\n%s#else\n%s#endif\n", a.s, b.s);
-		else if (!bad)
+		} else if (!bad && both && !same) {
+			np_export_printf(&split_a, "%s", a.s);
+			np_export_printf(&split_b, "%s", b.s);
+		} else if (!bad) {
+			flush_split(t, &split_a, &split_b);
 			np_export_printf(t, "%s", wide->usable ? a.s : b.s);
+		}
 		t->ok += same ? a.ok : a.ok + b.ok;
 		t->broken += same ? a.broken : a.broken + b.broken;
 		t->todo += same ? a.todo : a.todo + b.todo;
@@ -277,8 +329,11 @@ const char *np_export_step_rows(np_export_text *t, const np_vector *v, const np_
 		np_export_names_merge(t, &b);
 		np_export_free(&a);
 		np_export_free(&b);
-		if (bad)
+		if (bad) {
+			flush_split(t, &split_a, &split_b);
 			return bad;
+		}
 	}
+	flush_split(t, &split_a, &split_b);
 	return NULL;
 }

@@ -74,15 +74,15 @@ void np_export_name_defines(np_export_text *out, const np_export_text *t)
 	/* the rows name them as ntstatus.h and winerror.h define them; the
 	 * messages by this table */
 	size_t column = 0;
-	np_export_printf(out, "\n/* The statuses and errors the rows name, for the messages. */\n"
-			 "#define NX_NAMED(kind, code) { kind, code, #code }\n"
+	np_export_printf(out, "\n/* The statuses and errors the rows name, for the messages (ERROR_ ones are Win32's). */\n"
+			 "#define NX_NAMED(code) { code, #code }\n"
 			 "static const char *nx_name(int kind, LONG code)\n{\n"
-			 "    static const struct { int kind; LONG code; const char *name; } names[] =\n    {\n");
+			 "    static const struct { LONG code; const char *name; } names[] =\n    {\n");
 	for (unsigned i = 0; i < t->nnamed; i++) {
 		bool win32 = t->named[i].kind == NP_RESULT_WIN32;
 		const char *name = win32 ? np_win32_name(t->named[i].code) : np_status_name(t->named[i].code);
 		char item[3 * NP_TEXT_MAX];
-		int n = snprintf(item, sizeof item, "NX_NAMED(%s, %s),", win32 ? "NX_WIN32" : "NX_STATUS", name);
+		int n = snprintf(item, sizeof item, "NX_NAMED(%s),", name);
 		/* as many to a line as fit in 100 columns */
 		if (column && column + (size_t)n + 1 > 100) {
 			np_export_printf(out, "\n");
@@ -91,8 +91,9 @@ void np_export_name_defines(np_export_text *out, const np_export_text *t)
 		np_export_printf(out, "%s%s", column ? " " : "        ", item);
 		column += (size_t)n + (column ? 1 : 8);
 	}
-	np_export_printf(out, "%s        { 0, 0, NULL }\n    };\n    unsigned i;\n"
-			 "    for (i = 0; names[i].name; i++)\n"
-			 "        if (names[i].kind == kind && names[i].code == code) return names[i].name;\n"
+	np_export_printf(out, "%s    };\n    unsigned i;\n"
+			 "    for (i = 0; i < ARRAY_SIZE(names); i++)\n"
+			 "        if (names[i].code == code && (names[i].name[0] == 'E') == (kind == NX_WIN32))\n"
+			 "            return names[i].name;\n"
 			 "    return NULL;\n}\n", column ? "\n" : "");
 }

@@ -147,6 +147,14 @@ static bool create_child(wchar_t *self, wchar_t *line, HANDLE in, HANDLE out, bo
 		flags |= EXTENDED_STARTUPINFO_PRESENT;
 	}
 	BOOL made = CreateProcessW(self, line, NULL, NULL, TRUE, flags, NULL, NULL, &si.StartupInfo, pi);
+	/* Wine on a busy machine was seen to refuse a start now and then with
+	 * ERROR_INTERNAL_ERROR, the same start succeeding a moment later: one
+	 * more try, so that a run is not cut short by it; any other error, or
+	 * this one twice, is the run's to report. */
+	if (!made && GetLastError() == ERROR_INTERNAL_ERROR) {
+		Sleep(200);
+		made = CreateProcessW(self, line, NULL, NULL, TRUE, flags, NULL, NULL, &si.StartupInfo, pi);
+	}
 	if (si.lpAttributeList)
 		DeleteProcThreadAttributeList(si.lpAttributeList);
 	return made;

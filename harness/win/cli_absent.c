@@ -39,13 +39,13 @@ static int compare_absent(int argc, char **argv)
 static int diff_absent(int argc, char **argv)
 {
 	(void)argc, (void)argv;
-	return absent("diff", ON_RESULTS);
+	return absent("diff", ON_MODEL);
 }
 
 static int trace_absent(int argc, char **argv)
 {
 	(void)argc, (void)argv;
-	return absent("trace", ON_RESULTS);
+	return absent("trace", ON_MODEL);
 }
 
 static int explore_absent(int argc, char **argv)

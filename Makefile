@@ -682,7 +682,7 @@ mutants: deps
 	+@$(SUBMAKE) all
 	@CC='$(CC)' MUTANT_CFLAGS='-std=c11 -w -D_POSIX_C_SOURCE=200809L -O1 -g0 $(MUTANT_SANITIZE)' \
 		MUTANT_TEST_CFLAGS='-std=c11 -w -D_POSIX_C_SOURCE=200809L -O1 -g0 $(MUTANT_TEST_SANITIZE)' \
-		MUTANTS_FILTER='$(MUTANTS_FILTER)' tools/mutants.sh $(ROOT) $(ROOT)/build $(ROOT)/build/mutants
+		MUTANT_LIBS='$(NP_PKG_LIBS)' MUTANTS_FILTER='$(MUTANTS_FILTER)' tools/mutants.sh $(ROOT) $(ROOT)/build $(ROOT)/build/mutants
 
 clean:
 	rm -rf build

@@ -23,7 +23,8 @@
 # file and line order.
 #
 # Environment: CC, MUTANT_CFLAGS (compile and link flags of the model objects
-# of the vector run; MUTANT_TEST_CFLAGS for the tests' run),
+# of the vector run; MUTANT_TEST_CFLAGS for the tests' run), MUTANT_LIBS (the
+# libraries the harness links with, the Makefile's NP_PKG_LIBS),
 # MUTANTS_FILTER (an extended regex matched against "ID FILE KIND MUTATION";
 # only matching mutants run), MUTANT_JOBS (workers, default: processors),
 # MUTANT_TIMEOUT (seconds per program, default 20), MUTANTS_EQUIVALENT (the
@@ -41,6 +42,7 @@ root=$1 build=$2 out=$3
 cc=${CC:-cc}
 cflags=${MUTANT_CFLAGS:--std=c11 -O1 -g0 -fsanitize=undefined -fno-sanitize-recover=all}
 tflags=${MUTANT_TEST_CFLAGS:--std=c11 -O1 -g0 -fsanitize=address,undefined -fno-sanitize-recover=all}
+libs=${MUTANT_LIBS:--lcmark-gfm-extensions -lcmark-gfm -ljansson}
 filter=${MUTANTS_FILTER:-}
 limit=${MUTANT_TIMEOUT:-20}
 jobs=${MUTANT_JOBS:-$(nproc 2>/dev/null || echo 1)}
@@ -189,12 +191,12 @@ done)
 # Linked from the objects of one worker: ntprof first; the tests only when the
 # vectors let the mutant live (most mutants die at the first step).
 link() { # link WDIR OBJDIR
-	"$cc" $cflags -o "$1/bin/ntprof" "$build/harness/cli/main.o" $harness_lib "$2"/*.o
+	"$cc" $cflags -o "$1/bin/ntprof" "$build/harness/cli/main.o" $harness_lib "$2"/*.o $libs
 }
 link_tests() { # link_tests WDIR OBJDIR
 	local t
 	for t in $model_tests; do
-		"$cc" $tflags -o "$1/bin/$t" "$build/conformance/model/$t.o" $harness_lib "$2"/*.o -lcmocka || return 1
+		"$cc" $tflags -o "$1/bin/$t" "$build/conformance/model/$t.o" $harness_lib "$2"/*.o -lcmocka $libs || return 1
 	done
 }
 # What a sanitizer reported, in a few words.

@@ -442,6 +442,9 @@ static bool assemble(FILE *out, const np_vector_set *set, const np_export_option
 	np_export_text all = { 0 }, rows = { 0 };
 	for (unsigned i = 0; i < x->ntopic; i++)
 		np_export_printf(&rows, "%s", x->topic[i].rows.s ? x->topic[i].rows.s : "");
+	for (unsigned i = 0; i < NP_EXPORT_FUNCTIONS; i++)   /* ReactOS's lacked exports' todo_ros */
+		if (x->sizes.lacked[i] >> 2)
+			np_export_printf(&rows, "%s", strstr(rows.s ? rows.s : "", "NX_TODO_ROS") ? "" : " NX_TODO_ROS");
 	header(&all, set, o, x);
 	np_export_prelude(&all, x->used, FUNCTION_IDS, set, o, &x->sizes, rows.s);
 	np_export_name_defines(&all, &x->counts);
@@ -474,6 +477,11 @@ static void count_all(export_parts *x)
 		x->counts.failed = x->counts.failed || r->failed;
 		np_export_names_merge(&x->counts, r);
 	}
+	for (unsigned i = 0; i < NP_EXPORT_FUNCTIONS; i++) {   /* the exports' rows marked todo */
+		unsigned lacked = x->sizes.lacked[i];
+		x->counts.todo += (lacked & 1) + (lacked >> 1 & 1);
+		x->counts.todo_ros += (lacked >> 2 & 1) + (lacked >> 3 & 1);
+	}
 }
 
 bool np_export_wine(FILE *out, const np_vector_set *set, const np_export_options *o,
@@ -484,7 +492,7 @@ bool np_export_wine(FILE *out, const np_vector_set *set, const np_export_options
 	export_parts *x = calloc(1, sizeof *x);
 	bool ok = model && plan && x;
 	if (x)
-		x->sizes = (np_export_sizes){ 1, 1, 1, 1, 0 };   /* no counters kept yet */
+		x->sizes = (np_export_sizes){ .args = 1, .wants = 1, .steps = 1, .globals = 1 };
 	for (unsigned i = 0; ok && i < set->count; i++)
 		if (np_export_chosen(&set->v[i], o))
 			one_vector(x, &set->v[i], o, model, plan);

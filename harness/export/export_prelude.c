@@ -39,10 +39,8 @@ static const char *const head[] = {
 	"#define NX_HANDLE_OF(k) (-0x200 - (k)) /* the handle step k wrote */\n",
 	NP_ONLY("NX_BUFFER_OF") "#define NX_BUFFER_OF(k) (-0x300 - (k)) /* the counters an earlier step kept as k */\n",
 	NP_ONLY("NX_BUFFER_OF") "#define NX_KEEP_BUFFER(k) (((k) + 1) << 4)\n",
-	"#define NX_TODO_WINE 1                 /* a step's marks: todo_wine on its check, */\n",
-	NP_ONLY("NX_TODO_ROS") "#define NX_TODO_ROS 2                  /* todo_ros on it, */\n",
-	"#define NX_TODO_WINE_CALL 4            /* todo_wine on its export (missing there), */\n",
-	NP_ONLY("NX_TODO_ROS") "#define NX_TODO_ROS_CALL 8             /* todo_ros on it, */\n",
+	"#define NX_TODO_WINE 1                 /* marks, of a step's check or an export: todo_wine, */\n",
+	NP_ONLY("NX_TODO_ROS") "#define NX_TODO_ROS 2                  /* todo_ros, */\n",
 	NP_ONLY("NX_WINE_NOTHING") "#define NX_WINE_NOTHING 16             /* nothing to check on Wine */\n",
 	"\n",
 	"/* A step: the export it calls (0 ends the test), its arguments, the results it may give (a status\n",
@@ -335,7 +333,7 @@ static const char *const loop[] = {
 	"    for (n = 0; n < NX_STEPS && t->step[n].fn; n++)\n",
 	"    {\n",
 	"        const nx_step *st = &t->step[n];\n",
-	"        const char *name = nx_exports[st->fn].name;\n",
+	"        const struct nx_export *x = &nx_exports[st->fn];\n",
 	"        int w = wine ? st->on_wine : 0;\n",
 	NP_ONLY("NX_WINE_NOTHING") "        if (wine && (st->marks & NX_WINE_NOTHING))\n",
 	NP_ONLY("NX_WINE_NOTHING") "        {\n",
@@ -348,10 +346,10 @@ static const char *const loop[] = {
 	"        if (s->lacking)\n",
 	"            skip_(__FILE__, t->line)(\"%s: step %d: a buffer or handle failed\\n\", t->id, n + 1);\n",
 	"        else if (g.kind == NX_NOT_EXPORTED)\n",
-	NP_ONLY("NX_TODO_ROS") "            todo_wine_if(st->marks & NX_TODO_WINE_CALL) todo_ros_if(st->marks & NX_TODO_ROS_CALL)\n",
-	NP_UNLESS("NX_TODO_ROS") "            todo_wine_if(st->marks & NX_TODO_WINE_CALL)\n",
+	NP_ONLY("NX_TODO_ROS") "            todo_wine_if(x->todo & NX_TODO_WINE) todo_ros_if(x->todo & NX_TODO_ROS)\n",
+	NP_UNLESS("NX_TODO_ROS") "            todo_wine_if(x->todo & NX_TODO_WINE)\n",
 	"                win_skip_(__FILE__, t->line)(\"%s: step %d: %s is not exported\\n\", t->id, n + 1,\n",
-	"                                              name);\n",
+	"                                              x->name);\n",
 	"        if (s->lacking || g.kind == NX_NOT_EXPORTED) return;\n",
 	"        match = nx_gives(st, w, &g);\n",
 	"        for (i = 1; i < st->nwant; i++) match = match || broken(nx_gives(st, i, &g));\n",
@@ -360,7 +358,7 @@ static const char *const loop[] = {
 	NP_ONLY("NX_TODO_ROS") "        todo_wine_if(st->marks & NX_TODO_WINE) todo_ros_if(st->marks & NX_TODO_ROS)\n",
 	NP_UNLESS("NX_TODO_ROS") "        todo_wine_if(st->marks & NX_TODO_WINE)\n",
 	"            ok_(__FILE__, t->line)(match, \"%s: step %d: %s returned %s; expected %s\\n\", t->id,\n",
-	"                                    n + 1, name, got, want);\n",
+	"                                    n + 1, x->name, got, want);\n",
 	"        if (!match) return;\n",
 	"    }\n",
 	"}\n",
@@ -454,7 +452,7 @@ void np_export_prelude(np_export_text *t, const unsigned char used[], unsigned n
 		np_export_printf(t, "#define NX_KEPT %u\n", z->kept);
 	np_export_printf(t, "\n");
 	lines(t, head, rows);
-	np_export_bind(t, used, nused, set, o);
+	np_export_bind(t, used, nused, set, o, z);
 	lines(t, core, rows);
 	lines(t, shared, rows);
 	np_export_dispatch(t, used, nused);

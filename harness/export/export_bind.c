@@ -235,8 +235,7 @@ void np_export_bind(np_export_text *t, const unsigned char used[], unsigned nuse
 {
 	char buf[512];   /* a row with its todo */
 	const np_function *f;
-	np_export_printf(t, "\n/* The exports the rows call (NX_NtCreateProfile), bound by nx_init (NULL where missing): their\n"
-			 " * kind of result, and each out-value's argument, offset and type (ULONG, pointer, handle). */\n");
+	np_export_printf(t, "\n/* The exports the rows call, bound by nx_init; each out-value's argument, offset and type. */\n");
 	export_enum(t, used, nused);
 	np_export_printf(t, "\nstatic const struct nx_export\n{\n    const char *name;\n    int kind, todo; /* todo: NX_TODO_WINE where a known list says Wine lacks it */\n"
 			 "    struct nx_out { const char *name; int arg, offset; char type; } out[3];\n"

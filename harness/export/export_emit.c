@@ -428,7 +428,7 @@ static void tables(np_export_text *t, const export_parts *x, const np_export_opt
 		rows_joined(t, p->rows.s);
 		np_export_printf(t, "};\n%s", cond ? "#endif\n" : "");
 	}
-	np_export_printf(t, "\nSTART_TEST(%s)\n{\n    nx_init();\n    nx_read_global(0, &nx_time_default);\n", o->test_name);
+	np_export_printf(t, "\nSTART_TEST(%s)\n{\n    nx_init();\n    nx_global(0, &nx_time_default, 0);\n", o->test_name);
 	for (unsigned i = 0; i < x->ntopic; i++) {
 		const char *cond = topic_condition(&x->topic[i]);
 		np_export_printf(t, "%s    nx_run_tests(%s_tests, ARRAY_SIZE(%s_tests));\n%s", cond ? cond : "",

@@ -303,21 +303,25 @@ else
 	fail "the prelude has only what the rows use (and the files that use more have it)"
 fi
 
-# Table-driven: the entry point runs each family's table with the one loop
-# (nx_run_tests); its twin, an entry point that misses one, is caught.
-tables_run() {
-	tables=$(sed -n 's/^static const nx_test \([a-z0-9_]*\)_tests\[\] =$/\1/p' "$1")
-	[ -n "$tables" ] || return 1
-	for name in $tables; do
-		grep -q "^    nx_run_tests(${name}_tests, ARRAY_SIZE(${name}_tests));\$" "$1" || return 1
-	done
-	[ "$(grep -c '^    nx_run_tests(' "$1")" -eq "$(echo "$tables" | wc -w)" ]
+# Table-driven: one table, its last row the one without an ID (every test
+# row before it), run by the entry point's one loop; its twins, an entry
+# point without the loop and a row without an ID before the tests, are caught.
+table_run() {
+	[ "$(grep -c '^static const nx_test ' "$1")" -eq 1 ] && grep -q '^static const nx_test tests\[\] =$' "$1" &&
+		awk '!end && /^    \{ \.id = NULL \},?$/ { end = NR }
+		     /^    \{ "[^"]*\/[^"]*", __LINE__/ { last = NR; n++ }
+		     END { exit !(end && n > 0 && last < end) }' "$1" &&
+		sed -n '/^START_TEST/,$p' "$1" | grep -q '^    for (t = tests; t->id; t++) nx_run(t);$'
 }
-sed '/^START_TEST/,$ {/^    nx_run_tests(create_tests, /d}' "$tmp/full.c" >"$tmp/uncalled.c"
-if tables_run "$tmp/full.c" && ! cmp -s "$tmp/full.c" "$tmp/uncalled.c" && ! tables_run "$tmp/uncalled.c"; then
-	pass "a table per family ($(grep -c '^static const nx_test ' "$tmp/full.c")), each run by the one loop from the entry point (twin caught)"
+sed '/^START_TEST/,$ {/^    for (t = tests; /d}' "$tmp/full.c" >"$tmp/uncalled.c"
+sed '/^static const nx_test tests\[\] =$/,/^{$/ {/^{$/a\
+    { .id = NULL },
+}' "$tmp/full.c" >"$tmp/ended.c"
+if table_run "$tmp/full.c" && ! cmp -s "$tmp/full.c" "$tmp/uncalled.c" && ! table_run "$tmp/uncalled.c" &&
+	! cmp -s "$tmp/full.c" "$tmp/ended.c" && ! table_run "$tmp/ended.c"; then
+	pass "one table of $(grep -c '^    { "[^"]*/[^"]*", __LINE__' "$tmp/full.c") tests, run by the one loop from the entry point (twins caught)"
 else
-	fail "a table per family, each run by one loop from the entry point (and its twin caught)"
+	fail "one table, run by the one loop from the entry point (and its twins caught)"
 fi
 
 if "$NTPROF_BIN" export --help | grep -q 'usage: ntprof export \[--format wine\]' &&

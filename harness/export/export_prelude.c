@@ -396,12 +396,6 @@ static const char *const loop[] = {
 	"    }\n",
 	"    if (can_enable) nx_privilege(was, NULL);\n",
 	"}\n",
-	"\n",
-	"static void nx_run_tests(const nx_test *tests, unsigned count)\n",
-	"{\n",
-	"    unsigned i;\n",
-	"    for (i = 0; i < count; i++) nx_run(&tests[i]);\n",
-	"}\n",
 	NULL,
 };
 

@@ -79,7 +79,9 @@ fi
 rows "$tmp/a.c" >"$tmp/a.rows"
 oks=$(grep -c '^        { NX_' "$tmp/a.rows")
 brokens=$(sed -n 's/^        { NX_.*, \.nwant = \([0-9]*\).*/\1/p' "$tmp/a.rows" | awk '{n += $1 - 1} END {print n + 0}')
-todos=$(grep '^        { NX_' "$tmp/a.rows" | grep -o 'NX_TODO_WINE\(_CALL\)*' | wc -l)
+# todo_wine marks: on a step's check, and on an export's row in nx_exports
+todos=$(grep '^        { NX_' "$tmp/a.rows" | grep -o 'NX_TODO_WINE' | wc -l)
+todos=$((todos + $(grep -c '^    { "[A-Za-z]*", .*\.todo = NX_TODO_WINE' "$tmp/a.c")))
 said="ntprof: export: $oks ok(), $brokens broken(), $todos todo_wine"
 if [ "$(cat "$tmp/a.err")" = "$said" ] && grep -q "Checks: $oks ok(), $brokens broken(), $todos todo_wine." "$tmp/a.c" &&
 	[ "$oks" -gt 20 ] && [ "$brokens" -gt 5 ] && [ "$todos" -gt 5 ]; then
@@ -113,23 +115,23 @@ if echo "$body" | grep -q '^        { NX_ZwSetIntervalProfile, {[^}]*}, { { STAT
 else
 	fail "a divergence the known list names is todo_wine; without the list nothing is"
 fi
-body=$(test_body "$tmp/a.c" query-interval/timer-default)
-if echo "$body" | grep -q ' NX_TODO_WINE_CALL }\( } }\)\{0,1\},$' &&
-	! test_body "$tmp/plain.c" query-interval/timer-default | grep -q NX_TODO_WINE_CALL; then
+# an export's row in nx_exports marked todo_wine (a known list says Wine lacks it)
+lacked='^    { "NtQueryIntervalProfile", .todo = NX_TODO_WINE, '
+if grep -q "$lacked" "$tmp/a.c" && ! grep -q "$lacked" "$tmp/plain.c" &&
+	! grep -q 'NX_TODO_WINE_CALL' "$tmp/a.c"; then
 	pass "an export the known list says Wine lacks is a todo_wine win_skip"
 else
-	fail "an export the known list says Wine lacks is a todo_wine win_skip" "$(echo "$body" | grep '{ {')"
+	fail "an export the known list says Wine lacks is a todo_wine win_skip" "$(grep '^    { "Nt' "$tmp/a.c")"
 fi
 
 # A pattern entry (fixtures/known/README.md) names the vectors it matches,
-# at the first call of its step's function; its twin, the same pattern for
-# another family, names none of them.
+# at the first call of its step's function, whose export is then a todo;
+# its twin, the same pattern for another family, names none of them.
 printf '# env version: 11-25H2\nquery-interval/timer-* not-exported step NtQueryIntervalProfile: not-exported # a pattern\n' >"$tmp/p.known"
 printf '# env version: 11-25H2\nset-interval/timer-* not-exported step NtSetIntervalProfile: not-exported # a pattern\n' >"$tmp/q.known"
 "$NTPROF_BIN" export --known "$tmp/p.known" "$root/fixtures/interval" >"$tmp/p.c" 2>/dev/null
 "$NTPROF_BIN" export --known "$tmp/q.known" "$root/fixtures/interval" >"$tmp/q.c" 2>/dev/null
-if test_body "$tmp/p.c" query-interval/timer-default | grep -q ' NX_TODO_WINE_CALL }\( } }\)\{0,1\},$' &&
-	! test_body "$tmp/q.c" query-interval/timer-default | grep -q NX_TODO_WINE_CALL; then
+if grep -q "$lacked" "$tmp/p.c" && ! grep -q "$lacked" "$tmp/q.c"; then
 	pass "a known pattern entry makes the vectors it matches todo_wine"
 else
 	fail "a known pattern entry makes the vectors it matches todo_wine" "$(test_body "$tmp/p.c" query-interval/timer-default | grep '{ {')"
@@ -291,7 +293,7 @@ fi
 printf 'set-interval/zw-alias  status-mismatch  step 1: STATUS_SUCCESS  # a planted ReactOS divergence\n' >"$tmp/ros.known"
 "$NTPROF_BIN" export --known-ros "$tmp/ros.known" "$root/fixtures/interval" >"$tmp/ros.c" 2>/dev/null
 "$NTPROF_BIN" export --known "$root/fixtures/known/wine-8.0.win7.known" "$root/fixtures/interval" >"$tmp/win7.c" 2>/dev/null
-other='s->other = pi.hProcess;' ros_loop='todo_ros_if(st->marks & NX_TODO_ROS)' nothing='which gives nothing to check here'
+other='s->other = pi.hProcess;' ros_loop='todo_ros_if(x->todo & NX_TODO_ROS)' nothing='which gives nothing to check here'
 if ! grep -qF "$other" "$tmp/plain.c" && ! grep -q 'todo_ros' "$tmp/plain.c" && ! grep -q "$nothing" "$tmp/plain.c" &&
 	grep -q '^        { NX_.*NX_OTHER_PROCESS' "$tmp/full.c" && grep -qF "$other" "$tmp/full.c" &&
 	grep -q 'NX_TODO_ROS }' "$tmp/ros.c" && grep -qF "$ros_loop" "$tmp/ros.c" &&
@@ -301,21 +303,25 @@ else
 	fail "the prelude has only what the rows use (and the files that use more have it)"
 fi
 
-# Table-driven: the entry point runs each family's table with the one loop
-# (nx_run_tests); its twin, an entry point that misses one, is caught.
-tables_run() {
-	tables=$(sed -n 's/^static const nx_test \([a-z0-9_]*\)_tests\[\] =$/\1/p' "$1")
-	[ -n "$tables" ] || return 1
-	for name in $tables; do
-		grep -q "^    nx_run_tests(${name}_tests, ARRAY_SIZE(${name}_tests));\$" "$1" || return 1
-	done
-	[ "$(grep -c '^    nx_run_tests(' "$1")" -eq "$(echo "$tables" | wc -w)" ]
+# Table-driven: one table, its last row the one without an ID (every test
+# row before it), run by the entry point's one loop; its twins, an entry
+# point without the loop and a row without an ID before the tests, are caught.
+table_run() {
+	[ "$(grep -c '^static const nx_test ' "$1")" -eq 1 ] && grep -q '^static const nx_test tests\[\] =$' "$1" &&
+		awk '!end && /^    \{ \.id = NULL \},?$/ { end = NR }
+		     /^    \{ "[^"]*\/[^"]*", __LINE__/ { last = NR; n++ }
+		     END { exit !(end && n > 0 && last < end) }' "$1" &&
+		sed -n '/^START_TEST/,$p' "$1" | grep -q '^    for (t = tests; t->id; t++) nx_run(t);$'
 }
-sed '/^START_TEST/,$ {/^    nx_run_tests(create_tests, /d}' "$tmp/full.c" >"$tmp/uncalled.c"
-if tables_run "$tmp/full.c" && ! cmp -s "$tmp/full.c" "$tmp/uncalled.c" && ! tables_run "$tmp/uncalled.c"; then
-	pass "a table per family ($(grep -c '^static const nx_test ' "$tmp/full.c")), each run by the one loop from the entry point (twin caught)"
+sed '/^START_TEST/,$ {/^    for (t = tests; /d}' "$tmp/full.c" >"$tmp/uncalled.c"
+sed '/^static const nx_test tests\[\] =$/,/^{$/ {/^{$/a\
+    { .id = NULL },
+}' "$tmp/full.c" >"$tmp/ended.c"
+if table_run "$tmp/full.c" && ! cmp -s "$tmp/full.c" "$tmp/uncalled.c" && ! table_run "$tmp/uncalled.c" &&
+	! cmp -s "$tmp/full.c" "$tmp/ended.c" && ! table_run "$tmp/ended.c"; then
+	pass "one table of $(grep -c '^    { "[^"]*/[^"]*", __LINE__' "$tmp/full.c") tests, run by the one loop from the entry point (twins caught)"
 else
-	fail "a table per family, each run by one loop from the entry point (and its twin caught)"
+	fail "one table, run by the one loop from the entry point (and its twins caught)"
 fi
 
 if "$NTPROF_BIN" export --help | grep -q 'usage: ntprof export \[--format wine\]' &&

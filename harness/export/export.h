@@ -136,9 +136,13 @@ bool np_export_known_for(const char *path, np_ver *out, char *why, size_t cap);
 /* "5.1..6.1 x86, 6.1 wow64": the targets of a result. */
 void np_export_where(const np_export_result *r, char *buf, size_t cap);
 
-/* The rows' sizes: the most any test of the file needs (each at least 1). */
+/* The rows' sizes: the most any test of the file needs (each at least 1);
+ * and, by function id, the spellings (NP_SPELLED_NT, NP_SPELLED_ZW) a known
+ * list says Wine lacks, and those ReactOS lacks shifted by 2. */
+#define NP_EXPORT_FUNCTIONS 64
 typedef struct np_export_sizes {
 	unsigned args, wants, steps, globals, kept;
+	unsigned char lacked[NP_EXPORT_FUNCTIONS];
 } np_export_sizes;
 
 /* The rows of v's steps in its test's row, each for both caller widths
@@ -189,9 +193,9 @@ void np_export_prelude(np_export_text *t, const unsigned char used[], unsigned n
 			const np_export_options *o, const np_export_sizes *z, const char *rows);
 void np_export_prelude_loop(np_export_text *t, const char *rows);
 /* A pointer per export the file calls, nx_init, which binds them, and the
- * exports as the rows name them. */
+ * exports as the rows name them, each a todo where z says a platform lacks it. */
 void np_export_bind(np_export_text *t, const unsigned char used[], unsigned nused, const np_vector_set *set,
-		    const np_export_options *o);
+		    const np_export_options *o, const np_export_sizes *z);
 void np_export_dispatch(np_export_text *t, const unsigned char used[], unsigned nused);
 
 /* A file's path from its tree's fixtures/ on where it is in one (so that

@@ -213,24 +213,43 @@ static void entry(np_export_text *t, const char *name, const char *rest)
 		np_export_printf(t, "    { \"%s\", %s },\n", name, rest);
 }
 
-void np_export_bind(np_export_text *t, const unsigned char used[], unsigned nused, const np_vector_set *set,
-		    const np_export_options *o)
+/* Its row after the name: rest, with the todo of a platform whose known
+ * list says the spelling is missing there (before the out-values). */
+static const char *with_todo(char *buf, size_t cap, const char *rest, unsigned lacked)
 {
+	static const char *const todo[4] = { "", "NX_TODO_WINE", "NX_TODO_ROS", "NX_TODO_WINE | NX_TODO_ROS" };
+	const char *out = strstr(rest, ".out");
+	size_t head = out ? (size_t)(out - rest) : strlen(rest);
+	if (!lacked)
+		return rest;
+	if (out && head == 0)
+		snprintf(buf, cap, ".todo = %s, %s", todo[lacked], rest);
+	else
+		snprintf(buf, cap, "%.*s, .todo = %s%s%s", (int)(out ? head - 2 : head), rest, todo[lacked],
+			 out ? ", " : "", out ? out : "");
+	return buf;
+}
+
+void np_export_bind(np_export_text *t, const unsigned char used[], unsigned nused, const np_vector_set *set,
+		    const np_export_options *o, const np_export_sizes *z)
+{
+	char buf[512];   /* a row with its todo */
 	const np_function *f;
-	np_export_printf(t, "\n/* The exports the rows call (NX_NtCreateProfile), bound by nx_init (NULL where missing): their\n"
-			 " * kind of result, and each out-value's argument, offset and type (ULONG, pointer, handle). */\n");
+	np_export_printf(t, "\n/* The exports the rows call, bound by nx_init; each out-value's argument, offset and type. */\n");
 	export_enum(t, used, nused);
-	np_export_printf(t, "\nstatic const struct nx_export\n{\n    const char *name;\n    int kind;\n"
+	np_export_printf(t, "\nstatic const struct nx_export\n{\n    const char *name;\n    int kind, todo; /* todo: NX_TODO_WINE where a known list says Wine lacks it */\n"
 			 "    struct nx_out { const char *name; int arg, offset; char type; } out[3];\n"
 			 "} nx_exports[NX_FNS] =\n{\n    { .name = \"\" },\n");
-	static char plain[64][NP_TEXT_MAX + 32];   /* the rows without out-values, as many to a line as fit */
+	static char plain[64][NP_TEXT_MAX + 512 + 16];   /* the rows without out-values, as many to a line as fit */
 	const char *item[64];
 	unsigned n = 0;
 	for (unsigned i = 0; (f = np_function_at(i)) != NULL; i++)
 		for (unsigned k = NP_SPELLED_NT; k <= NP_SPELLED_ZW; k++) {
+			unsigned lacked = (unsigned)f->id < NP_EXPORT_FUNCTIONS ? z->lacked[f->id] : 0;
 			const char *rest = np_export_entry_of(f->id);
 			if (!(bound(f, used, nused) & k))
 				continue;
+			rest = with_todo(buf, sizeof buf, rest, (lacked & k ? 1 : 0) | (lacked & k << 2 ? 2 : 0));
 			if (!strstr(rest, ".out") && n < 64) {
 				snprintf(plain[n], sizeof plain[n], "{ \"%s\", %s }", spelling(f, k), rest);
 				item[n] = plain[n];

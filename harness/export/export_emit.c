@@ -232,11 +232,10 @@ static const char *test_row(np_export_text *t, const np_vector *v, const np_expo
 }
 
 /* The tests of one family of vectors (the part of their IDs before the
- * '/'): one table, run from the entry point by nx_run_tests. */
+ * '/'), together in the one table. */
 typedef struct topic {
-	char key[NP_TEXT_MAX], name[NP_TEXT_MAX];   /* the IDs' part, and as C takes it */
+	char key[NP_TEXT_MAX];   /* the IDs' part */
 	np_export_text rows;
-	unsigned both, wide, narrow;   /* rows on both caller widths, 64-bit only, 32-bit only */
 } topic;
 
 #define MAX_TOPICS 32
@@ -258,14 +257,9 @@ static topic *topic_of(export_parts *x, const np_vector *v)
 		if (strlen(x->topic[i].key) == len && strncmp(x->topic[i].key, v->id, len) == 0)
 			return &x->topic[i];
 	if (x->ntopic == MAX_TOPICS)
-		return &x->topic[MAX_TOPICS - 1];   /* the last table takes the rest */
+		return &x->topic[MAX_TOPICS - 1];   /* the last family takes the rest */
 	topic *p = &x->topic[x->ntopic++];
 	snprintf(p->key, sizeof p->key, "%.*s", (int)len, v->id);
-	/* from the id, not p->key: one object both read and written confuses -Wrestrict */
-	snprintf(p->name, sizeof p->name, "%.*s", (int)len, v->id);
-	for (char *c = p->name; *c; c++)
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
-			*c = '_';
 	return p;
 }
 
@@ -311,9 +305,6 @@ static void one_vector(export_parts *x, const np_vector *v, const np_export_opti
 		bool zw = f->alias && strcmp(v->step[s].function, f->alias) == 0;
 		x->used[f->id] |= zw ? NP_SPELLED_ZW : NP_SPELLED_NT;
 	}
-	p->both += plan[0].usable && plan[1].usable;
-	p->wide += plan[0].usable && !plan[1].usable;
-	p->narrow += !plan[0].usable && plan[1].usable;
 	x->exported++;
 }
 
@@ -379,11 +370,6 @@ static void header(np_export_text *t, const np_vector_set *set, const np_export_
 	np_export_printf(t, ".\n */\n\n");
 }
 
-static const char *topic_condition(const topic *p)
-{
-	return p->both || (p->wide && p->narrow) ? NULL : p->wide ? "#ifdef _WIN64\n" : "#ifndef _WIN64\n";
-}
-
 /* rows to t, an #endif and the same #ifdef right after it left out where
  * nothing came between: two tests of one caller width in one block (an
  * #endif after an #else is always written). */
@@ -418,23 +404,17 @@ static void rows_joined(np_export_text *t, const char *rows)
 		np_export_printf(t, "#endif\n");
 }
 
-/* Each family's table; then the entry point, which runs each with nx_run_tests. */
-static void tables(np_export_text *t, const export_parts *x, const np_export_options *o)
+/* The one table, family after family (rows: all of them), ended by a row
+ * without an ID, so that it is never empty (a caller width may have no
+ * test); then the entry point, which runs each row. */
+static void tables(np_export_text *t, const char *rows, const np_export_options *o)
 {
-	for (unsigned i = 0; i < x->ntopic; i++) {
-		const topic *p = &x->topic[i];
-		const char *cond = topic_condition(p);
-		np_export_printf(t, "\n%sstatic const nx_test %s_tests[] =\n{\n", cond ? cond : "", p->name);
-		rows_joined(t, p->rows.s);
-		np_export_printf(t, "};\n%s", cond ? "#endif\n" : "");
-	}
-	np_export_printf(t, "\nSTART_TEST(%s)\n{\n    nx_init();\n    nx_read_global(0, &nx_time_default);\n", o->test_name);
-	for (unsigned i = 0; i < x->ntopic; i++) {
-		const char *cond = topic_condition(&x->topic[i]);
-		np_export_printf(t, "%s    nx_run_tests(%s_tests, ARRAY_SIZE(%s_tests));\n%s", cond ? cond : "",
-				 x->topic[i].name, x->topic[i].name, cond ? "#endif\n" : "");
-	}
-	np_export_printf(t, "}\n");
+	np_export_printf(t, "\nstatic const nx_test tests[] =\n{\n");
+	rows_joined(t, rows);
+	np_export_printf(t, "    { .id = NULL }\n};\n");
+	np_export_printf(t, "\nSTART_TEST(%s)\n{\n    const nx_test *t;\n    nx_init();\n"
+			 "    nx_global(0, &nx_time_default, 0);\n    for (t = tests; t->id; t++) nx_run(t);\n}\n",
+			 o->test_name);
 }
 
 static bool assemble(FILE *out, const np_vector_set *set, const np_export_options *o, export_parts *x)
@@ -442,6 +422,10 @@ static bool assemble(FILE *out, const np_vector_set *set, const np_export_option
 	np_export_text all = { 0 }, rows = { 0 };
 	for (unsigned i = 0; i < x->ntopic; i++)
 		np_export_printf(&rows, "%s", x->topic[i].rows.s ? x->topic[i].rows.s : "");
+	size_t table_len = rows.len;   /* the table's rows; after them, a symbol the prelude needs */
+	for (unsigned i = 0; i < NP_EXPORT_FUNCTIONS; i++)   /* ReactOS's lacked exports' todo_ros */
+		if (x->sizes.lacked[i] >> 2)
+			np_export_printf(&rows, "%s", strstr(rows.s ? rows.s : "", "NX_TODO_ROS") ? "" : " NX_TODO_ROS");
 	header(&all, set, o, x);
 	np_export_prelude(&all, x->used, FUNCTION_IDS, set, o, &x->sizes, rows.s);
 	np_export_name_defines(&all, &x->counts);
@@ -454,7 +438,9 @@ static bool assemble(FILE *out, const np_vector_set *set, const np_export_option
 	np_export_prelude_loop(&all, rows.s);
 	if (x->left_out)
 		np_export_printf(&all, "\n/*\n * Vectors left out, and why:\n%s */\n", x->omitted.s);
-	tables(&all, x, o);
+	if (rows.s)
+		rows.s[table_len] = '\0';
+	tables(&all, rows.s, o);
 	bool ok = !all.failed && !rows.failed && !x->counts.failed && !x->omitted.failed &&
 		  fwrite(all.s, 1, all.len, out) == all.len;
 	np_export_free(&all);
@@ -474,6 +460,11 @@ static void count_all(export_parts *x)
 		x->counts.failed = x->counts.failed || r->failed;
 		np_export_names_merge(&x->counts, r);
 	}
+	for (unsigned i = 0; i < NP_EXPORT_FUNCTIONS; i++) {   /* the exports' rows marked todo */
+		unsigned lacked = x->sizes.lacked[i];
+		x->counts.todo += (lacked & 1) + (lacked >> 1 & 1);
+		x->counts.todo_ros += (lacked >> 2 & 1) + (lacked >> 3 & 1);
+	}
 }
 
 bool np_export_wine(FILE *out, const np_vector_set *set, const np_export_options *o,
@@ -484,7 +475,7 @@ bool np_export_wine(FILE *out, const np_vector_set *set, const np_export_options
 	export_parts *x = calloc(1, sizeof *x);
 	bool ok = model && plan && x;
 	if (x)
-		x->sizes = (np_export_sizes){ 1, 1, 1, 1, 0 };   /* no counters kept yet */
+		x->sizes = (np_export_sizes){ .args = 1, .wants = 1, .steps = 1, .globals = 1 };
 	for (unsigned i = 0; ok && i < set->count; i++)
 		if (np_export_chosen(&set->v[i], o))
 			one_vector(x, &set->v[i], o, model, plan);

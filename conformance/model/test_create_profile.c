@@ -85,6 +85,9 @@ SETUP(wow64_6_3, NP_V6_3, NP_WOW64)
 
 static bool caller32(const np_machine *m) { return m->arch != NP_X64; }
 
+/* Whether the last call's record of rules holds R. */
+static bool applied(const np_machine *m, np_rule r) { return m->trail.has[r / 64] >> (r % 64) & 1; }
+
 static uint64_t rd64(np_machine *m, uint64_t addr)
 {
 	uint64_t v = 0;
@@ -1605,6 +1608,7 @@ static void test_cp16_x86_all_ones(void **state)
 	create_fails(m, &a, false, NP_STATUS_INVALID_PARAMETER);
 	a.affinity = 0x1;
 	assert_int_equal(create_ok(m, &a, false)->group_mask[0], 0x1);
+	assert_false(applied(m, NP_RULE(CP_17)));      /* a WOW64 rule, not x86's */
 	a.affinity = 0x100000001ull;                 /* the caller has 32 bits */
 	create_not_applicable(m, &a, false, HCELL);
 }
@@ -1632,6 +1636,7 @@ static void test_cp17_wow64_all_ones(void **state)
 	assert_null(np_machine_set_cpus(m, 4));
 	a.affinity = 0x3;
 	assert_int_equal(create_ok(m, &a, false)->group_mask[0], 0x3);
+	assert_true(applied(m, NP_RULE(CP_17)));
 	a.affinity = 0xFFFFFFFF00000002ull;             /* more than 32 bits */
 	create_not_applicable(m, &a, false, HCELL);
 	/* NtCreateProfileEx with GroupCount 0 has no Affinity to get wrong */

@@ -654,6 +654,23 @@ static void test_hal_last_source_of_table(void **state)
 	assert_int_equal(v, 0);
 }
 
+/* KS-1, KS-2: ProfileMaximum (0x18) is the last public value; 0x19 is the
+ * first processor-specific one, as the call's record of rules says. */
+/* rules: KS-1 KS-2 */
+static void test_source_kind_recorded_at_maximum(void **state)
+{
+	np_machine *m = *state;
+	static const struct { uint32_t source; np_rule is, not; } c[] = {
+		{ NP_PROFILE_MAXIMUM, NP_RULE(KS_1), NP_RULE(KS_2) },
+		{ NP_PROFILE_MAXIMUM + 1, NP_RULE(KS_2), NP_RULE(KS_1) },
+	};
+	for (unsigned i = 0; i < sizeof c / sizeof *c; i++) {
+		set_ok(m, 5000, c[i].source);
+		assert_true(m->trail.has[c[i].is / 64] >> (c[i].is % 64) & 1);
+		assert_false(m->trail.has[c[i].not / 64] >> (c[i].not % 64) & 1);
+	}
+}
+
 /* HL-4 K-HAL-RATE=exact (default): an x86 kernel's HAL keeps an in-range
  * ProfileTime interval as given. */
 /* rules: HL-4 */
@@ -714,6 +731,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_source_parse_any_32bit_value),
 	T(test_source_any_value_accepted_by_calls, setup_amd64),
 	T(test_hal_last_source_of_table, setup_default),
+	T(test_source_kind_recorded_at_maximum, setup_default),
 	T(test_source_processor_specific_default_hal, setup_default),
 	T(test_source_processor_specific_emon, setup_emon),
 	T(test_source_processor_specific_amd64, setup_amd64),

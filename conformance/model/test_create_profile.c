@@ -1596,7 +1596,7 @@ static void test_cp16_affinity(void **state)
 }
 
 /* CP-16: on x86 all-ones is 0xFFFFFFFF, the kernel's width. */
-/* rules: CP-16 */
+/* rules: CP-16 CP-17 */
 static void test_cp16_x86_all_ones(void **state)
 {
 	np_machine *m = *state;

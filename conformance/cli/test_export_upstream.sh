@@ -33,7 +33,7 @@ dirs="$root/fixtures/interval $root/fixtures/profile $root/fixtures/sysinfo"
 known7=$root/fixtures/known/wine-8.0.win7.known
 known10=$root/fixtures/known/wine-8.0.win10.known
 
-# The most lines the selection may have: the 800 Wine's reviewers want.
+# The most lines the selection may have: 800, a file a reviewer reads whole.
 # The emitter writes it in 799: a prelude (types, the exports' table, the
 # one step runner nx_call, the loop) of 472 and one table (with START_TEST) of
 # 327, whose rows are wrapped at 100 columns.

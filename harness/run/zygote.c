@@ -41,6 +41,7 @@ void np_zygote_stop(void)
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #ifdef __linux__
@@ -171,6 +172,16 @@ static void become_child(pid_t maker)
 #endif
 	if (getppid() != maker)
 		_exit(1);
+	/* A crash is an outcome the program reports (signal and step), not a core
+	 * file: where cores go to the working directory and their size is not
+	 * limited (as Kyua sets it for its tests), a sweep would write one per
+	 * crashing combination, each the size of the program. `ntprof call` (one
+	 * child) leaves the setting as it is, to debug a crash. */
+	struct rlimit core;
+	if (getrlimit(RLIMIT_CORE, &core) == 0) {
+		core.rlim_cur = 0;
+		setrlimit(RLIMIT_CORE, &core);
+	}
 	static const int ends[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS, SIGINT, SIGTERM };
 	for (size_t i = 0; i < sizeof ends / sizeof *ends; i++)
 		signal(ends[i], SIG_DFL);

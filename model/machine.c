@@ -77,15 +77,16 @@ np_config_error np_machine_set_cpus(np_machine *m, unsigned cpus)
 	 * an inactive one is never read (SI-4 sets and queries on the caller's
 	 * processor, an active one), so only the active ones are written */
 	uint64_t joining = np_active_mask(m) & ~1ull;
+	/* indexed, not through a pointer to the element: a bound one too far is
+	 * then an index UBSan reports, not a write into the next field */
 	for (unsigned s = 0; s < NP_HAL_SOURCES; s++) {
-		np_hal_source *h = &m->hal.source[s];
-		if (!(h->apart & 1)) {              /* processor 0 has the shared one */
-			h->apart &= ~joining;
+		if (!(m->hal.source[s].apart & 1)) {   /* processor 0 has the shared one */
+			m->hal.source[s].apart &= ~joining;
 			continue;
 		}
 		for (unsigned c = 1; c < cpus; c++)
 			m->hal_interval_apart[s][c] = m->hal_interval_apart[s][0];
-		h->apart |= joining;
+		m->hal.source[s].apart |= joining;
 	}
 	return NULL;
 }

@@ -11,6 +11,8 @@
 #     valgrind do not mix. VALGRIND_JOBS programs at a time (default 2).
 #     With a third argument TALLY, appends "PASSED FAILED valgrind: ..." to
 #     it (tools/kyua-suite.sh --total sums it with the suites).
+#     First its twin: a planted program that leaks must be reported, or the
+#     run fails (a report that fails no program would make "clean" empty).
 #     VALGRIND_SET=check (make check) runs a representative set: every
 #     program but those whose code another program of the set already runs
 #     under memcheck, and which cost most there (CPU seconds under
@@ -113,6 +115,21 @@ vg() {
 	read -r _ <&3
 	{ check_one "$@"; echo >&3; } &
 }
+
+# The twin, before the rest: a program that loses 16 bytes must be reported,
+# or a report here would not fail a program (a flag lost on the way, a tool
+# that is not memcheck) and every "clean" below would mean nothing.
+if ! printf '#include <stdlib.h>\nint main(void) { char *volatile p = malloc(16); p = 0; return p != 0; }\n' |
+	${CC:-cc} -O0 -x c - -o "$logs/planted-leak" 2>"$logs/planted-leak.cc"; then
+	echo "valgrind: planted-leak: cannot build it (${CC:-cc}: $logs/planted-leak.cc)" | tee "$logs/twin.failed"
+elif check_one planted-leak 0 "$logs/planted-leak" >/dev/null; [ -f "$logs/planted-leak.failed" ]; then
+	rm -f "$logs/planted-leak.failed"
+	echo "valgrind: planted-leak: reported, as it must be (the twin)"
+else
+	rm -f "$logs/planted-leak.clean"
+	echo "valgrind: planted-leak: a program that leaks 16 bytes passed: no report here fails a program" |
+		tee "$logs/twin.failed"
+fi
 
 # The longest first (ntprof's runs), so that the pool's tail is short.
 vg ntprof-run 0 "$dir/ntprof" run --root "$root"

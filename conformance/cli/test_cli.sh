@@ -18,10 +18,6 @@ trap 'exit 2' HUP INT TERM
 
 . "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 
-pass() { ok "$1"; }
-
-# fail DESCRIPTION WHY: also shows what the last command printed.
-fail() { not_ok "$1" "$2"; }
 failure_detail() {   # the command and its output, after a failure
 	echo "#   command: $cmd"
 	echo "#   exit status: $rc"
@@ -43,13 +39,13 @@ want_out() {
 	nt "$@"
 	printf '%s\n' "$want" >"$tmp/want"
 	if [ "$rc" -ne 0 ]; then
-		fail "$desc" "want exit status 0"
+		not_ok "$desc" "want exit status 0"
 	elif ! cmp -s "$tmp/want" "$tmp/out"; then
-		fail "$desc" "want stdout: $want"
+		not_ok "$desc" "want stdout: $want"
 	elif [ -s "$tmp/err" ]; then
-		fail "$desc" "want nothing on stderr"
+		not_ok "$desc" "want nothing on stderr"
 	else
-		pass "$desc"
+		ok "$desc"
 	fi
 }
 
@@ -59,11 +55,11 @@ want_error() {
 	shift 3
 	nt "$@"
 	if [ "$rc" -ne "$status" ]; then
-		fail "$desc" "want exit status $status"
+		not_ok "$desc" "want exit status $status"
 	elif ! grep -F -q -e "$fragment" "$tmp/err"; then
-		fail "$desc" "want on stderr: $fragment"
+		not_ok "$desc" "want on stderr: $fragment"
 	else
-		pass "$desc"
+		ok "$desc"
 	fi
 }
 
@@ -183,19 +179,19 @@ nt versions
 keys=$(awk '{ print $1 }' "$tmp/out" | tr '\n' ' ')
 want_keys='3.10 3.50 3.51 4.0 4.0sp4 5.0 5.1 5.2 5.2sp1 6.0 6.1 6.2 6.3 1507 1511 1607 1703 1709 1803 1809 1903 1909 2004 20H2 21H1 21H2 22H2 srv2022 11-21H2 11-22H2 11-23H2 11-24H2 11-25H2 '
 if [ "$rc" -ne 0 ]; then
-	fail "versions: exit 0" "want exit status 0"
+	not_ok "versions: exit 0" "want exit status 0"
 elif [ "$(wc -l <"$tmp/out")" -ne 33 ]; then
-	fail "versions: 33 keys" "want 33 lines"
+	not_ok "versions: 33 keys" "want 33 lines"
 elif [ "$keys" != "$want_keys" ]; then
-	fail "versions: 33 keys" "want keys in order: $want_keys"
+	not_ok "versions: 33 keys" "want keys in order: $want_keys"
 elif ! grep -q '^1809 .* 10\.0\.17763 .*x86 x64 wow64$' "$tmp/out" ||
 	! grep -q '^4\.0sp4 .* 4\.0\.1381\.133 .*x86 $' "$tmp/out" ||
 	! grep -q '^11-24H2 .* 10\.0\.26100 *srv2025 .* x64 wow64$' "$tmp/out" ||
 	! grep -q '^srv2022 .* 10\.0\.20348 .* x64 wow64$' "$tmp/out" ||
 	! grep -q '^11-25H2 .* 10\.0\.26200 .* x64 wow64$' "$tmp/out"; then
-	fail "versions: 33 keys" "want builds and architectures of 1809, 4.0sp4, srv2022, 11-24H2 (srv2025) and 11-25H2"
+	not_ok "versions: 33 keys" "want builds and architectures of 1809, 4.0sp4, srv2022, 11-24H2 (srv2025) and 11-25H2"
 else
-	pass "versions: 33 keys in build order, with builds, everyday names and architectures"
+	ok "versions: 33 keys in build order, with builds, everyday names and architectures"
 fi
 
 # ---- ntprof syscalls ----
@@ -228,9 +224,9 @@ nt syscalls
 if [ "$rc" -ne 0 ] || [ -s "$tmp/err" ] ||
 	[ "$(wc -l <"$tmp/out")" -ne 632 ] ||
 	[ "$(awk '{ print $1 }' "$tmp/out" | uniq | tr '\n' ' ')" != 'NtCreateProfile NtCreateProfileEx NtStartProfile NtStopProfile NtSetIntervalProfile NtQueryIntervalProfile NtSetSystemInformation NtQuerySystemInformation ' ]; then
-	fail "syscalls: every function on every target" "want 632 lines (8 functions x 77 targets, and 16 more for 6.0's service packs), function by function"
+	not_ok "syscalls: every function on every target" "want 632 lines (8 functions x 77 targets, and 16 more for 6.0's service packs), function by function"
 else
-	pass "syscalls: every function on every target"
+	ok "syscalls: every function on every target"
 fi
 want_error "syscalls: an unknown function" 2 \
 	'ntprof: syscalls: unknown function NtCreateProfil (did you mean NtCreateProfile?)' \
@@ -249,23 +245,23 @@ want_error "syscalls: --target without a value" 2 '--target needs VERSION[/ARCH]
 
 nt explain --root "$root" SI-1
 if [ "$rc" -ne 0 ]; then
-	fail "explain SI-1" "want exit status 0"
+	not_ok "explain SI-1" "want exit status 0"
 elif [ "$(head -n 1 "$tmp/out")" != '### SI-1 — Privilege from 6.2' ]; then
-	fail "explain SI-1" "want the rule heading first"
+	not_ok "explain SI-1" "want the rule heading first"
 elif ! grep -q 'STATUS_PRIVILEGE_NOT_HELD' "$tmp/out"; then
-	fail "explain SI-1" "want the rule text"
+	not_ok "explain SI-1" "want the rule text"
 elif ! grep -q '^SPEC\.md:[0-9][0-9]*$' "$tmp/out" ||
 	! grep -q '^implemented:$' "$tmp/out" || ! grep -q '^vectors:$' "$tmp/out" ||
 	! grep -q '^tests:$' "$tmp/out"; then
-	fail "explain SI-1" "want SPEC.md:LINE and the sections implemented:, vectors:, tests:"
+	not_ok "explain SI-1" "want SPEC.md:LINE and the sections implemented:, vectors:, tests:"
 elif ! awk '/^implemented:$/ { s = 1; next } /^vectors:$/ { s = 2; next } /^tests:$/ { s = 3; next }
 	s == 1 && /^  model\/[^ ]*\.[ch]:[0-9]+$/ { m++ }
 	s == 2 && /^  set-interval\/privilege-threshold \(.*fixtures\/interval\/set-interval\.vec:[0-9]+\)$/ { v++ }
 	s == 3 && /^  conformance\/[^ ]*:[0-9]+$/ { t++ }
 	END { exit !(m && v && t) }' "$tmp/out"; then
-	fail "explain SI-1" "want a model/ citation, the privilege-threshold vector and a conformance/ test"
+	not_ok "explain SI-1" "want a model/ citation, the privilege-threshold vector and a conformance/ test"
 else
-	pass "explain SI-1: rule text, implemented:, vectors:, tests:"
+	ok "explain SI-1: rule text, implemented:, vectors:, tests:"
 fi
 
 want_error "explain: a rule SPEC.md lacks" 2 'explain NOPE-1: SPEC.md has no such rule' \
@@ -323,17 +319,17 @@ EOF
 nt run "$tmp/bad.vec"
 first=$(head -n 1 "$tmp/err")
 if [ "$rc" -ne 2 ]; then
-	fail "run: malformed vector file" "want exit status 2"
+	not_ok "run: malformed vector file" "want exit status 2"
 else
 	case $first in
-	"$tmp/bad.vec:5: expected a KPROFILE_SOURCE name"*) pass "run: malformed vector file names file:line" ;;
-	*) fail "run: malformed vector file" "want stderr to start with $tmp/bad.vec:5: " ;;
+	"$tmp/bad.vec:5: expected a KPROFILE_SOURCE name"*) ok "run: malformed vector file names file:line" ;;
+	*) not_ok "run: malformed vector file" "want stderr to start with $tmp/bad.vec:5: " ;;
 	esac
 fi
 if [ -s "$tmp/out" ]; then
-	fail "run: malformed vector file prints no report" "want nothing on stdout"
+	not_ok "run: malformed vector file prints no report" "want nothing on stdout"
 else
-	pass "run: malformed vector file prints no report"
+	ok "run: malformed vector file prints no report"
 fi
 
 vec "$tmp/dup1.vec" <<'EOF'
@@ -352,11 +348,11 @@ want_error "run: one vector ID in two files" 2 "$tmp/dup2.vec:1: duplicate vecto
 mkdir "$tmp/outdir"
 nt run --output "$tmp/outdir/out.json" --format json "$tmp/bad.vec"
 if [ "$rc" -ne 2 ]; then
-	fail "run --output: malformed input" "want exit status 2"
+	not_ok "run --output: malformed input" "want exit status 2"
 elif [ -n "$(ls -A "$tmp/outdir")" ]; then
-	fail "run --output: malformed input" "want an empty directory, have: $(ls -A "$tmp/outdir" | tr '\n' ' ')"
+	not_ok "run --output: malformed input" "want an empty directory, have: $(ls -A "$tmp/outdir" | tr '\n' ' ')"
 else
-	pass "run --output: malformed input writes no out.json and no *.tmp.*"
+	ok "run --output: malformed input writes no out.json and no *.tmp.*"
 fi
 
 want_error "run --output: a directory that does not exist" 2 "--output $tmp/none/out.json: cannot write" \
@@ -366,16 +362,16 @@ want_error "run --output: a directory that does not exist" 2 "--output $tmp/none
 
 nt run --output "$tmp/outdir/good.json" --format json --root "$root"
 if [ "$rc" -ne 0 ]; then
-	fail "run --output F --format json on the fixtures" "want exit status 0"
+	not_ok "run --output F --format json on the fixtures" "want exit status 0"
 elif [ "$(ls -A "$tmp/outdir")" != good.json ]; then
-	fail "run --output F --format json on the fixtures" "want good.json only, have: $(ls -A "$tmp/outdir" | tr '\n' ' ')"
+	not_ok "run --output F --format json on the fixtures" "want good.json only, have: $(ls -A "$tmp/outdir" | tr '\n' ' ')"
 elif [ -s "$tmp/out" ]; then
-	fail "run --output F --format json on the fixtures" "want nothing on stdout"
+	not_ok "run --output F --format json on the fixtures" "want nothing on stdout"
 elif ! head -n 1 "$tmp/outdir/good.json" | grep -q '^{"tool":"ntprof",' ||
 	! grep -q '"status-mismatch":0,"output-mismatch":0,' "$tmp/outdir/good.json"; then
-	fail "run --output F --format json on the fixtures" "want a JSON report without mismatches in F"
+	not_ok "run --output F --format json on the fixtures" "want a JSON report without mismatches in F"
 else
-	pass "run --output F --format json on the fixtures writes F, exit 0"
+	ok "run --output F --format json on the fixtures writes F, exit 0"
 fi
 
 want_out "run: a good file" \
@@ -394,14 +390,14 @@ vector cli/mismatch
 EOF
 nt run --target 6.2/x64 --target 1809 "$tmp/mismatch.vec"
 if [ "$rc" -ne 1 ]; then
-	fail "run: a mismatching vector" "want exit status 1"
+	not_ok "run: a mismatching vector" "want exit status 1"
 elif ! grep -q -x -F "status-mismatch   NtSetIntervalProfile: expected STATUS_SUCCESS (0x00000000), got STATUS_PRIVILEGE_NOT_HELD (0xC0000061) <model: decided by SI-1> (1 vector, 4 results)" "$tmp/out" ||
 	! grep -q -x -F "    cli/mismatch on 1809/x86, 6.2..1809/x64, 1809/wow64 [SI-1] $tmp/mismatch.vec:6 step 1" "$tmp/out"; then
-	fail "run: a mismatching vector" "want the status-mismatch heading and the vector's line with file:line"
+	not_ok "run: a mismatching vector" "want the status-mismatch heading and the vector's line with file:line"
 elif ! grep -q -x 'summary: 0 match, 0 match-alternative, 0 known, 4 status-mismatch, 0 output-mismatch, 0 not-exported, 0 stub, 0 crashed, 0 not-applicable, 0 skipped' "$tmp/out"; then
-	fail "run: a mismatching vector" "want 4 status mismatches in the summary"
+	not_ok "run: a mismatching vector" "want 4 status mismatches in the summary"
 else
-	pass "run: a mismatching vector exits 1 and reports it"
+	ok "run: a mismatching vector exits 1 and reports it"
 fi
 
 # A mismatch names its cause: the vector's hex is printed as the record
@@ -428,11 +424,11 @@ sed '/^  flags/d' "$tmp/cause.vec" >"$tmp/cause-noflag.vec"
 if [ "$rc" -ne 1 ] || ! grep -A1 -F "expected STATUS_SUCCESS (0x00000000) Interval=39063, got STATUS_SUCCESS (0x00000000) Interval=78125 <model: decided by QI-3> (1 vector, 1 result)" "$tmp/out" |
 	grep -q -x -F "    cli/cause on 6.2/x64 [QI-5,HL-4] $tmp/cause.vec:9 step 2 <rests on unknown:K-HAL-CLAMP>" ||
 	! grep -q -F "Interval=78125 <model: decided by QI-3> <rests on unknown:K-HAL-CLAMP>" "$tmp/out3"; then
-	fail "run: a mismatch names the model's rule and the unknown it rests on, in one spelling" "$(cat "$tmp/out")"
+	not_ok "run: a mismatch names the model's rule and the unknown it rests on, in one spelling" "$(cat "$tmp/out")"
 elif grep -q 'rests on' "$tmp/out2" || ! grep -q -F 'Interval=78125 <model: decided by QI-3>' "$tmp/out2"; then
-	fail "run: without the flag, a mismatch names no unknown" "$(cat "$tmp/out2")"
+	not_ok "run: without the flag, a mismatch names no unknown" "$(cat "$tmp/out2")"
 else
-	pass "run: a mismatch names the model's rule and the unknown it rests on, in one spelling"
+	ok "run: a mismatch names the model's rule and the unknown it rests on, in one spelling"
 fi
 
 # An address reads in hex on both sides, whichever way the vector wrote it
@@ -450,25 +446,25 @@ EOF
 nt run --target 6.2/x86 "$tmp/address.vec"
 if [ "$rc" -ne 1 ] || ! grep -q -F "expected STATUS_SUCCESS (0x00000000) ProcessorProfileControlArea=0x8A200000, got STATUS_SUCCESS (0x00000000) ProcessorProfileControlArea=0x8A100000" "$tmp/out" ||
 	grep -q '2317352960\|2316304384' "$tmp/out"; then
-	fail "run: an address is printed in hex on both sides" "$(cat "$tmp/out")"
+	not_ok "run: an address is printed in hex on both sides" "$(cat "$tmp/out")"
 else
-	pass "run: an address is printed in hex on both sides"
+	ok "run: an address is printed in hex on both sides"
 fi
 
 nt run --format tap --target 6.2/x64 "$tmp/mismatch.vec"
 if [ "$rc" -ne 1 ] || [ "$(sed -n 2p "$tmp/out")" != '1..1' ] ||
 	[ "$(sed -n 3p "$tmp/out")" != 'not ok 1 - cli/mismatch on 6.2/x64 # status-mismatch' ]; then
-	fail "run --format tap: a mismatching vector" "want exit 1, 1..1 and a not ok line"
+	not_ok "run --format tap: a mismatching vector" "want exit 1, 1..1 and a not ok line"
 else
-	pass "run --format tap: a mismatching vector"
+	ok "run --format tap: a mismatching vector"
 fi
 
 # a mismatch also written with --output: the report is complete, the status still 1
 nt run --output "$tmp/outdir/mismatch.txt" --target 6.2/x64 "$tmp/mismatch.vec"
 if [ "$rc" -ne 1 ] || ! grep -q '^    cli/mismatch on 6.2/x64 ' "$tmp/outdir/mismatch.txt"; then
-	fail "run --output: a mismatching vector" "want exit 1 and the mismatch in the file"
+	not_ok "run --output: a mismatching vector" "want exit 1 and the mismatch in the file"
 else
-	pass "run --output: a mismatching vector"
+	ok "run --output: a mismatching vector"
 fi
 
 # ---- known-divergence files (fixtures/known/README.md) ----
@@ -480,31 +476,31 @@ cli/mismatch  status-mismatch  step 1: $priv  # the vector expects success on pu
 EOF
 nt run --known "$tmp/good.known" --target 6.2/x64 --target 1809 "$tmp/mismatch.vec" "$tmp/dup1.vec"
 if [ "$rc" -ne 0 ]; then
-	fail "run --known: every failure listed" "want exit status 0"
+	not_ok "run --known: every failure listed" "want exit status 0"
 elif ! grep -A1 -x -F "known             NtSetIntervalProfile: expected STATUS_SUCCESS (0x00000000), got $priv <model: decided by SI-1> (1 vector, 4 results)" "$tmp/out" |
 	grep -q -x -F "    cli/mismatch on 1809/x86, 6.2..1809/x64, 1809/wow64 [SI-1] $tmp/mismatch.vec:6 step 1 {status-mismatch, listed at $tmp/good.known:2}"; then
-	fail "run --known: every failure listed" "want a known line naming $tmp/good.known:2"
+	not_ok "run --known: every failure listed" "want a known line naming $tmp/good.known:2"
 elif ! grep -q -x "known divergences $tmp/good.known: 1 entries, 4 rows known, 0 unlisted, 0 stale, 0 not run" "$tmp/out" ||
 	! grep -q -x 'summary: 4 match, 0 match-alternative, 4 known, 0 status-mismatch, 0 output-mismatch, 0 not-exported, 0 stub, 0 crashed, 0 not-applicable, 0 skipped' "$tmp/out"; then
-	fail "run --known: every failure listed" "want the known-divergence counts and 4 known in the summary"
+	not_ok "run --known: every failure listed" "want the known-divergence counts and 4 known in the summary"
 else
-	pass "run --known: listed failures are known, exit 0"
+	ok "run --known: listed failures are known, exit 0"
 fi
 
 nt run --known "$tmp/good.known" --format json --target 6.2/x64 "$tmp/mismatch.vec"
 if [ "$rc" -ne 0 ] || ! grep -q -F '"class":"known","observed":"status-mismatch",' "$tmp/out" ||
 	! grep -q -F "\"listed\":{\"file\":\"$tmp/good.known\",\"line\":2}" "$tmp/out" ||
 	! grep -q -F '"entries":1,"known":1,"unlisted":0,"stale":0,"not-run":0,"stale-entries":[]' "$tmp/out"; then
-	fail "run --known --format json" "want class known, observed, listed and the known counts"
+	not_ok "run --known --format json" "want class known, observed, listed and the known counts"
 else
-	pass "run --known --format json: class known, observed class, listed FILE:LINE"
+	ok "run --known --format json: class known, observed class, listed FILE:LINE"
 fi
 
 nt run --known "$tmp/good.known" --format tap --target 6.2/x64 "$tmp/mismatch.vec"
 if [ "$rc" -ne 0 ] || [ "$(sed -n 3p "$tmp/out")" != "not ok 1 - cli/mismatch on 6.2/x64 # TODO known status-mismatch ($tmp/good.known:2)" ]; then
-	fail "run --known --format tap" "want exit 0 and a not ok ... # TODO line"
+	not_ok "run --known --format tap" "want exit 0 and a not ok ... # TODO line"
 else
-	pass "run --known --format tap: a known divergence is an expected failure (# TODO)"
+	ok "run --known --format tap: a known divergence is an expected failure (# TODO)"
 fi
 
 # unlisted: a second vector fails, and the file does not list it
@@ -518,13 +514,13 @@ vector cli/query
 EOF
 nt run --known "$tmp/good.known" --target 6.2/x64 "$tmp/mismatch.vec" "$tmp/query.vec"
 if [ "$rc" -ne 1 ]; then
-	fail "run --known: an unlisted failure" "want exit status 1"
+	not_ok "run --known: an unlisted failure" "want exit status 1"
 elif ! grep -A1 -x -F "output-mismatch   NtQueryIntervalProfile: expected STATUS_SUCCESS (0x00000000) Interval=1221, got STATUS_SUCCESS (0x00000000) Interval=39063 <model: decided by QI-3> (1 vector, 1 result)" "$tmp/out" |
 	grep -q -x -F "    cli/query on 6.2/x64 [QI-5] $tmp/query.vec:5 step 1 {unlisted: not in $tmp/good.known}" ||
 	! grep -q -F ' 1 rows known, 1 unlisted, 0 stale, 0 not run' "$tmp/out"; then
-	fail "run --known: an unlisted failure" "want the failure marked unlisted and counted"
+	not_ok "run --known: an unlisted failure" "want the failure marked unlisted and counted"
 else
-	pass "run --known: an unlisted failure fails the run and is named"
+	ok "run --known: an unlisted failure fails the run and is named"
 fi
 
 # stale: the listed divergence no longer happens (6.1 has no privilege check)
@@ -538,28 +534,28 @@ vector cli/mismatch
 EOF
 nt run --known "$tmp/good.known" --target 6.1/x64 "$tmp/stale.vec"
 if [ "$rc" -ne 1 ]; then
-	fail "run --known: a stale entry" "want exit status 1"
+	not_ok "run --known: a stale entry" "want exit status 1"
 elif ! grep -q -x -F "stale             $tmp/good.known:2: cli/mismatch status-mismatch step 1: $priv: listed divergence no longer happens (now match on 6.1/x64)" "$tmp/out"; then
-	fail "run --known: a stale entry" "want a stale line with FILE:LINE and what happens now"
+	not_ok "run --known: a stale entry" "want a stale line with FILE:LINE and what happens now"
 else
-	pass "run --known: a stale entry fails the run and is named with file:line"
+	ok "run --known: a stale entry fails the run and is named with file:line"
 fi
 
 nt run --known "$tmp/good.known" --format junit --target 6.1/x64 "$tmp/stale.vec"
 if [ "$rc" -ne 1 ] || ! grep -q -F 'tests="2" failures="1" skipped="0"' "$tmp/out" ||
 	! grep -q -F "<testcase classname=\"known-divergences\" name=\"$tmp/good.known:2\"><failure type=\"stale\"" "$tmp/out"; then
-	fail "run --known --format junit: a stale entry" "want a failing known-divergences testcase"
+	not_ok "run --known --format junit: a stale entry" "want a failing known-divergences testcase"
 else
-	pass "run --known --format junit: a stale entry is a failing testcase"
+	ok "run --known --format junit: a stale entry is a failing testcase"
 fi
 
 # a run of a subset of the targets: an entry whose vector did not run is
 # neither known nor stale (cli/mismatch applies from 6.2 on)
 nt run --known "$tmp/good.known" --target 6.1/x64 "$tmp/mismatch.vec" "$tmp/query.vec"
 if [ "$rc" -ne 1 ] || ! grep -q -F ' 0 rows known, 1 unlisted, 0 stale, 1 not run' "$tmp/out"; then
-	fail "run --known: an entry whose vector did not run" "want it counted as not run, not stale"
+	not_ok "run --known: an entry whose vector did not run" "want it counted as not run, not stale"
 else
-	pass "run --known: an entry whose vector did not run is not run, not stale"
+	ok "run --known: an entry whose vector did not run is not run, not stale"
 fi
 # a run of some files: an entry for a vector in none of them, nor in
 # fixtures/, names no vector at all, and is refused before anything runs
@@ -572,35 +568,35 @@ sed 's/STATUS_PRIVILEGE_NOT_HELD (0xC0000061)/STATUS_ACCESS_DENIED (0xC0000022)/
 nt run --known "$tmp/twin.known" --target 6.2/x64 "$tmp/mismatch.vec"
 if [ "$rc" -ne 1 ] || ! grep -q -F "{unlisted: $tmp/twin.known:2 lists status-mismatch step 1: STATUS_ACCESS_DENIED (0xC0000022)}" "$tmp/out" ||
 	! grep -q -F "stale             $tmp/twin.known:2: " "$tmp/out"; then
-	fail "run --known: an entry with a wrong outcome" "want exit 1, the row unlisted and the entry stale"
+	not_ok "run --known: an entry with a wrong outcome" "want exit 1, the row unlisted and the entry stale"
 else
-	pass "run --known: an entry with a wrong outcome leaves the row unlisted and the entry stale"
+	ok "run --known: an entry with a wrong outcome leaves the row unlisted and the entry stale"
 fi
 
 # --known-write: every failure, TODO reasons the reader refuses, reasons kept from --known
 mkdir "$tmp/kw"
 nt run --known-write "$tmp/kw/new.known" --target 6.2/x64 --target 1809 "$tmp/mismatch.vec" "$tmp/query.vec"
 if [ "$rc" -ne 1 ] || [ "$(ls -A "$tmp/kw")" != new.known ]; then
-	fail "run --known-write" "want exit 1 (the failures) and new.known alone in the directory"
+	not_ok "run --known-write" "want exit 1 (the failures) and new.known alone in the directory"
 elif ! grep -q -x "cli/mismatch  status-mismatch  step 1: $priv  # TODO" "$tmp/kw/new.known" ||
 	! grep -q -x "cli/query     output-mismatch  step 1: STATUS_SUCCESS (0x00000000) Interval=39063  # TODO" "$tmp/kw/new.known"; then
-	fail "run --known-write" "want one line per failing vector with a TODO reason"
+	not_ok "run --known-write" "want one line per failing vector with a TODO reason"
 else
-	pass "run --known-write: one line per failing vector, TODO reasons"
+	ok "run --known-write: one line per failing vector, TODO reasons"
 fi
 want_error "run --known: a written file with TODO reasons is refused" 2 \
 	"$tmp/kw/new.known:4: the reason is still TODO: say why cli/mismatch diverges" \
 	run --known "$tmp/kw/new.known" "$tmp/mismatch.vec"
 nt run --known "$tmp/good.known" --known-write "$tmp/kw/new.known" --target 6.2/x64 --target 1809 "$tmp/mismatch.vec" "$tmp/query.vec"
 if [ "$rc" -ne 1 ] || ! grep -q -x "cli/mismatch  status-mismatch  step 1: $priv  # the vector expects success on purpose" "$tmp/kw/new.known"; then
-	fail "run --known F --known-write G" "want the reason of F's entry kept in G"
+	not_ok "run --known F --known-write G" "want the reason of F's entry kept in G"
 else
 	sed 's/# TODO$/# the vector expects the minimum on purpose/' "$tmp/kw/new.known" >"$tmp/kw/done.known"
 	nt run --known "$tmp/kw/done.known" --target 6.2/x64 --target 1809 "$tmp/mismatch.vec" "$tmp/query.vec"
 	if [ "$rc" -ne 0 ]; then
-		fail "run --known F --known-write G" "want G, its TODO filled in, to pass the same run"
+		not_ok "run --known F --known-write G" "want G, its TODO filled in, to pass the same run"
 	else
-		pass "run --known F --known-write G: reasons kept; G with its TODO filled in passes"
+		ok "run --known F --known-write G: reasons kept; G with its TODO filled in passes"
 	fi
 fi
 
@@ -609,11 +605,11 @@ for f in "$root"/conformance/data/bad-known/*.known; do
 	where=$(sed -n '1s/.* => :\([0-9]*\): .*/\1/p' "$f")
 	nt run --known "$f" --output "$tmp/kw/report.txt" --known-write "$tmp/kw/w.known" "$tmp/mismatch.vec"
 	if [ "$rc" -ne 2 ] || ! head -n 1 "$tmp/err" | grep -q -F "$f:$where: "; then
-		fail "run --known ${f##*/}" "want exit 2 and $f:$where: on stderr"
+		not_ok "run --known ${f##*/}" "want exit 2 and $f:$where: on stderr"
 	elif [ -e "$tmp/kw/report.txt" ] || [ -e "$tmp/kw/w.known" ] || [ -s "$tmp/out" ]; then
-		fail "run --known ${f##*/}" "want no report and no known file written"
+		not_ok "run --known ${f##*/}" "want no report and no known file written"
 	else
-		pass "run --known ${f##*/}: exit 2, file:$where:, nothing written"
+		ok "run --known ${f##*/}: exit 2, file:$where:, nothing written"
 	fi
 done
 # every malformed vector file of conformance/data/bad: exit 2, the
@@ -628,22 +624,22 @@ for f in "$root"/conformance/data/bad/*.vec; do
 	nbad=$((nbad + 1))
 	nt run --format json --output "$tmp/badvec/out.json" "$f"
 	if [ -z "$want" ]; then
-		fail "run $name" "line 1 must be '# WHAT => :LINE: MESSAGE' (or listed in bad/expected.txt)"
+		not_ok "run $name" "line 1 must be '# WHAT => :LINE: MESSAGE' (or listed in bad/expected.txt)"
 	elif [ "$rc" -ne 2 ]; then
-		fail "run $name" "want exit status 2"
+		not_ok "run $name" "want exit status 2"
 	elif ! head -n 1 "$tmp/err" | grep -q -F "$f:${want#0:}"; then
 		# line 0 is the file as a whole: "FILE: message", no line named
-		fail "run $name" "want stderr to start with $f:${want#0:}"
+		not_ok "run $name" "want stderr to start with $f:${want#0:}"
 	elif [ -n "$(ls -A "$tmp/badvec")" ] || [ -s "$tmp/out" ]; then
-		fail "run $name" "want nothing written, have: $(ls -A "$tmp/badvec" | tr '\n' ' ')"
+		not_ok "run $name" "want nothing written, have: $(ls -A "$tmp/badvec" | tr '\n' ' ')"
 	else
-		pass "run $name: exit 2, file:${want%%: *}: message, no output file"
+		ok "run $name: exit 2, file:${want%%: *}: message, no output file"
 	fi
 done
 if [ "$nbad" -lt 50 ]; then
-	fail "conformance/data/bad holds at least 50 malformed files" "have $nbad"
+	not_ok "conformance/data/bad holds at least 50 malformed files" "have $nbad"
 else
-	pass "conformance/data/bad holds $nbad malformed files"
+	ok "conformance/data/bad holds $nbad malformed files"
 fi
 
 # an entry must name a vector: checked against the vectors loaded, or, when
@@ -655,9 +651,9 @@ want_error "run --known: an entry for no vector, every vector loaded" 2 \
 printf 'create/good-baseline status-mismatch step 1: STATUS_SUCCESS (0x00000000) # r\n' >"$tmp/other.known"
 nt run --known "$tmp/other.known" --target 6.2/x64 "$tmp/mismatch.vec"
 if [ "$rc" -ne 1 ] || ! grep -q -x "known divergences $tmp/other.known: 1 entries, 0 rows known, 1 unlisted, 0 stale, 1 not run" "$tmp/out"; then
-	fail "run --known F FILE: an entry for a vector of fixtures/ the run did not load" "want it counted not run (and the unlisted row exit 1)"
+	not_ok "run --known F FILE: an entry for a vector of fixtures/ the run did not load" "want it counted not run (and the unlisted row exit 1)"
 else
-	pass "run --known F FILE: an entry for a vector of fixtures/ the run did not load is not run"
+	ok "run --known F FILE: an entry for a vector of fixtures/ the run did not load is not run"
 fi
 want_error "run --known: a file that does not exist" 2 "$tmp/absent.known: cannot open: No such file or directory" \
 	run --known "$tmp/absent.known" "$tmp/mismatch.vec"
@@ -667,11 +663,11 @@ want_error "run --output and --known-write one file" 2 '--output and --known-wri
 	run --output "$tmp/kw/x" --known-write "$tmp/kw/x" "$tmp/mismatch.vec"
 nt run --output "$tmp/kw/report.txt" --known-write "$tmp/none/w.known" "$tmp/mismatch.vec"
 if [ "$rc" -ne 2 ] || ! grep -q -F -- "--known-write $tmp/none/w.known: cannot write" "$tmp/err"; then
-	fail "run --known-write into a missing directory" "want exit 2 and the argument named"
+	not_ok "run --known-write into a missing directory" "want exit 2 and the argument named"
 elif [ -n "$(ls -A "$tmp/kw" | grep -v -x -e new.known -e done.known)" ]; then
-	fail "run --known-write into a missing directory" "want no report left: $(ls -A "$tmp/kw" | tr '\n' ' ')"
+	not_ok "run --known-write into a missing directory" "want no report left: $(ls -A "$tmp/kw" | tr '\n' ' ')"
 else
-	pass "run --known-write into a missing directory: exit 2, no report written either"
+	ok "run --known-write into a missing directory: exit 2, no report written either"
 fi
 
 # ---- ntprof compare ----
@@ -692,25 +688,25 @@ want_out "compare: two runs that agree, exit 0" \
 # a known divergence is the same behaviour as the unlisted one; a vector one run lacks differs
 nt compare --differences "$tmp/cmp/win8.json" "$tmp/cmp/rs5.json"
 if [ "$rc" -ne 1 ]; then
-	fail "compare --differences: runs that differ" "want exit status 1"
+	not_ok "compare --differences: runs that differ" "want exit status 1"
 elif [ "$(cat "$tmp/out")" != "ntprof compare: 2 files, 2 columns, 3 vectors, 1 differ (only those are shown)
   vector   win8   rs5
 * cli/dup  match  -" ]; then
-	fail "compare --differences: runs that differ" "want the header and the one differing row"
+	not_ok "compare --differences: runs that differ" "want the header and the one differing row"
 else
-	pass "compare --differences: only the differing row, marked, exit 1"
+	ok "compare --differences: only the differing row, marked, exit 1"
 fi
 
 nt compare --format markdown --output "$tmp/cmp/table.md" "$tmp/cmp/win8.json" "$tmp/cmp/rs5.json"
 if [ "$rc" -ne 1 ] || [ -s "$tmp/out" ] || [ -s "$tmp/err" ]; then
-	fail "compare --format markdown --output F" "want exit 1 and nothing on stdout or stderr"
+	not_ok "compare --format markdown --output F" "want exit 1 and nothing on stdout or stderr"
 elif [ "$(sed -n 3,4p "$tmp/cmp/table.md")" != '| | vector | win8 | rs5 |
 |---|---|---|---|' ] ||
 	! grep -q -x -F '|   | `cli/mismatch` | `status-mismatch step 1: STATUS_PRIVILEGE_NOT_HELD` | `known status-mismatch step 1: STATUS_PRIVILEGE_NOT_HELD` |' "$tmp/cmp/table.md" ||
 	! grep -q -F '| `cli/dup` | `match` | `-` |' "$tmp/cmp/table.md"; then
-	fail "compare --format markdown --output F" "want a markdown table in F"
+	not_ok "compare --format markdown --output F" "want a markdown table in F"
 else
-	pass "compare --format markdown --output F: a markdown table in F"
+	ok "compare --format markdown --output F: a markdown table in F"
 fi
 
 nt compare "$tmp/outdir/good.json"
@@ -718,9 +714,9 @@ nt compare "$tmp/outdir/good.json"
 # does not need this test edited)
 nvec=$(cat "$root"/fixtures/*/*.vec | grep -c '^vector ')
 if [ "$rc" -eq 2 ] || [ "$(head -n 1 "$tmp/out")" != "ntprof compare: 1 files, 77 columns, $nvec vectors, ""$(sed -n '1s/.*, \([0-9]*\) differ$/\1/p' "$tmp/out")"' differ' ]; then
-	fail "compare: a run of every fixture on every target" "want 77 columns (one per target) and $nvec vectors"
+	not_ok "compare: a run of every fixture on every target" "want 77 columns (one per target) and $nvec vectors"
 else
-	pass "compare: a run of every fixture on every target has a column per target"
+	ok "compare: a run of every fixture on every target has a column per target"
 fi
 
 for f in "$root"/conformance/data/bad-json/*.json; do
@@ -728,13 +724,13 @@ for f in "$root"/conformance/data/bad-json/*.json; do
 	want=$(sed -n "s/^$name => :\\([0-9]*\\): .*/\\1/p" "$root/conformance/data/bad-json/expected.txt")
 	nt compare --output "$tmp/cmp/bad.txt" "$tmp/cmp/win8.json" "$f"
 	if [ -z "$want" ]; then
-		fail "compare $name" "expected.txt has no line for it"
+		not_ok "compare $name" "expected.txt has no line for it"
 	elif [ "$rc" -ne 2 ] || ! head -n 1 "$tmp/err" | grep -q -F "$f:$want: "; then
-		fail "compare $name" "want exit 2 and $f:$want: on stderr"
+		not_ok "compare $name" "want exit 2 and $f:$want: on stderr"
 	elif [ -e "$tmp/cmp/bad.txt" ] || [ -s "$tmp/out" ]; then
-		fail "compare $name" "want nothing written"
+		not_ok "compare $name" "want nothing written"
 	else
-		pass "compare $name: exit 2, file:$want:, nothing written"
+		ok "compare $name: exit 2, file:$want:, nothing written"
 	fi
 done
 want_error "compare: a file that does not exist" 2 "$tmp/cmp/absent.json: cannot open: No such file or directory" compare "$tmp/cmp/absent.json"
@@ -752,55 +748,55 @@ nt matrix "$si"
 row=$(grep '^set-interval/privilege-threshold  *1 ' "$tmp/out")
 # rules: SI-1
 if [ "$rc" -ne 0 ] || [ -s "$tmp/err" ]; then
-	fail "matrix: text" "want exit 0 and nothing on stderr"
+	not_ok "matrix: text" "want exit 0 and nothing on stderr"
 elif ! printf '%s\n' "$row" | grep -q -E '  SUCCESS +\*PRIVILEGE_NOT_HELD +PRIVILEGE_NOT_HELD '; then
-	fail "matrix: text" "want SUCCESS, *PRIVILEGE_NOT_HELD (6.2), PRIVILEGE_NOT_HELD (6.3) in: $row"
+	not_ok "matrix: text" "want SUCCESS, *PRIVILEGE_NOT_HELD (6.2), PRIVILEGE_NOT_HELD (6.3) in: $row"
 elif printf '%s\n' "$row" | grep -q -F '*SUCCESS'; then
-	fail "matrix: text" "the first version a vector applies to is no change: $row"
+	not_ok "matrix: text" "the first version a vector applies to is no change: $row"
 else
-	pass "matrix: text marks SI-1's change at 6.2"
+	ok "matrix: text marks SI-1's change at 6.2"
 fi
 
 nt matrix --format markdown "$si"
 # rules: SI-1
 if [ "$rc" -ne 0 ] || ! grep -q -F '| `SUCCESS` | ≠ `PRIVILEGE_NOT_HELD` | `PRIVILEGE_NOT_HELD` |' "$tmp/out" ||
 	! grep -q -F '| vector | step | function | rules | 3.10 | 3.50 |' "$tmp/out"; then
-	fail "matrix: markdown" "want the header and ≠ before the 6.2 cell"
+	not_ok "matrix: markdown" "want the header and ≠ before the 6.2 cell"
 else
-	pass "matrix: markdown marks SI-1's change at 6.2"
+	ok "matrix: markdown marks SI-1's change at 6.2"
 fi
 
 nt matrix --arch x64 "$si"
 if [ "$rc" -ne 0 ] || ! head -n 1 "$tmp/out" | grep -q 'architectures x64$' ||
 	sed 1,5d "$tmp/out" | grep -q 'x86: '; then
-	fail "matrix --arch x64" "want one architecture and no split cell"
+	not_ok "matrix --arch x64" "want one architecture and no split cell"
 else
-	pass "matrix --arch x64: one architecture"
+	ok "matrix --arch x64: one architecture"
 fi
 
 # HTML: one self-contained page, written atomically
 nt matrix --format html --output "$tmp/m.html"
 page="$tmp/m.html"
 if [ "$rc" -ne 0 ] || [ -s "$tmp/out" ] || [ ! -s "$page" ]; then
-	fail "matrix --format html --output" "want exit 0, the page in the file, nothing on stdout"
+	not_ok "matrix --format html --output" "want exit 0, the page in the file, nothing on stdout"
 elif grep -q -i -E 'src=|<script|<link|<base|<img|<iframe|<object|<embed|@import|url\(' "$page" ||
 	grep -o -i -E '<[a-z]+ [^>]*href="?(https?:|//)' "$page" | grep -q -v '^<a href="http'; then
 	# a URL out of the page (SPEC.md's sources) may only be a link, followed when clicked
-	fail "matrix --format html" "the page fetches something: $(grep -o -i -E 'src=[^ ]*|<script|<link|<base|<img|<iframe|<object|<embed|@import|url\(|<[a-z]+ [^>]*href="?(https?:|//)[^ ]*' "$page" | grep -v '^<a href="http' | head -n 1)"
+	not_ok "matrix --format html" "the page fetches something: $(grep -o -i -E 'src=[^ ]*|<script|<link|<base|<img|<iframe|<object|<embed|@import|url\(|<[a-z]+ [^>]*href="?(https?:|//)[^ ]*' "$page" | grep -v '^<a href="http' | head -n 1)"
 elif ! grep -q -F '<a href="#rule-SI-1" title="SI-1 — Privilege from 6.2">SI-1</a>' "$page" ||
 	! grep -q -F '<div class="rule" id="rule-SI-1">' "$page" ||
 	! grep -q -F 'x" colspan="22" title="6.2 to 11-25H2; was SUCCESS on 6.1"><span class="t">PRIVILEGE_NOT_HELD</span></td>' "$page"; then
-	fail "matrix --format html" "want SI-1 linked to its embedded text and the 6.2 change marked"
+	not_ok "matrix --format html" "want SI-1 linked to its embedded text and the 6.2 change marked"
 else
 	# every in-page link has its anchor (the links' targets less the ids, in one pass each)
 	grep -o 'id="[^"]*"' "$page" | sed 's/^id="//; s/"$//' | sort -u >"$tmp/m.ids"
 	missing=$(grep -o 'href="#[^"]*"' "$page" | sed 's/href="#//; s/"$//' | sort -u | comm -23 - "$tmp/m.ids")
 	if [ -n "$missing" ]; then
-		fail "matrix --format html" "links without an anchor: $missing"
+		not_ok "matrix --format html" "links without an anchor: $missing"
 	elif ls "$tmp" | grep -q 'm.html.tmp'; then
-		fail "matrix --format html" "a temporary file is left"
+		not_ok "matrix --format html" "a temporary file is left"
 	else
-		pass "matrix --format html: self-contained, rules linked and embedded, change marked"
+		ok "matrix --format html: self-contained, rules linked and embedded, change marked"
 	fi
 fi
 
@@ -818,43 +814,43 @@ want_error "matrix --format html: a root without SPEC.md" 2 'cannot find SPEC.md
 nt diff 6.1 6.2
 # rules: SI-1
 if [ "$rc" -ne 1 ] || [ -s "$tmp/err" ]; then
-	fail "diff 6.1 6.2" "want exit 1 (differences) and nothing on stderr"
+	not_ok "diff 6.1 6.2" "want exit 1 (differences) and nothing on stderr"
 elif ! grep -q '^NtSetIntervalProfile: SI-1 ' "$tmp/out" ||
 	! grep -A 2 '^  set-interval/privilege-threshold step 1 (SI-1 MC-1 VR-1)$' "$tmp/out" |
 		tr '\n' '|' | grep -q -F '    6.1  SUCCESS|    6.2  PRIVILEGE_NOT_HELD|'; then
-	fail "diff 6.1 6.2" "want set-interval/privilege-threshold under NtSetIntervalProfile with both outcomes"
+	not_ok "diff 6.1 6.2" "want set-interval/privilege-threshold under NtSetIntervalProfile with both outcomes"
 elif awk '/^[^ ]/ { if (seen[$1]++) exit 1 }' "$tmp/out"; then
-	pass "diff 6.1 6.2: SI-1 under NtSetIntervalProfile, one group per function"
+	ok "diff 6.1 6.2: SI-1 under NtSetIntervalProfile, one group per function"
 else
-	fail "diff 6.1 6.2" "a function heads two groups"
+	not_ok "diff 6.1 6.2" "a function heads two groups"
 fi
 
 nt diff 1803 1809
 # rules: IN-4
 if [ "$rc" -ne 1 ] || ! grep -A 2 '^  counting/end-of-region step 4 ' "$tmp/out" | tr '\n' '|' |
 	grep -q -F '    1803  corruption Counted=1|    1809  Counted=0|'; then
-	fail "diff 1803 1809" "want IN-4's inclusive end: corruption Counted=1 on 1803, Counted=0 on 1809"
+	not_ok "diff 1803 1809" "want IN-4's inclusive end: corruption Counted=1 on 1803, Counted=0 on 1809"
 else
-	pass "diff 1803 1809: the inclusive end of IN-4"
+	ok "diff 1803 1809: the inclusive end of IN-4"
 fi
 
 nt diff 6.2 6.2
 if [ "$rc" -ne 0 ] || [ -s "$tmp/out" ] || [ -s "$tmp/err" ]; then
-	fail "diff 6.2 6.2" "want exit 0 and nothing printed"
+	not_ok "diff 6.2 6.2" "want exit 0 and nothing printed"
 else
-	pass "diff 6.2 6.2: nothing, exit 0"
+	ok "diff 6.2 6.2: nothing, exit 0"
 fi
 nt diff 1909 1909/x64
 if [ "$rc" -ne 0 ] || [ -s "$tmp/out" ]; then
-	fail "diff: one architecture of a version with itself" "want exit 0 and nothing"
+	not_ok "diff: one architecture of a version with itself" "want exit 0 and nothing"
 else
-	pass "diff 1909 1909/x64: nothing, exit 0"
+	ok "diff 1909 1909/x64: nothing, exit 0"
 fi
 nt diff 4.0/x86 11-24H2/x64
 if [ "$rc" -ne 1 ] || ! grep -q -E '^    4\.0/x86  +' "$tmp/out" || ! grep -q -E '^    11-24H2/x64  +' "$tmp/out"; then
-	fail "diff 4.0/x86 11-24H2/x64" "want exit 1 and sides labelled VERSION/ARCH"
+	not_ok "diff 4.0/x86 11-24H2/x64" "want exit 1 and sides labelled VERSION/ARCH"
 else
-	pass "diff 4.0/x86 11-24H2/x64: sides on architectures of their own"
+	ok "diff 4.0/x86 11-24H2/x64: sides on architectures of their own"
 fi
 
 want_error "diff: unknown first version" 2 'diff: VERSION_A 7.5: unknown version' diff 7.5 6.2

@@ -18,12 +18,10 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-fuzz.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0 failed=0
+. "$root/conformance/cli/tap.sh"
 # one fuzzer per seed directory
 names=$(cd "$root/conformance/fuzz" && for d in */; do printf '%s ' "${d%/}"; done)
-echo "1..$(echo $names | wc -w)"
 for name in $names; do
-	n=$((n + 1))
 	bin=$dir/fuzz_$name
 	seeds="$root/conformance/fuzz/$name $(sed -n "s|^$name ||p" "$root/conformance/fuzz/SEEDS" |
 		tr ' ' '\n' | sed "s|^|$root/|" | tr '\n' ' ')"
@@ -31,15 +29,11 @@ for name in $names; do
 	files=$(find $seeds -type f | sort)
 	count=$(echo "$files" | grep -c .)
 	if [ ! -x "$bin" ]; then
-		failed=$((failed + 1))
-		echo "not ok $n - fuzz_$name over its corpus"
-		echo "#   no $bin: build it with make VARIANT=fuzz fuzzers"
+		not_ok "fuzz_$name over its corpus" "no $bin: build it with make VARIANT=fuzz fuzzers"
 		continue
 	fi
 	if [ "$count" -lt 5 ]; then
-		failed=$((failed + 1))
-		echo "not ok $n - fuzz_$name over its corpus"
-		echo "#   only $count seeds in $seeds"
+		not_ok "fuzz_$name over its corpus" "only $count seeds in $seeds"
 		continue
 	fi
 	# each file runs once; a crash, a sanitizer report or a broken check
@@ -49,13 +43,11 @@ for name in $names; do
 	rc=$?
 	ran=$(grep -c '^Executed ' "$tmp/$name.log")
 	if [ "$rc" -ne 0 ] || [ "$ran" -ne "$count" ]; then
-		failed=$((failed + 1))
-		echo "not ok $n - fuzz_$name over its corpus"
-		echo "#   exit $rc, $ran of $count seeds ran; the end of its output:"
+		not_ok "fuzz_$name over its corpus" "exit $rc, $ran of $count seeds ran; the end of its output:"
 		tail -n 30 "$tmp/$name.log" | sed 's/^/#   /'
 	else
-		echo "ok $n - fuzz_$name: $count seeds ran clean"
+		ok "fuzz_$name: $count seeds ran clean"
 	fi
 done
-[ "$failed" -eq 0 ] && echo "# all fuzzers passed over their corpora" || echo "# $failed of $n fuzzers failed"
+echo "1..$n"
 [ "$failed" -eq 0 ]

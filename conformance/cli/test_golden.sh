@@ -26,15 +26,14 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-golden.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-echo "1..2"
-failed=0
+. "$root/conformance/cli/tap.sh"
+
 "$root/tools/golden.sh" "$root" "$NTPROF_BIN" "$golden" > "$tmp/out" 2>&1
 rc=$?
 if [ $rc -eq 0 ]; then
-	echo "ok 1 - every recorded output unchanged ($(find "$golden" -name "*.out" | wc -l) outputs)"
+	ok "every recorded output unchanged ($(find "$golden" -name "*.out" | wc -l) outputs)"
 else
-	failed=1
-	echo "not ok 1 - outputs differ from conformance/data/golden/ (exit $rc)"
+	not_ok "outputs differ from conformance/data/golden/ (exit $rc)"
 	sed 's/^/#   | /' "$tmp/out" | head -200
 fi
 
@@ -60,10 +59,10 @@ GOLDEN_SKIP='explore explore-create' "$root/tools/golden.sh" "$tmp/tree" "$NTPRO
 rc=$?
 if [ $rc -eq 1 ] && grep -qx '  versions' "$tmp/twin.out" && [ "$(grep -c '^  [^ ]' "$tmp/twin.out")" -eq 1 ] &&
 	grep -q '^    -.* (altered)$' "$tmp/twin.out" && ! cmp -s "$golden/versions.out" "$tmp/golden/versions.out"; then
-	echo "ok 2 - an altered output is reported by name, with its diff; an added vector changes none (fail twin)"
+	ok "an altered output is reported by name, with its diff; an added vector changes none (fail twin)"
 else
-	failed=1
-	echo "not ok 2 - an altered output was not reported as the one change (exit $rc)"
+	not_ok "an altered output was not reported as the one change (exit $rc)"
 	sed 's/^/#   | /' "$tmp/twin.out" | head -60
 fi
-exit $failed
+echo "1..$n"
+[ "$failed" -eq 0 ]

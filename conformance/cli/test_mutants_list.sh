@@ -134,11 +134,9 @@ check_tree "a line inserted above $first (line ${at:-?} of $src) leaves every en
 sed "${at:-1}s|\$| /* the listed line edited */|" "$root/$src" >"$tmp/tree/$src"
 check_tree "twin: with the line of $first edited, its entry is stale" 1 "$first: no such mutant"
 
-n=$((n + 1))
 if [ ! -e "$tmp/out" ] && [ ! -e "$tmp/build" ]; then
-	echo "ok $n - nothing built or written"
+	ok "nothing built or written"
 else
-	failed=$((failed + 1))
-	echo "not ok $n - the check wrote $tmp/out or $tmp/build"
+	not_ok "nothing built or written" "the check wrote $tmp/out or $tmp/build"
 fi
 [ "$failed" -eq 0 ]

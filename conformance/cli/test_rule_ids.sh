@@ -19,11 +19,18 @@ compiles() {
 	${CC:-cc} -std=c11 -Wall -Werror -I"$root/model/include" -c -o "$tmp/use.o" "$tmp/use.c" 2>"$tmp/err"
 }
 
-echo "1..2"
-failed=0
-if compiles SI_1; then echo "ok 1 - NP_RULE(SI_1) compiles"; else
-	echo "not ok 1 - NP_RULE(SI_1) compiles"; sed 's/^/# /' "$tmp/err"; failed=1; fi
-if compiles SI_99; then echo "not ok 2 - NP_RULE(SI_99) does not compile"; failed=1
-elif grep -q 'NP_RULE_SI_99' "$tmp/err"; then echo "ok 2 - NP_RULE(SI_99) does not compile"
-else echo "not ok 2 - NP_RULE(SI_99) fails, but not on the ID"; sed 's/^/# /' "$tmp/err"; failed=1; fi
-exit $failed
+. "$root/conformance/cli/tap.sh"
+failure_detail() {   # the compiler's errors, after a failure
+	sed 's/^/#   err: /' "$tmp/err" | head -5
+}
+
+if compiles SI_1; then ok "NP_RULE(SI_1) compiles"; else not_ok "NP_RULE(SI_1) compiles"; fi
+if compiles SI_99; then
+	not_ok "NP_RULE(SI_99) does not compile"
+elif grep -q 'NP_RULE_SI_99' "$tmp/err"; then
+	ok "NP_RULE(SI_99) does not compile"
+else
+	not_ok "NP_RULE(SI_99) does not compile" "it fails, but not on the ID"
+fi
+echo "1..$n"
+[ "$failed" -eq 0 ]

@@ -25,9 +25,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-rulescratch.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; printf '%s\n' "$2" | sed 's/^/#   /'; }
+. "$root/conformance/cli/tap.sh"
 
 id="ST-$((90 + 9))" sym="ST_$((90 + 9))"
 twin="ST-$((90 + 8))" twin_sym="ST_$((90 + 8))"
@@ -114,4 +112,4 @@ else
 fi
 
 echo "1..$n"
-exit $failed
+[ "$failed" -eq 0 ]

@@ -59,8 +59,7 @@ twin() {
 	refused "$1" "$tmp/twin.json" "$4"
 }
 
-[ -x "$check" ] || { echo "1..1"; echo "not ok 1 - $check is not built"; exit 1; }
-echo "1..23"
+[ -x "$check" ] || { not_ok "$check is built"; echo "1..$n"; exit 1; }
 
 "$NTPROF_BIN" run --format json --output "$tmp/model.json" "$root/fixtures"
 valid "a model run on every fixture and target" "$tmp/model.json"
@@ -220,4 +219,5 @@ else
 	not_ok "a malformed SOURCE_DATE_EPOCH is refused (exit 2), nothing written" "exit $rc" "$(head -2 "$tmp/err")"
 fi
 
+echo "1..$n"
 [ "$failed" -eq 0 ]

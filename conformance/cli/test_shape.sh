@@ -192,9 +192,6 @@ shape() {
 
 . "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 
-pass() { ok "$1"; }
-
-fail() { not_ok "$1" "$2"; }
 failure_detail() {   # the check's exit status and output, after a failure
 	echo "#   exit status: $rc"
 	sed 's/^/#   | /' "$tmp/shape.out"
@@ -204,9 +201,9 @@ failure_detail() {   # the check's exit status and output, after a failure
 
 shape "$root"
 if [ "$rc" -ne 0 ] || [ -s "$tmp/shape.out" ]; then
-	fail "harness/ and model/ keep to the limits and have no include circle" "want no problems, exit 0"
+	not_ok "harness/ and model/ keep to the limits and have no include circle" "want no problems, exit 0"
 else
-	pass "harness/ and model/ keep to the limits and have no include circle"
+	ok "harness/ and model/ keep to the limits and have no include circle"
 fi
 
 # ---- twins on a copy ----
@@ -224,9 +221,9 @@ if ! fresh_copy; then
 fi
 shape "$tmp/tree"
 if [ "$rc" -ne 0 ] || [ -s "$tmp/shape.out" ]; then
-	fail "the copied tree checks like the source tree" "want no problems, exit 0"
+	not_ok "the copied tree checks like the source tree" "want no problems, exit 0"
 else
-	pass "the copied tree checks like the source tree"
+	ok "the copied tree checks like the source tree"
 fi
 
 lines() { # lines N: N numbered comment lines
@@ -242,20 +239,20 @@ function_of() { # function_of NAME N: a C function whose body is N lines long
 # twin DESCRIPTION LINE: the check must exit 1 and report exactly LINE.
 twin() {
 	if [ "$rc" -ne 1 ]; then
-		fail "$1" "want exit status 1"
+		not_ok "$1" "want exit status 1"
 	elif [ "$(cat "$tmp/shape.out")" != "$2" ]; then
-		fail "$1" "want only the line: $2"
+		not_ok "$1" "want only the line: $2"
 	else
-		pass "$1"
+		ok "$1"
 	fi
 }
 
 # no_problem DESCRIPTION: the check must pass.
 no_problem() {
 	if [ "$rc" -ne 0 ] || [ -s "$tmp/shape.out" ]; then
-		fail "$1" "want no problems, exit 0"
+		not_ok "$1" "want no problems, exit 0"
 	else
-		pass "$1"
+		ok "$1"
 	fi
 }
 

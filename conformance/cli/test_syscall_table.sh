@@ -20,8 +20,6 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' HUP INT TERM
 
 . "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
-pass() { ok "$1"; }
-fail() { not_ok "$1" "$2"; }
 failure_detail() {   # the command's output, after a failure
 	sed 's/^/#   | /' "$tmp/out" "$tmp/err" | head -n 20
 }
@@ -58,28 +56,28 @@ table "$tmp/x86.csv" 'Windows Vista (SP0),Windows Vista (SP1),Windows 10 (1809)'
 table "$tmp/x64.csv" 'Windows 10 (1809),Windows 11 and Server (Server 23H2),Windows 11 and Server (11 25H2)'
 run
 if [ "$rc" -ne 0 ] || [ -s "$tmp/err" ]; then
-	fail "two small tables: exit 0, nothing on stderr" "exit status $rc"
+	not_ok "two small tables: exit 0, nothing on stderr" "exit status $rc"
 elif ! grep -q -F '{ NP_V6_0, "Vista SP0" },' "$tmp/out" ||
 	! grep -q -F '{ NP_V1809, "10 1809" },' "$tmp/out" ||
 	! grep -q -F 'np_syscall_x86_column_count = 3;' "$tmp/out" ||
 	! grep -q -F 'np_syscall_x64_column_count = 2;' "$tmp/out" ||
 	grep -q -F 'Server 23H2' "$tmp/out"; then
-	fail "two small tables: each column with its key, Server 23H2 left out" "want the columns"
+	not_ok "two small tables: each column with its key, Server 23H2 left out" "want the columns"
 elif [ "$(grep -c -F '{ "' "$tmp/out")" -ne 16 ] || grep -q NtClose "$tmp/out" ||
 	! grep -q -F -x '		NONE, 0x0202, 0x0203,' "$tmp/out" ||
 	! grep -q -F -x '		0x0801, 0x0803,' "$tmp/out"; then
-	fail "two small tables: the eight functions' numbers, none where empty" "want 16 rows"
+	not_ok "two small tables: the eight functions' numbers, none where empty" "want 16 rows"
 else
-	pass "two small tables: each known column with its key and each function's numbers"
+	ok "two small tables: each known column with its key and each function's numbers"
 fi
 
 # want_refused DESCRIPTION FRAGMENT: exit 1 and FRAGMENT on stderr.
 want_refused() {
 	run
 	if [ "$rc" -eq 1 ] && grep -q -F -e "$2" "$tmp/err"; then
-		pass "$1"
+		ok "$1"
 	else
-		fail "$1" "want exit 1 and: $2 (exit status $rc)"
+		not_ok "$1" "want exit 1 and: $2 (exit status $rc)"
 	fi
 }
 

@@ -31,9 +31,6 @@ trap 'exit 2' HUP INT TERM
 
 . "$NTPROF_SOURCE_ROOT/conformance/cli/tap.sh"
 
-pass() { ok "$1"; }
-
-fail() { not_ok "$1" "$2"; }
 failure_detail() {   # the check's exit status and output, after a failure
 	echo "#   exit status: $rc"
 	sed 's/^/#   | /' "$tmp/check.out"
@@ -50,10 +47,10 @@ check() {
 	"$NTPROF_BIN" trace --root "$1" --output-dir "$tmp/out" >"$tmp/trace.out" 2>&1
 	trace_rc=$?
 	if [ "$trace_rc" -ne "$rc" ] || ! cmp -s "$tmp/trace.out" "$tmp/check.out"; then
-		fail "trace on $1 reports what explain --check does" \
+		not_ok "trace on $1 reports what explain --check does" \
 			"trace exit $trace_rc; trace output: $(head -c 400 "$tmp/trace.out")"
 	elif [ ! -s "$tmp/out/rules.md" ] || [ ! -s "$tmp/out/rules.html" ]; then
-		fail "trace on $1 writes rules.md and rules.html" "a report is missing or empty"
+		not_ok "trace on $1 writes rules.md and rules.html" "a report is missing or empty"
 	fi
 }
 
@@ -74,11 +71,11 @@ xx=$(printf "XX-%s" 99)
 check "$root"
 real_rc=$rc real_problems=$problems
 if [ "$rc" -ne 0 ]; then
-	fail "explain --check on the source tree" "want exit status 0 and no problems"
+	not_ok "explain --check on the source tree" "want exit status 0 and no problems"
 elif [ "$(wc -l <"$tmp/check.out")" -ne 1 ] || [ "$problems" != 0 ]; then
-	fail "explain --check on the source tree" "want only the line 'rules: N, problems: 0'"
+	not_ok "explain --check on the source tree" "want only the line 'rules: N, problems: 0'"
 else
-	pass "explain --check on the source tree: no problems"
+	ok "explain --check on the source tree: no problems"
 fi
 
 # ---- the rule matrix of the real tree ----
@@ -86,9 +83,9 @@ fi
 nrules=$(sed -n 's/^rules: \([0-9][0-9]*\), problems: .*$/\1/p' "$tmp/check.out")
 rows=$(grep -c '^| [A-Z][A-Z]*-[0-9][0-9a-z]* (SPEC.md:[0-9][0-9]*) |' "$tmp/out/rules.md")
 if [ -z "$nrules" ] || [ "$rows" != "$nrules" ]; then
-	fail "rules.md has one row per rule" "want $nrules rows, got $rows"
+	not_ok "rules.md has one row per rule" "want $nrules rows, got $rows"
 else
-	pass "rules.md has one row per rule ($rows)"
+	ok "rules.md has one row per rule ($rows)"
 fi
 # Every file:line the matrix gives for SI-1's code must apply SI-1 there
 # (NP_RULE symbol SI_1: the model names a rule as a value, not in a comment).
@@ -102,9 +99,9 @@ for group in $(printf '%s' "$code" | tr -d ' ' | tr ';' ' '); do
 	done
 done
 if [ -z "$code" ] || [ -n "$bad" ]; then
-	fail "rules.md gives SI-1's implementing lines" "row: $row; lines without SI-1:$bad"
+	not_ok "rules.md gives SI-1's implementing lines" "row: $row; lines without SI-1:$bad"
 else
-	pass "rules.md gives SI-1's implementing lines, each applying SI-1"
+	ok "rules.md gives SI-1's implementing lines, each applying SI-1"
 fi
 # Every file:line the matrix gives for SI-1's tests must be a rules tag naming
 # SI-1, right before a test's definition (C) or a line of code (shell).
@@ -122,23 +119,23 @@ for group in $(printf '%s' "$tests" | tr -d ' ' | tr ';' ' '); do
 	done
 done
 if [ -z "$tests" ] || [ -n "$bad" ]; then
-	fail "rules.md gives SI-1's tests as rules tags" "tests: $tests; not a tag of SI-1 before a test:$bad"
+	not_ok "rules.md gives SI-1's tests as rules tags" "tests: $tests; not a tag of SI-1 before a test:$bad"
 else
-	pass "rules.md gives SI-1's tests, each a rules tag naming SI-1 before a test"
+	ok "rules.md gives SI-1's tests, each a rules tag naming SI-1 before a test"
 fi
 if ! printf '%s\n' "$row" | grep -q '| ok | ' ||
 	! printf '%s\n' "$row" | grep -q 'set-interval/[a-z-]* (fixtures/interval/set-interval.vec:[0-9]*)' ||
 	! printf '%s\n' "$row" | grep -q 'conformance/model/test_set_interval.c:[0-9]'; then
-	fail "rules.md shows SI-1 as ok with its vectors and tests" "row: $row"
+	not_ok "rules.md shows SI-1 as ok with its vectors and tests" "row: $row"
 else
-	pass "rules.md shows SI-1 as ok with its vectors and tests"
+	ok "rules.md shows SI-1 as ok with its vectors and tests"
 fi
 # Self-contained: nothing loaded from elsewhere.
 if grep -q -i -e '<link' -e '<script' -e 'src=' -e 'url(' "$tmp/out/rules.html" ||
 	! grep -q '<tr id="SI-1">' "$tmp/out/rules.html"; then
-	fail "rules.html is one self-contained page with a row per rule" "see $tmp/out/rules.html"
+	not_ok "rules.html is one self-contained page with a row per rule" "see $tmp/out/rules.html"
 else
-	pass "rules.html is one self-contained page with a row per rule"
+	ok "rules.html is one self-contained page with a row per rule"
 fi
 # Its links: each file:line to a file of the tree (relative to build/reports/,
 # two levels down) that has that line, SI-1's code links to lines applying
@@ -182,20 +179,20 @@ sed "s#<a href=\"../../SPEC.md\\#L\\([0-9]*\\)\">#<a href=\"../../SPEC.md\\#L9\\
 	"$tmp/out/rules.html" >"$tmp/twin.html"
 twin=$(bad_links "$tmp/twin.html" | tr '\n' ' ')
 if [ -n "$bad" ] || [ -z "$si1" ]; then
-	fail "rules.html links each citation to its file and line" "links that lead nowhere:$bad"
+	not_ok "rules.html links each citation to its file and line" "links that lead nowhere:$bad"
 elif ! printf '%s' "$twin" | grep -q "#$nowhere" || ! printf '%s' "$twin" | grep -q 'SPEC.md#L9'; then
-	fail "rules.html's link check refuses links that lead nowhere" "the twin's bad links: $twin"
+	not_ok "rules.html's link check refuses links that lead nowhere" "the twin's bad links: $twin"
 else
-	pass "rules.html links each citation to its file and line, SI-1's code to lines citing it"
+	ok "rules.html links each citation to its file and line, SI-1's code to lines citing it"
 fi
 # An output directory that cannot be made is bad input: exit 2, nothing written.
 : >"$tmp/plainfile"
 "$NTPROF_BIN" trace --root "$root" --output-dir "$tmp/plainfile/reports" >"$tmp/bad.out" 2>&1
 brc=$?
 if [ "$brc" -ne 2 ] || ! grep -q -F "ntprof: --output-dir $tmp/plainfile/reports: cannot create it" "$tmp/bad.out"; then
-	fail "trace names an output directory it cannot make, exit 2" "exit $brc: $(cat "$tmp/bad.out")"
+	not_ok "trace names an output directory it cannot make, exit 2" "exit $brc: $(cat "$tmp/bad.out")"
 else
-	pass "trace names an output directory it cannot make, exit 2"
+	ok "trace names an output directory it cannot make, exit 2"
 fi
 
 # ---- negative twins on copies ----
@@ -230,16 +227,16 @@ check "$tmp/tree"
 base=$problems
 base_rules=$(sed -n 's/^rules: \([0-9][0-9]*\), problems: .*$/\1/p' "$tmp/check.out")
 if [ -z "$base" ] || [ "$base" != "$real_problems" ] || [ "$rc" -ne "$real_rc" ]; then
-	fail "the copied tree checks like the source tree" \
+	not_ok "the copied tree checks like the source tree" \
 		"want $real_problems problems and exit $real_rc as on the source tree"
 	base=${base:-0}
 else
-	pass "the copied tree checks like the source tree ($base problems before the twins)"
+	ok "the copied tree checks like the source tree ($base problems before the twins)"
 fi
 if grep -q -e "$r96\([^0-9]\|\$\)" -e "$r95\([^0-9]\|\$\)" "$tmp/check.out"; then
-	fail "a retired rule needs no implementation, vector or test" "a line names $r96 or $r95"
+	not_ok "a retired rule needs no implementation, vector or test" "a line names $r96 or $r95"
 else
-	pass "a retired rule needs no implementation, vector or test"
+	ok "a retired rule needs no implementation, vector or test"
 fi
 
 # A made-up vector: vec FILE ID TITLE RULES
@@ -375,38 +372,38 @@ while IFS=$tab read -r what text; do
 	[ -n "$what" ] || continue   # the here-document's last, empty line
 	ndefects=$((ndefects + 1))
 	if [ "$rc" -ne 1 ]; then
-		fail "$what" "want exit status 1"
+		not_ok "$what" "want exit status 1"
 	elif ! grep -q -x -F -e "$text" "$tmp/check.out"; then
-		fail "$what" "want the line: $text"
+		not_ok "$what" "want the line: $text"
 	else
-		pass "$what"
+		ok "$what"
 	fi
 done <<EOF
 $want
 EOF
 if [ "$problems" != $((base + ndefects)) ]; then
-	fail "each defect is one problem, nothing else is reported" \
+	not_ok "each defect is one problem, nothing else is reported" \
 		"want $((base + ndefects)) problems (the copy's $base and one per defect)"
 else
-	pass "each defect is one problem, nothing else is reported ($ndefects defects)"
+	ok "each defect is one problem, nothing else is reported ($ndefects defects)"
 fi
 if ! grep "^| $r92 (SPEC.md:$line_d) | test | " "$tmp/out/rules.md" |
 	grep -q "| twin/tagged-rule (fixtures/zz-twin-d.vec:2) | conformance/zz_twin_d.c:2 |\$"; then
-	fail "a rules tag before a test's definition is the rule's test" "row: $(grep "^| $r92 " "$tmp/out/rules.md")"
+	not_ok "a rules tag before a test's definition is the rule's test" "row: $(grep "^| $r92 " "$tmp/out/rules.md")"
 else
-	pass "a rules tag before a test's definition is the rule's test, listed as conformance/zz_twin_d.c:2"
+	ok "a rules tag before a test's definition is the rule's test, listed as conformance/zz_twin_d.c:2"
 fi
 # five made-up rules, and SI-1's second heading no rule of its own
 if ! grep -q -x -F "rules: $((base_rules + 5)), problems: $((base + ndefects))" "$tmp/check.out"; then
-	fail "a second heading is no rule of its own" "want 'rules: $((base_rules + 5)), problems: $((base + ndefects))'"
+	not_ok "a second heading is no rule of its own" "want 'rules: $((base_rules + 5)), problems: $((base + ndefects))'"
 else
-	pass "a second heading is no rule of its own ($((base_rules + 5)) rules)"
+	ok "a second heading is no rule of its own ($((base_rules + 5)) rules)"
 fi
 if in_report "conformance/zz_twin_6.sh:2: test cites retired rule $r95" &&
 	grep -q "^| $r95 (SPEC.md:[0-9]*) | old | retired | " "$tmp/out/rules.md"; then
-	pass "the reports list the problem and show the rule as retired"
+	ok "the reports list the problem and show the rule as retired"
 else
-	fail "the reports list the problem and show the rule as retired" "see $tmp/out/rules.md"
+	not_ok "the reports list the problem and show the rule as retired" "see $tmp/out/rules.md"
 fi
 
 # 8. A rule removed from SPEC.md: everything that cites it is reported, and
@@ -419,9 +416,9 @@ if [ "$rc" -ne 1 ] ||
 	! grep -q '^conformance/[a-z]*/test_[a-z_]*\.[a-z]*:[0-9]*: test cites QI-1, which SPEC.md does not have$' "$tmp/check.out" ||
 	! grep -q "^$tmp/tree/fixtures/[a-z/_-]*\.vec:[0-9]*: vector [a-z/-]* cites unknown rule QI-1$" "$tmp/check.out" ||
 	grep -q '^| QI-1 ' "$tmp/out/rules.md"; then
-	fail "a rule removed from SPEC.md: its code, vectors and tests are reported" "see output"
+	not_ok "a rule removed from SPEC.md: its code, vectors and tests are reported" "see output"
 else
-	pass "a rule removed from SPEC.md: its code, vectors and tests are reported ($problems problems)"
+	ok "a rule removed from SPEC.md: its code, vectors and tests are reported ($problems problems)"
 fi
 
 echo "1..$n"

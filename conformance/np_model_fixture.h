@@ -82,4 +82,11 @@ static inline uint32_t rd32(np_machine *m, uint64_t addr)
 	return v;
 }
 
+/* Whether the last call's record of rules holds r (a rule can change only
+ * that record, what `explain` and the explorer's blame read). */
+static inline bool applied(const np_machine *m, np_rule r)
+{
+	return m->trail.has[r / 64] >> (r % 64) & 1;
+}
+
 #endif

@@ -58,9 +58,8 @@ static void free_pages(np_region *r)
 {
 	uint64_t pages = (r->size + NP_PAGE_SIZE - 1) / NP_PAGE_SIZE;
 	for (uint64_t l = 0; r->page && l < (pages + LEAF_PAGES - 1) / LEAF_PAGES; l++) {
-		/* a leaf's pages past the region's end are never made */
-		uint64_t n = pages - l * LEAF_PAGES < LEAF_PAGES ? pages - l * LEAF_PAGES : LEAF_PAGES;
-		for (uint64_t i = 0; r->page[l] && i < n; i++)
+		/* a leaf holds LEAF_PAGES pointers, NULL past the region's end */
+		for (uint64_t i = 0; r->page[l] && i < LEAF_PAGES; i++)
 			free(r->page[l][i]);
 		free(r->page[l]);
 	}

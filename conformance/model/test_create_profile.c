@@ -85,8 +85,6 @@ SETUP(wow64_6_3, NP_V6_3, NP_WOW64)
 
 static bool caller32(const np_machine *m) { return m->arch != NP_X64; }
 
-/* Whether the last call's record of rules holds R. */
-static bool applied(const np_machine *m, np_rule r) { return m->trail.has[r / 64] >> (r % 64) & 1; }
 
 static uint64_t rd64(np_machine *m, uint64_t addr)
 {

@@ -666,8 +666,8 @@ static void test_source_kind_recorded_at_maximum(void **state)
 	};
 	for (unsigned i = 0; i < sizeof c / sizeof *c; i++) {
 		set_ok(m, 5000, c[i].source);
-		assert_true(m->trail.has[c[i].is / 64] >> (c[i].is % 64) & 1);
-		assert_false(m->trail.has[c[i].not / 64] >> (c[i].not % 64) & 1);
+		assert_true(applied(m, c[i].is));
+		assert_false(applied(m, c[i].not));
 	}
 }
 

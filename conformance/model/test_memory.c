@@ -430,6 +430,10 @@ static void test_memory_one_block_up_to_1_mib(void **state)
 	assert_null(r->bytes);
 	assert_non_null(r->page);
 	assert_int_equal(rd32(m, BIG + 0x10000000ull + ONE_BLOCK_MAX - 3), 0x5A5A5A5Au);
+	/* one byte over: never one block, asked or not */
+	assert_null(np_region_block(r));
+	assert_null(r->bytes);
+	assert_non_null(r->page);
 }
 
 #define T(f, s) cmocka_unit_test_setup_teardown(f, setup_##s, teardown)

@@ -328,6 +328,19 @@ static void test_query_interval_misaligned_accepted_when_not_checked(void **stat
 	}
 }
 
+/* QI-1, QI-2: the call's record names the probe's refusal: QI-2 for a
+ * misaligned Interval (K-QI-ALIGN=checked), QI-1 for one outside user space. */
+/* rules: QI-1 QI-2 */
+static void test_query_interval_refusal_recorded(void **state)
+{
+	np_machine *m = *state;
+	m->knobs.qi_align = NP_QI_ALIGN_CHECKED;
+	assert_status(np_nt_query_interval_profile(m, 0x00, RW_PAGE + 1), NP_STATUS_DATATYPE_MISALIGNMENT);
+	assert_int_equal(m->trail.decided, NP_RULE(QI_2));
+	assert_status(np_nt_query_interval_profile(m, 0x00, KERNEL_X64), NP_STATUS_ACCESS_VIOLATION);
+	assert_int_equal(m->trail.decided, NP_RULE(QI_1));
+}
+
 /* QI-2 K-QI-ALIGN=none, QI-1: the address checks still apply. */
 /* rules: QI-2 QI-1 */
 static void test_query_interval_misaligned_unchecked_still_probed(void **state)
@@ -514,6 +527,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_query_interval_misaligned_checked, x64_1507),
 	T(test_query_interval_misaligned_before_address_checks, x64_1507),
 	T(test_query_interval_misaligned_accepted_when_not_checked, x64_1507),
+	T(test_query_interval_refusal_recorded, x64_1507),
 	T(test_query_interval_misaligned_unchecked_still_probed, x64_1507),
 	T(test_query_interval_misaligned_kernel_mode, x64_1507),
 	T(test_query_interval_write_fault_success, x64_1507),

@@ -477,6 +477,27 @@ static void test_set_interval_event_unchanged_skipped(void **state)
 	assert_int_equal(m->tracing, NP_TRACING_ON);
 }
 
+/* SI-6, SI-7: the call's record says which happened: a set while tracing is
+ * off applies neither; while it is on, SI-6 (the old interval read); when
+ * tracing starts during the set, SI-7 (0 logged as the old one), not SI-6. */
+/* rules: SI-6 SI-7 */
+static void test_set_interval_tracing_recorded(void **state)
+{
+	np_machine *m = *state;
+	static const struct { np_tracing before; bool si6, si7; } c[] = {
+		{ NP_TRACING_OFF, false, false },
+		{ NP_TRACING_ON, true, false },
+		{ NP_TRACING_LATE, false, true },
+	};
+	m->profile_privilege = true;
+	for (unsigned i = 0; i < sizeof c / sizeof *c; i++) {
+		m->tracing = c[i].before;
+		set_ok(m, 5000 + i, 0x00);
+		assert_int_equal(applied(m, NP_RULE(SI_6)), c[i].si6);
+		assert_int_equal(applied(m, NP_RULE(SI_7)), c[i].si7);
+	}
+}
+
 /* SI-6: the event's source field is the caller's, also for AlignmentFixup,
  * unsupported and out-of-range sources. */
 /* rules: SI-6 */
@@ -650,6 +671,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_set_interval_traced_event_after_errata, x64_1507),
 	T(test_set_interval_untraced_no_event, x64_1507),
 	T(test_set_interval_refused_set_no_event, x64_1507),
+	T(test_set_interval_tracing_recorded, x64_1507),
 	T(test_set_interval_late_tracing_old_zero, x64_1507),
 	T(test_set_interval_late_tracing_other_sources, x64_1507),
 	T(test_set_interval_sources_independent, x64_1507),

@@ -125,6 +125,13 @@ static void test_rule_ids_parse_and_print(void **state)
 	assert_false(np_rule_parse("SI-1 ", &r));
 	assert_null(np_rule_id(NP_RULE_NONE));
 	assert_null(np_rule_id(NP_RULE_COUNT));
+	/* the last rule has both, and past it neither: the bounds are the table's */
+	np_rule last = (np_rule)(NP_RULE_COUNT - 1);
+	assert_non_null(np_rule_id(last));
+	assert_non_null(np_rule_title(last));
+	assert_true(np_rule_parse(np_rule_id(last), &r));
+	assert_int_equal(r, last);
+	assert_null(np_rule_title(NP_RULE_COUNT));
 }
 
 /* The export table names the rule of each function it lists, and none for a

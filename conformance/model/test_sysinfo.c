@@ -348,6 +348,22 @@ static void test_sysinfo_query_alignment(void **state)
 	assert_int_equal(peek32(m, RW + 0x103), 8);
 }
 
+/* SY-1, SY-2: the call's record names the probe that refused the buffer, in
+ * a set and in a query: SY-1 for a misaligned one, SY-2 for one past the limit. */
+/* rules: SY-1 SY-2 */
+static void test_sysinfo_refusal_recorded(void **state)
+{
+	np_machine *m = *state;
+	assert_status(np_nt_set_system_information(m, PPCA, RW + 2, 8), NP_STATUS_DATATYPE_MISALIGNMENT);
+	assert_int_equal(m->trail.decided, NP_RULE(SY_1));
+	assert_status(np_nt_set_system_information(m, PPCA, KERNEL_X86, 8), NP_STATUS_ACCESS_VIOLATION);
+	assert_int_equal(m->trail.decided, NP_RULE(SY_2));
+	assert_status(np_nt_query_system_information(m, PPCA, RW + 2, 8, 0), NP_STATUS_DATATYPE_MISALIGNMENT);
+	assert_int_equal(m->trail.decided, NP_RULE(SY_1));
+	assert_status(np_nt_query_system_information(m, PPCA, KERNEL_X86, 8, 0), NP_STATUS_ACCESS_VIOLATION);
+	assert_int_equal(m->trail.decided, NP_RULE(SY_2));
+}
+
 /* SY-1, SY-2: a kernel-mode request is neither aligned nor range-tested. */
 /* rules: SY-1 SY-2 */
 static void test_sysinfo_kernel_not_probed(void **state)
@@ -1373,6 +1389,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_sysinfo_set_alignment, user_x64_1507),
 	T(test_sysinfo_query_alignment, user_x64_6_2),
 	T(test_sysinfo_query_alignment, user_wow64_6_2),
+	T(test_sysinfo_refusal_recorded, user_x86_6_2),
 	T(test_sysinfo_kernel_not_probed, kernel_x86_6_2),
 	T(test_sysinfo_kernel_not_probed, kernel_x64_6_2),
 	T(test_sysinfo_set_range_x86, user_x86_6_2),

@@ -150,6 +150,27 @@ static void test_set_class_before_session(void **state)
 	np_machine_fini(m);
 }
 
+/* TR-1, TR-11, TR-12: the call's record names why a class was refused: TR-1
+ * for the profile classes (5 on 6.1; 7, query-only, to a set anywhere), TR-11
+ * for another set class, TR-12 for another query class. */
+/* rules: TR-1 TR-11 TR-12 */
+static void test_class_refusal_recorded(void **state)
+{
+	np_machine *m = *state;
+	static const struct { np_ver v; bool is_set; uint32_t cls; np_rule rule; } c[] = {
+		{ NP_V6_1, true, 5, NP_RULE(TR_1) },    { NP_V6_1, true, 7, NP_RULE(TR_1) },
+		{ NP_V1809, true, 7, NP_RULE(TR_1) },   { NP_V6_1, true, 4, NP_RULE(TR_11) },
+		{ NP_V1809, false, 3, NP_RULE(TR_12) },
+	};
+	for (unsigned i = 0; i < sizeof c / sizeof *c; i++) {
+		boot(m, c[i].v, NP_X64);
+		assert_win32(c[i].is_set ? set(m, c[i].cls, PAGE, 8) : query(m, 0, c[i].cls, 8),
+			     NP_ERROR_NOT_SUPPORTED);
+		assert_int_equal(m->trail.decided, c[i].rule);
+		np_machine_fini(m);
+	}
+}
+
 /* TR-13: whole CLASSIC_EVENT_IDs, at most 256 (class 3) or 4 (class 8);
  * an empty array needs a NULL address. */
 /* rules: TR-13 TR-18 */
@@ -375,6 +396,7 @@ static const struct CMUnitTest tests[] = {
 	T(test_set_class_dispatch_whole_table),
 	T(test_query_class_dispatch_whole_table),
 	T(test_set_class_before_session),
+	T(test_class_refusal_recorded),
 	T(test_set_event_id_arrays),
 	T(test_set_group_masks),
 	T(test_set_profile_source_arrays),

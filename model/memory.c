@@ -58,8 +58,10 @@ static void free_pages(np_region *r)
 {
 	uint64_t pages = (r->size + NP_PAGE_SIZE - 1) / NP_PAGE_SIZE;
 	for (uint64_t l = 0; r->page && l < (pages + LEAF_PAGES - 1) / LEAF_PAGES; l++) {
-		/* a leaf holds LEAF_PAGES pointers, NULL past the region's end */
-		for (uint64_t i = 0; r->page[l] && i < LEAF_PAGES; i++)
+		/* a leaf's pages past the region's end are never made: the walk stops
+		 * at the region's end (a small region's leaf is mostly past it) */
+		uint64_t n = pages - l * LEAF_PAGES < LEAF_PAGES ? pages - l * LEAF_PAGES : LEAF_PAGES;
+		for (uint64_t i = 0; r->page[l] && i < n; i++)
 			free(r->page[l][i]);
 		free(r->page[l]);
 	}

@@ -24,46 +24,19 @@ static int absent(const char *name, const char *on_what)
 #define ON_RESULTS "on the JSON files that run and live write"
 #define ON_MODEL "it works on the model and dl: objects, never on this system"
 
-static int matrix_absent(int argc, char **argv)
-{
-	(void)argc, (void)argv;
-	return absent("matrix", ON_RESULTS);
-}
+/* A command's stand-in: its answer and its entry of the command table. No
+ * usage: the usage text and `help COMMAND` skip it. */
+#define ABSENT(cmd, on_what)                                                                      \
+	static int cmd##_absent(int argc, char **argv)                                            \
+	{                                                                                         \
+		(void)argc, (void)argv;                                                           \
+		return absent(#cmd, on_what);                                                     \
+	}                                                                                         \
+	const cli_command cli_##cmd = { .name = #cmd, .main = cmd##_absent, .summary = "not in this build" };
 
-static int compare_absent(int argc, char **argv)
-{
-	(void)argc, (void)argv;
-	return absent("compare", ON_RESULTS);
-}
-
-static int diff_absent(int argc, char **argv)
-{
-	(void)argc, (void)argv;
-	return absent("diff", ON_MODEL);
-}
-
-static int trace_absent(int argc, char **argv)
-{
-	(void)argc, (void)argv;
-	return absent("trace", ON_MODEL);
-}
-
-static int explore_absent(int argc, char **argv)
-{
-	(void)argc, (void)argv;
-	return absent("explore", ON_MODEL);
-}
-
-static int export_absent(int argc, char **argv)
-{
-	(void)argc, (void)argv;
-	return absent("export", ON_MODEL);
-}
-
-/* No usage: the usage text and `help COMMAND` skip them. */
-const cli_command cli_matrix = { .name = "matrix", .main = matrix_absent, .summary = "not in this build" };
-const cli_command cli_compare = { .name = "compare", .main = compare_absent, .summary = "not in this build" };
-const cli_command cli_diff = { .name = "diff", .main = diff_absent, .summary = "not in this build" };
-const cli_command cli_trace = { .name = "trace", .main = trace_absent, .summary = "not in this build" };
-const cli_command cli_explore = { .name = "explore", .main = explore_absent, .summary = "not in this build" };
-const cli_command cli_export = { .name = "export", .main = export_absent, .summary = "not in this build" };
+ABSENT(matrix, ON_RESULTS)
+ABSENT(compare, ON_RESULTS)
+ABSENT(diff, ON_MODEL)
+ABSENT(trace, ON_MODEL)
+ABSENT(explore, ON_MODEL)
+ABSENT(export, ON_MODEL)

@@ -440,10 +440,15 @@ fi
 create='NtCreateProfile ProfileHandle=>h Process=current ProfileBase=0x10000000 ProfileSize=0x1000 BucketSize=2 Buffer=>b BufferSize=0x1000'
 # Under ASan (the sanitizer tree) the planted SIGSEGV would be ASan's report
 # and exit 1: handle_segv=0 leaves the signal to kill the child, as it does
-# in a plain build.
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0" \
-	"$NTPROF_BIN" call --target 1809/x64 --backend "dl:$dir/dl_crash.so" "$create" 'NtStartProfile ProfileHandle=h' \
-	>"$tmp/out" 2>"$tmp/err"
+# in a plain build. It crashes in $tmp/cores with no limit on a core's size,
+# for the check of core files below.
+mkdir "$tmp/cores"
+(
+	cd "$tmp/cores" || exit 2
+	ulimit -c unlimited 2>/dev/null
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0" "$NTPROF_BIN" call --target 1809/x64 \
+		--backend "dl:$dir/dl_crash.so" "$create" 'NtStartProfile ProfileHandle=h' >"$tmp/out" 2>"$tmp/err"
+)
 rc=$?
 if [ "$rc" -eq 1 ] && grep -q '^NtCreateProfile -> STATUS_SUCCESS' "$tmp/out" &&
 	grep -q 'dl-crash ended by signal 11 in a step' "$tmp/err"; then
@@ -453,16 +458,10 @@ else
 fi
 # A crash is reported, not dumped: the children of run and explore write no
 # core file even where the system would write one into the working directory
-# (no size limit, as Kyua sets for its tests). The twin is call's child, which
-# leaves the setting alone: its crash, in the same directory, must leave one;
-# where it does not (cores elsewhere, or a sanitizer turning them off), the
-# check cannot tell and is skipped.
-mkdir "$tmp/cores"
-(
-	cd "$tmp/cores" && ulimit -c unlimited 2>/dev/null &&
-		"$NTPROF_BIN" call --target 1809/x64 --backend "dl:$dir/dl_crash.so" "$create" \
-			'NtStartProfile ProfileHandle=h' >/dev/null 2>&1
-)
+# (no size limit, as Kyua sets for its tests). The twin is call's child above,
+# which leaves the setting alone: its crash, in that directory, must leave one;
+# where it does not (cores elsewhere, a core's size limited, or a sanitizer
+# turning them off), the check cannot tell and is skipped.
 if [ -z "$(ls "$tmp/cores")" ]; then
 	skip "a crashing child writes no core file" "call's crash left no core in its directory here"
 else
